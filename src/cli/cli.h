@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command-line layer: the only code that prints and picks exit codes. */
+#ifndef BC_CLI_H
+#define BC_CLI_H
+
+/* Exit statuses, DESIGN.md "Commands". */
+enum {
+	BC_EXIT_OK = 0,       /* ran, no error-level finding */
+	BC_EXIT_FINDINGS = 1, /* error-level findings or a failed verdict */
+	BC_EXIT_USAGE = 2,
+	BC_EXIT_ENV = 3,      /* no permission, no such bond, peer unreachable */
+};
+
+struct bc_command {
+	const char *name;
+	const char *summary; /* one line for `bondcheck --help` */
+	int (*run)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+/* Commands that work; the table in main.c lists only these. */
+int bc_cmd_inspect(int argc, char **argv);
+
+#endif

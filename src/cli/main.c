@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bondcheck: validate Linux bonds with measurements.
+ * Dispatches to the subcommands that exist; each parses its own options.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct bc_command commands[] = {
+	{ "inspect", "audit bonds and every slave (netlink, ethtool, /proc); or saved /proc text",
+	  bc_cmd_inspect },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: bondcheck [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"bondcheck tells, with measurements, whether a Linux bond delivers what its\n"
+		"NICs promise, and if not, why.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Run `bondcheck COMMAND --help` for a command's options.\n"
+		"Exit status: 0 ok, 1 error-level findings, 2 usage error, 3 environment\n"
+		"problem (no permission, no such bond, no bonding driver).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return BC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return BC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("bondcheck %s\n", BC_VERSION);
+		return BC_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "bondcheck: unknown command '%s'; expected one of:", argv[1]);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(stderr, " %s", commands[i].name);
+	fprintf(stderr, ". See `bondcheck --help`.\n");
+	return BC_EXIT_USAGE;
+}
