@@ -239,6 +239,8 @@ struct bc_bond {
 
 	/* /proc header: "v3.7.1 (April 27, 2011)" or a kernel release "v6.1.0-25-amd64" */
 	char driver_version[BC_TEXT];
+	/* where this bond was read from: the --from-proc path, "" when live */
+	char origin[256];
 
 	struct bc_slave *slaves;          /* enslave order, owned */
 	size_t n_slaves;
@@ -270,6 +272,19 @@ struct bc_finding {
 	char advice[256];
 };
 
+/*
+ * Two sources that should agree but do not (netlink vs /proc, ...), as
+ * recorded by a collector with bc_findings_add_disagreement(); the findings
+ * engine turns each into a `source-disagreement` finding.  A hidden field is
+ * absent, never a disagreement.
+ */
+struct bc_disagreement {
+	char subject[2 * BC_IFNAMSIZ + 2]; /* "bond0" or "bond0/eth1" */
+	char field[BC_TEXT];               /* "mii_status", "aggregator_id" */
+	char source_a[16], value_a[96];    /* "netlink", "up" */
+	char source_b[16], value_b[96];    /* "proc", "down" */
+};
+
 /* Where the snapshot came from. */
 enum bc_source_kind {
 	BC_SRC_LIVE = 0,
@@ -299,6 +314,15 @@ struct bc_snapshot {
 
 	struct bc_finding *findings; /* owned, filled by bc_findings_evaluate() */
 	size_t n_findings;
+
+	/*
+	 * net.ipv4.tcp_reordering of the namespace (default 3); NOT_REPORTED
+	 * when not read (offline sources).  Used by rr-tcp-reordering.
+	 */
+	struct bc_u32 tcp_reordering;
+
+	struct bc_disagreement *disagreements; /* owned */
+	size_t n_disagreements;
 
 	/* non-fatal parse/collect warnings ("line 12: unknown key kept") */
 	char (*warnings)[256];

@@ -134,6 +134,7 @@ void bc_snapshot_free(struct bc_snapshot *s)
 	}
 	free(s->bonds);
 	free(s->findings);
+	free(s->disagreements);
 	free(s->warnings);
 	memset(s, 0, sizeof(*s));
 }
