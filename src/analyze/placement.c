@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Flow placement: source ports that put one (or K) test flows on each slave
+ * (reference/xmit-hash.md section 9 step 4, DESIGN.md "Flow placement").
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "bondcheck/xmit-hash.h"
+
+bool bc_xmit_single_path(const struct bc_bond *b)
+{
+	int mode = bc_u32_known(&b->mode) ? (int)b->mode.v : -1;
+	int pol = bc_u32_known(&b->xmit_hash_policy) ? (int)b->xmit_hash_policy.v : -1;
+
+	if (mode != BC_MODE_XOR && mode != BC_MODE_8023AD)
+		return false;
+	/* every flow between two hosts carries the same MACs, addresses and tag */
+	return pol == BC_XMIT_LAYER2 || pol == BC_XMIT_LAYER23 || pol == BC_XMIT_ENCAP23 ||
+	       pol == BC_XMIT_VLAN_SRCMAC;
+}
+
+int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+		   size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
+		   struct bc_error *err)
+{
+	size_t usable[64], n, slave;
+	unsigned char *taken;
+	int r = 0;
+
+	if (bc_xmit_single_path(b))
+		return bc_error_set(err, -EDOM,
+				    "%s: %s hashing puts every flow between two hosts on one link "
+				    "(hash-single-path); ports cannot place flows",
+				    b->name, b->xmit_hash_policy_name[0] ? b->xmit_hash_policy_name : "this");
+	if (!stride)
+		return bc_error_set(err, -EINVAL, "port stride 0; expected 1 or more");
+	n = bc_xmit_usable(b, usable, 64);
+	if (!n)
+		return bc_error_set(err, -ENODATA, "%s: no usable slave", b->name);
+	taken = calloc(65536, 1);
+	if (!taken)
+		return bc_error_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n_streams && !r; i++) {
+		size_t want = usable[i % n];
+		uint32_t p;
+
+		if (flows[i].fragment) {
+			r = bc_error_set(err, -EINVAL,
+					 "stream %zu sends IP fragments, which hash with ports 0: "
+					 "use a length that fits the MTU to place flows", i);
+			break;
+		}
+		for (p = base; p <= 65535; p += stride) {
+			if (taken[p])
+				continue;
+			flows[i].sport = (uint16_t)p;
+			r = bc_xmit_slave(b, k, &flows[i], &slave, err);
+			if (r < 0)
+				break;
+			if (slave == want) {
+				taken[p] = 1;
+				if (slave_of)
+					slave_of[i] = slave;
+				break;
+			}
+		}
+		if (!r && p > 65535)
+			r = bc_error_set(err, -EADDRNOTAVAIL,
+					 "no source port from %u (stride %u) puts stream %zu on %s",
+					 base, stride, i, b->slaves[want].name);
+	}
+	free(taken);
+	return r;
+}
