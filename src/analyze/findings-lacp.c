@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * 802.3ad findings.  Port-state bits are IEEE 802.1AX LACP_STATE_* (kernel
+ * drivers/net/bonding/bond_3ad.c; uapi if_bonding.h since 5.6).
+ *
+ * Hidden is absence: when a reader without CAP_NET_ADMIN could not see the
+ * active aggregator or the LACPDU details (ad_info_status == BC_HIDDEN,
+ * port states BC_HIDDEN), only lacp-details-hidden is reported about them;
+ * never a missing aggregator, a split, a missing partner or lost sync.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/findings-int.h"
+#include "bondcheck/names.h"
+
+#define LIST 128
+#define IN_SYNC (BC_LACP_SYNCHRONIZATION | BC_LACP_COLLECTING | BC_LACP_DISTRIBUTING)
+
+static bool mac_zero(const struct bc_str *m)
+{
+	return m->st == BC_KNOWN && !strcmp(m->v, "00:00:00:00:00:00");
+}
+
+/*
+ * lacp-details-hidden (info): ad_info_status is BC_HIDDEN, or a slave's
+ * actor/partner port state is BC_HIDDEN.  Names what could not be checked.
+ *
+ * lacp-no-active-aggregator (error): ad_info_status is BC_NA, i.e. a
+ * visible source said "bond X has no active aggregator" (netlink: no
+ * AD_INFO while privileged).  A slave's own "Aggregator ID: N/A" is not this
+ * (see lacp-split-aggregator), and a hidden source never is.
+ *
+ * lacp-slow-rate (info): lacp_rate known and slow.
+ */
+static void check_bond_level(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+	bool hidden = b->ad_info_status == BC_HIDDEN;
+	struct bc_finding *f;
+
+	for (size_t i = 0; i < b->n_slaves; i++)
+		hidden |= b->slaves[i].actor_oper_port_state.st == BC_HIDDEN ||
+			  b->slaves[i].partner_oper_port_state.st == BC_HIDDEN;
+	if (hidden) {
+		f = fnd_add(c, "lacp-details-hidden", NULL,
+			    "Run as root (or with CAP_NET_ADMIN), e.g. `sudo cat "
+			    "/proc/net/bonding/%s`: the active aggregator, partner and LACPDU "
+			    "checks were skipped, not passed.",
+			    b->name);
+		fnd_ev(f, "hidden", "%s",
+		       b->ad_info_status == BC_HIDDEN
+			       ? "active aggregator, system priority/MAC, LACPDU details"
+			       : "LACPDU details");
+		fnd_ev(f, "reason", "reader lacks CAP_NET_ADMIN");
+	}
+	if (b->ad_info_status == BC_NA) {
+		char aggs[LIST] = "";
+		char t[16];
+
+		for (size_t i = 0; i < b->n_slaves; i++)
+			fnd_list_add(aggs, sizeof(aggs), "%s=%s", b->slaves[i].name,
+				     fnd_u32_text(&b->slaves[i].aggregator_id, t, sizeof(t)));
+		f = fnd_add(c, "lacp-no-active-aggregator", NULL,
+			    "No aggregator is active, so the bond carries nothing. Usually every "
+			    "port is down or no port hears a partner: check cables, that the "
+			    "switch ports are up and form one LACP LAG (mode active).");
+		fnd_ev(f, "active_aggregator", "none");
+		fnd_ev(f, "mii_status", "%s", fnd_link_text(&b->mii_status));
+		if (aggs[0])
+			fnd_ev(f, "slave_aggregators", "%s", aggs);
+	}
+	if (bc_u32_known(&b->lacp_rate) && b->lacp_rate.v == 0) {
+		f = fnd_add(c, "lacp-slow-rate", NULL,
+			    "With lacp_rate slow a dead partner is noticed after 3 missed "
+			    "LACPDUs of 30 s. Set lacp_rate fast on %s and `lacp rate fast` on "
+			    "the switch ports (detection ~3 s).",
+			    b->name);
+		fnd_ev(f, "lacp_rate", "slow");
+		fnd_ev(f, "partner_timeout_s", "90");
+	}
+}
+
+/*
+ * lacp-no-partner (error): the active aggregator's partner MAC is known and
+ * 00:00:00:00:00:00, or an up slave's LACPDU partner system MAC is.  A down
+ * slave alone does not trigger it (its partner data is reset when the link
+ * drops, and slave-down reports it) but is listed in the evidence, marked
+ * "(down)".  One finding per bond.
+ */
+static void check_partner(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+	char slaves[LIST] = "", states[LIST] = "";
+	bool agg_zero = b->ad_info_status == BC_KNOWN && mac_zero(&b->ad_partner_mac);
+	struct bc_finding *f;
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+
+		if (!mac_zero(&s->partner.system_mac))
+			continue;
+		n += fnd_slave_up(s);
+		fnd_list_add(slaves, sizeof(slaves), "%s%s", s->name,
+			     fnd_slave_up(s) ? "" : " (down)");
+		if (bc_u32_known(&s->actor_oper_port_state) &&
+		    bc_u32_known(&s->partner_oper_port_state))
+			fnd_list_add(states, sizeof(states), "%s=%u/%u%s", s->name,
+				     s->actor_oper_port_state.v, s->partner_oper_port_state.v,
+				     s->actor_oper_port_state.v & BC_LACP_DEFAULTED
+					     ? " defaulted"
+					     : "");
+	}
+	if (!agg_zero && !n)
+		return;
+	f = fnd_add(c, "lacp-no-partner", NULL,
+		    "No LACPDU from the switch: its ports are not in an LACP LAG (static or "
+		    "no LAG, or LACP passive on both ends). Configure the switch ports as one "
+		    "LAG with LACP active, or use a non-LACP mode.");
+	if (b->ad_info_status == BC_KNOWN && b->ad_partner_mac.st == BC_KNOWN)
+		fnd_ev(f, "ad_partner_mac", "%s", b->ad_partner_mac.v);
+	if (slaves[0])
+		fnd_ev(f, "slaves_without_partner", "%s", slaves);
+	if (states[0])
+		fnd_ev(f, "actor/partner_port_state", "%s", states);
+}
+
+/*
+ * lacp-split-aggregator (error), per slave: the active aggregator is
+ * visible (BC_KNOWN) and the slave's aggregator id is known and different,
+ * or N/A (the port never joined any aggregator).  Such a port carries no
+ * traffic whatever its link state.  Evidence adds the active aggregator's
+ * port count.
+ */
+static void check_split(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+
+	if (b->ad_info_status != BC_KNOWN || !bc_u32_known(&b->ad_aggregator_id))
+		return;
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+		const struct bc_u32 *a = &s->aggregator_id;
+		struct bc_finding *f;
+		char t[16];
+
+		if (!(a->st == BC_NA || (bc_u32_known(a) && a->v != b->ad_aggregator_id.v)))
+			continue;
+		f = fnd_add(c, "lacp-split-aggregator", s,
+			    "%s is not in the active aggregator %u and carries no traffic. Ports "
+			    "of one aggregator need equal speed/duplex and one switch LAG: check "
+			    "`ethtool %s` and the switch's LAG membership.",
+			    s->name, b->ad_aggregator_id.v, s->name);
+		fnd_ev(f, "aggregator_id", "%s",
+		       a->st == BC_NA ? "N/A (never joined one)" : fnd_u32_text(a, t, sizeof(t)));
+		fnd_ev(f, "active_aggregator_id", "%u", b->ad_aggregator_id.v);
+		if (bc_u32_known(&b->ad_num_ports))
+			fnd_ev(f, "active_aggregator_ports", "%u of %zu slaves",
+			       b->ad_num_ports.v, b->n_slaves);
+		fnd_ev(f, "mii_status", "%s", fnd_link_text(&s->mii_status));
+	}
+}
+
+/*
+ * lacp-partner-mismatch (error): up slaves report two or more different
+ * known, non-zero partner system MACs: the switch side is not one LAG (an
+ * MLAG pair presents one system MAC, so it does not trigger this).
+ */
+static void check_partner_mismatch(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+	char list[LIST] = "";
+	const char *first = NULL;
+	bool diff = false;
+	struct bc_finding *f;
+
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+
+		if (!fnd_slave_up(s) || s->partner.system_mac.st != BC_KNOWN ||
+		    mac_zero(&s->partner.system_mac))
+			continue;
+		fnd_list_add(list, sizeof(list), "%s=%s", s->name, s->partner.system_mac.v);
+		if (!first)
+			first = s->partner.system_mac.v;
+		diff |= strcmp(first, s->partner.system_mac.v) != 0;
+	}
+	if (!diff)
+		return;
+	f = fnd_add(c, "lacp-partner-mismatch", NULL,
+		    "The slaves talk to different LACP partners, so they cannot share one "
+		    "aggregator. Put all switch ports of %s into one LAG (or one MLAG "
+		    "domain).",
+		    b->name);
+	fnd_ev(f, "partner_system_mac", "%s", list);
+}
+
+/*
+ * Per up slave with known actor and partner port states:
+ *
+ * lacp-rate-mismatch (warning): the LACP_TIMEOUT bits differ, while a real
+ * partner is present (actor not DEFAULTED, partner MAC not all-zero): with
+ * no partner the partner state is a default, not the switch's setting.
+ *
+ * lacp-not-in-sync (error): actor or partner state lacks any of
+ * SYNCHRONIZATION, COLLECTING, DISTRIBUTING (0x38): the port does not carry
+ * traffic, or only one way.
+ *
+ * lacp-churned (warning), any slave: actor or partner churn state is known
+ * and "churned" (AD_CHURN).  "monitoring" is the normal start-up state and
+ * churned counts alone are history, so neither triggers.
+ */
+static void check_ports(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+		const struct bc_u32 *as = &s->actor_oper_port_state;
+		const struct bc_u32 *ps = &s->partner_oper_port_state;
+		bool both = bc_u32_known(as) && bc_u32_known(ps);
+		char ta[128], tp[128];
+		struct bc_finding *f;
+
+		if (fnd_slave_up(s) && both && ((as->v ^ ps->v) & BC_LACP_TIMEOUT) &&
+		    !(as->v & BC_LACP_DEFAULTED) && !mac_zero(&s->partner.system_mac)) {
+			f = fnd_add(c, "lacp-rate-mismatch", s,
+				    "The two ends use different LACPDU rates. Set the same rate on "
+				    "both: lacp_rate on %s and `lacp rate fast|normal` on the switch "
+				    "port.",
+				    b->name);
+			fnd_ev(f, "actor_timeout", "%s",
+			       as->v & BC_LACP_TIMEOUT ? "short (fast)" : "long (slow)");
+			fnd_ev(f, "partner_timeout", "%s",
+			       ps->v & BC_LACP_TIMEOUT ? "short (fast)" : "long (slow)");
+		}
+		if (fnd_slave_up(s) && both &&
+		    ((as->v & IN_SYNC) != IN_SYNC || (ps->v & IN_SYNC) != IN_SYNC)) {
+			char wa[112], wp[112];
+
+			f = fnd_add(c, "lacp-not-in-sync", s,
+				    "LACP has not put %s into service. Check that the switch port "
+				    "is in the same LAG as the other ports, has LACP active and the "
+				    "same speed.",
+				    s->name);
+			fnd_ev(f, "actor_port_state", "%s",
+			       fnd_state_text(as->v, ta, sizeof(ta)));
+			fnd_ev(f, "partner_port_state", "%s",
+			       fnd_state_text(ps->v, tp, sizeof(tp)));
+			if (IN_SYNC & ~as->v)
+				fnd_ev(f, "actor_missing", "%s",
+				       bc_lacp_state_words(IN_SYNC & ~as->v, wa, sizeof(wa)));
+			if (IN_SYNC & ~ps->v)
+				fnd_ev(f, "partner_missing", "%s",
+				       bc_lacp_state_words(IN_SYNC & ~ps->v, wp, sizeof(wp)));
+		}
+		if ((bc_u32_known(&s->actor_churn_state) &&
+		     s->actor_churn_state.v == BC_CHURN_CHURN) ||
+		    (bc_u32_known(&s->partner_churn_state) &&
+		     s->partner_churn_state.v == BC_CHURN_CHURN)) {
+			f = fnd_add(c, "lacp-churned", s,
+				    "The port could not reach sync within the churn timer (60 s): "
+				    "the partner does not answer or disagrees. Check the switch "
+				    "port's LACP configuration.");
+			fnd_ev(f, "actor_churn_state", "%s",
+			       bc_u32_known(&s->actor_churn_state)
+				       ? bc_churn_name((int)s->actor_churn_state.v)
+				       : "not reported");
+			fnd_ev(f, "partner_churn_state", "%s",
+			       bc_u32_known(&s->partner_churn_state)
+				       ? bc_churn_name((int)s->partner_churn_state.v)
+				       : "not reported");
+			if (bc_u32_known(&s->actor_churned_count))
+				fnd_ev(f, "actor_churned_count", "%u", s->actor_churned_count.v);
+			if (bc_u32_known(&s->partner_churned_count))
+				fnd_ev(f, "partner_churned_count", "%u",
+				       s->partner_churned_count.v);
+		}
+	}
+}
+
+void fnd_check_lacp(struct fnd_ctx *c)
+{
+	if (!fnd_mode(c->bond, BC_MODE_8023AD))
+		return;
+	check_bond_level(c);
+	check_partner(c);
+	check_split(c);
+	check_partner_mismatch(c);
+	check_ports(c);
+}
