@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Renderers of `bondcheck inspect`: text for people, JSON for machines
+ * (schema in docs/inspect-json.md).  Pure functions of the snapshot: they
+ * never read the kernel, the clock or the environment; the caller passes
+ * everything volatile (generation time, version) in the options.
+ */
+#ifndef BONDCHECK_INSPECT_REPORT_H
+#define BONDCHECK_INSPECT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "bondcheck/model.h"
+
+struct json_object;
+
+/* Version of the JSON document layout; bumped on incompatible change. */
+#define BC_INSPECT_JSON_SCHEMA 1
+
+struct bc_inspect_render_opts {
+	bool quiet;               /* text: one line per finding, nothing else */
+	bool verbose;             /* text: per-slave LACP/churn details and unknown keys */
+	const char *generated_at; /* JSON: RFC 3339 UTC time; NULL -> null */
+	const char *version;      /* JSON: bondcheck_version; NULL -> BC_VERSION */
+};
+
+/*
+ * bc_inspect_text_write() - write the text report of @snap to @out: per bond
+ * a summary, an aligned slaves table and its findings (severity, id,
+ * subject, evidence, advice).  Not-reported values print as "-", Unknown as
+ * "?", hidden as "hidden", N/A as "N/A".
+ *
+ * Return: 0, or -EIO when writing to @out failed.
+ */
+int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
+			  const struct bc_inspect_render_opts *opts);
+
+/*
+ * bc_inspect_json_build() - the JSON document of @snap (json-c object, owned
+ * by the caller: json_object_put()).  Values that are not BC_KNOWN are JSON
+ * null; *_status members say why (known, unknown, n/a, hidden, not_reported).
+ *
+ * Return: the object, or NULL on allocation failure.
+ */
+struct json_object *bc_inspect_json_build(const struct bc_snapshot *snap,
+					  const struct bc_inspect_render_opts *opts);
+
+/*
+ * bc_inspect_json_write() - build and write the document, pretty-printed
+ * with two-space indents and a final newline.
+ *
+ * Return: 0, -ENOMEM, or -EIO when writing to @out failed.
+ */
+int bc_inspect_json_write(FILE *out, const struct bc_snapshot *snap,
+			  const struct bc_inspect_render_opts *opts);
+
+#endif
