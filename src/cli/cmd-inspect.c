@@ -1,13 +1,336 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Placeholder until the inspect issue lands: says so honestly. */
+/*
+ * `bondcheck inspect`: audit bonds and every slave, print findings.
+ *
+ * Two ways to fill the snapshot, then one shared tail (findings, render,
+ * exit status):
+ *   offline  --from-proc FILE...   saved /proc/net/bonding/<bond> text
+ *   live     (no --from-proc)      the collector in src/collect/ (not built
+ *                                  yet: run_live() says so, exit 3)
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "bondcheck/error.h"
+#include "bondcheck/findings.h"
+#include "bondcheck/inspect-report.h"
+#include "bondcheck/model.h"
+#include "bondcheck/names.h"
+#include "bondcheck/proc.h"
 #include "cli/cli.h"
+
+#define MAX_FILES 64
+
+struct inspect_opts {
+	const char *files[MAX_FILES]; /* --from-proc and trailing FILE arguments */
+	size_t n_files;
+	const char *names[MAX_FILES]; /* --name, paired with files in order */
+	size_t n_names;
+	char **bonds; /* live: BOND... */
+	size_t n_bonds;
+	const char *netns, *record_dir, *replay_dir; /* live only */
+	bool json, quiet, verbose;
+	const char *json_file;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: bondcheck inspect [OPTIONS] [BOND...]\n"
+		"       bondcheck inspect --from-proc FILE [--name NAME] [FILE...]\n"
+		"\n"
+		"Audit bonds and each of their slaves (mode, link monitoring, speed, duplex,\n"
+		"driver, MTU, offloads, 802.3ad aggregator and LACP port states) and report\n"
+		"findings: a stable id, a severity, the bond or slave concerned, the values\n"
+		"that triggered it and what to do. The catalog is in docs/inspect.md.\n"
+		"\n"
+		"Offline (saved text, e.g. from a sosreport or a bug report):\n"
+		"  --from-proc FILE  read FILE as a saved /proc/net/bonding/<bond>; repeat it,\n"
+		"                    or list more FILEs after it. The bond is named after the\n"
+		"                    file (\"bond0\" for .../bonding/bond0).\n"
+		"  --name NAME       name of the bond in the next --from-proc FILE when the\n"
+		"                    file name is not one (\"case-7.txt\"); give one --name\n"
+		"                    per file, in the same order.\n"
+		"\n"
+		"Live (netlink, ethtool, /proc, sysfs; NOT BUILT YET in this version):\n"
+		"  BOND...           inspect only these bonds (default: every bond)\n"
+		"  --netns NAME      inspect the bonds of network namespace NAME\n"
+		"  --record DIR      save every source read, for --replay\n"
+		"  --replay DIR      inspect a recording instead of the live system\n"
+		"\n"
+		"Output:\n"
+		"  -j, --json        print JSON instead of text (docs/inspect-json.md)\n"
+		"      --json-file F also write the JSON document to F\n"
+		"  -q, --quiet       print only the findings, one line each, and no warnings\n"
+		"  -v, --verbose     also print per-slave LACPDU/churn details and any lines\n"
+		"                    of the file that were not understood\n"
+		"  -h, --help        this help\n"
+		"\n"
+		"Examples:\n"
+		"  bondcheck inspect --from-proc /proc/net/bonding/bond0\n"
+		"  bondcheck inspect --from-proc sos/proc/net/bonding/bond0 sos/proc/net/bonding/bond1\n"
+		"  bondcheck inspect --from-proc saved.txt --name bond1 -j --json-file bond1.json\n"
+		"\n"
+		"Exit status:\n"
+		"  0  no error-level finding      1  at least one error-level finding\n"
+		"  2  usage error                 3  environment: a file is missing, unreadable\n"
+		"                                    or not /proc/net/bonding text; live\n"
+		"                                    inspection unavailable\n"
+		"\n"
+		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "bondcheck inspect: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nRun `bondcheck inspect --help` for the options.\n");
+	return BC_EXIT_USAGE;
+}
+
+static int add_file(struct inspect_opts *o, const char *path)
+{
+	if (o->n_files >= MAX_FILES)
+		return usage_error("more than 64 files given; expected at most 64%s", "");
+	o->files[o->n_files++] = path;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct inspect_opts *o)
+{
+	enum { OPT_FROM_PROC = 256, OPT_NAME, OPT_JSON_FILE, OPT_NETNS, OPT_RECORD, OPT_REPLAY };
+	static const struct option longopts[] = {
+		{ "from-proc", required_argument, NULL, OPT_FROM_PROC },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "json", no_argument, NULL, 'j' },
+		{ "json-file", required_argument, NULL, OPT_JSON_FILE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "netns", required_argument, NULL, OPT_NETNS },
+		{ "record", required_argument, NULL, OPT_RECORD },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:jqvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FROM_PROC:
+			rc = add_file(o, optarg);
+			if (rc)
+				return rc;
+			break;
+		case OPT_NAME:
+			if (o->n_names >= MAX_FILES)
+				return usage_error("more than 64 --name options%s", "");
+			o->names[o->n_names++] = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case OPT_JSON_FILE:
+			o->json_file = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case OPT_NETNS:
+			o->netns = optarg;
+			break;
+		case OPT_RECORD:
+			o->record_dir = optarg;
+			break;
+		case OPT_REPLAY:
+			o->replay_dir = optarg;
+			break;
+		case ':':
+			return usage_error("option '%s' expects a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (o->quiet && o->verbose)
+		return usage_error("-q and -v contradict each other; give one%s", "");
+	if (o->n_files) {
+		for (int i = optind; i < argc; i++) {
+			rc = add_file(o, argv[i]);
+			if (rc)
+				return rc;
+		}
+		if (o->n_names > o->n_files)
+			return usage_error("more --name options than files; expected at most one "
+					   "--name per --from-proc FILE%s",
+					   "");
+		if (o->netns || o->record_dir || o->replay_dir)
+			return usage_error("--netns, --record and --replay are for live "
+					   "inspection; they cannot be combined with --from-proc%s",
+					   "");
+	} else {
+		if (o->n_names)
+			return usage_error("--name names a --from-proc FILE; no file was given%s",
+					   "");
+		o->bonds = argv + optind;
+		o->n_bonds = (size_t)(argc - optind);
+	}
+	return 0;
+}
+
+/* Bond name of a file: its last path component, if that is an interface name. */
+static int name_from_path(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!*base || strlen(base) >= BC_IFNAMSIZ || strpbrk(base, " \t\n:/") ||
+	    !strcmp(base, ".") || !strcmp(base, ".."))
+		return -1;
+	snprintf(out, len, "%s", base);
+	return 0;
+}
+
+static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
+{
+	snap->source = BC_SRC_PROC_FILE;
+	for (size_t i = 0; i < o->n_files; i++) {
+		struct bc_error err = { 0 };
+		char name[BC_IFNAMSIZ];
+
+		if (i < o->n_names) {
+			if (name_from_path(o->names[i], name, sizeof(name)) ||
+			    strcmp(name, o->names[i])) {
+				fprintf(stderr,
+					"bondcheck inspect: --name '%s' is not an interface name: "
+					"expected 1-15 characters without spaces, '/' or ':'\n",
+					o->names[i]);
+				return BC_EXIT_USAGE;
+			}
+		} else if (name_from_path(o->files[i], name, sizeof(name))) {
+			fprintf(stderr,
+				"bondcheck inspect: cannot name the bond in '%s': its file name is "
+				"not an interface name (1-15 characters, no spaces, '/' or ':').\n"
+				"Give the name with --name NAME (one per file, in order).\n",
+				o->files[i]);
+			return BC_EXIT_USAGE;
+		}
+		if (bc_proc_parse_file(o->files[i], name, snap, &err) < 0) {
+			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
+			return BC_EXIT_ENV;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The live path.  It will call bc_collect_snapshot() from
+ * include/bondcheck/collect.h (src/collect/, written separately) with the
+ * bond names, --netns, --record and --replay; until that exists it says so.
+ */
+static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
+{
+	(void)o;
+	(void)snap;
+	fprintf(stderr,
+		"bondcheck inspect: live inspection (netlink, ethtool, /proc, sysfs) is not "
+		"built yet in this bondcheck.\n"
+		"Inspect saved text instead: bondcheck inspect --from-proc "
+		"/proc/net/bonding/BOND\n");
+	return BC_EXIT_ENV;
+}
+
+/* RFC 3339 UTC time of the report: SOURCE_DATE_EPOCH when set (reproducible output). */
+static void generated_at(char *buf, size_t len)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (sde && *sde) {
+		char *end;
+		long long v = strtoll(sde, &end, 10);
+
+		if (!*end && v >= 0)
+			t = (time_t)v;
+	}
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int write_json_file(const char *path, const struct bc_snapshot *snap,
+			   const struct bc_inspect_render_opts *ro)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "bondcheck inspect: cannot write --json-file '%s': %s\n", path,
+			strerror(errno));
+		return BC_EXIT_ENV;
+	}
+	rc = bc_inspect_json_write(f, snap, ro);
+	if (fclose(f) != 0 || rc) {
+		fprintf(stderr, "bondcheck inspect: writing '%s' failed: %s\n", path,
+			strerror(rc ? -rc : errno));
+		return BC_EXIT_ENV;
+	}
+	return 0;
+}
+
+static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
+{
+	struct bc_inspect_render_opts ro = { .quiet = o->quiet, .verbose = o->verbose };
+	char when[32];
+	int rc;
+
+	generated_at(when, sizeof(when));
+	ro.generated_at = when;
+	if (!o->quiet)
+		for (size_t i = 0; i < snap->n_warnings; i++)
+			fprintf(stderr, "bondcheck: warning: %s\n", snap->warnings[i]);
+	if (o->json_file) {
+		rc = write_json_file(o->json_file, snap, &ro);
+		if (rc)
+			return rc;
+	}
+	rc = o->json ? bc_inspect_json_write(stdout, snap, &ro)
+		     : bc_inspect_text_write(stdout, snap, &ro);
+	if (rc || fflush(stdout) != 0) {
+		fprintf(stderr, "bondcheck inspect: writing the report failed\n");
+		return BC_EXIT_ENV;
+	}
+	return bc_findings_count(snap, BC_SEV_ERROR) ? BC_EXIT_FINDINGS : BC_EXIT_OK;
+}
 
 int bc_cmd_inspect(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "bondcheck inspect: not implemented yet\n");
-	return BC_EXIT_USAGE;
+	struct inspect_opts o = { 0 };
+	struct bc_snapshot snap = { 0 };
+	int rc;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? BC_EXIT_OK : rc;
+	rc = o.n_files ? load_files(&o, &snap) : run_live(&o, &snap);
+	if (!rc) {
+		if (bc_findings_evaluate(&snap) < 0) {
+			fprintf(stderr, "bondcheck inspect: out of memory\n");
+			rc = BC_EXIT_ENV;
+		} else {
+			rc = report(&o, &snap);
+		}
+	}
+	bc_snapshot_free(&snap);
+	return rc;
 }
