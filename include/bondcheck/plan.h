@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The test plan the client sends in {"type":"test"} (docs/protocol.md), its
+ * JSON form and the agent's limits (DESIGN.md "Security model of the agent").
+ *
+ * Streams are numbered 0..total-1.  Forward streams (client sends) come
+ * first; with --bidir streams N..2N-1 are the reverse ones.  UDP stream i
+ * uses the agent's port dport + i; TCP streams all connect to dport.
+ */
+#ifndef BONDCHECK_PLAN_H
+#define BONDCHECK_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/ceiling.h"
+#include "bondcheck/error.h"
+
+#define BC_PLAN_MAX_STREAMS 128
+#define BC_DATA_PORT 5302
+
+enum bc_dir {
+	BC_DIR_FORWARD = 0, /* client -> agent */
+	BC_DIR_REVERSE = 1, /* agent -> client */
+	BC_DIR_BIDIR = 2,
+};
+
+struct bc_plan {
+	uint32_t test_id;     /* random, stamped into every datagram */
+	enum bc_l4 proto;
+	uint32_t streams;     /* per direction */
+	enum bc_dir dir;
+	uint32_t duration_ms;
+	uint32_t omit_ms;     /* warm-up excluded from goodput */
+	uint32_t interval_ms; /* report interval */
+	uint32_t tmax_ms;     /* RFC 7680 Tmax: wait after the last send before counting loss */
+	uint64_t rate_bps;    /* per stream, application payload bits/s; UDP 0 = unpaced */
+	uint32_t length;      /* UDP payload / TCP write size, bytes */
+	int family;           /* 4 or 6 */
+	uint16_t dport;       /* agent data port (base) */
+	uint32_t sock_buf;    /* requested UDP SO_SNDBUF/SO_RCVBUF, bytes; 0 = kernel default */
+};
+
+struct bc_plan_limits {
+	uint32_t max_streams;     /* total, both directions */
+	uint32_t max_duration_ms;
+	uint64_t max_rate_bps;    /* total offered UDP rate; 0 = no cap */
+};
+
+/* bc_plan_defaults() - TCP, 1 stream forward, 10 s, interval 1 s, Tmax 1 s, IPv4. */
+void bc_plan_defaults(struct bc_plan *p);
+
+/* bc_plan_total_streams() - streams in both directions. */
+uint32_t bc_plan_total_streams(const struct bc_plan *p);
+
+/* bc_plan_stream_reverse() - true when stream @i is sent by the agent. */
+bool bc_plan_stream_reverse(const struct bc_plan *p, uint32_t i);
+
+/* bc_plan_max_length() - largest UDP payload: 65507 (IPv4) or 65527 (IPv6). */
+uint32_t bc_plan_max_length(int family);
+
+/*
+ * bc_plan_check() - validate against the protocol's ranges and @lim (NULL:
+ * no agent limits).  Returns 0 or -EINVAL with the field, the value and what
+ * is allowed in @err (the CLI names the option).
+ */
+int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim,
+		  struct bc_error *err);
+
+/* bc_plan_to_json() - new object; NULL on ENOMEM. */
+struct json_object *bc_plan_to_json(const struct bc_plan *p);
+
+/* bc_plan_from_json() - parse and bc_plan_check(); -EINVAL for missing or bad members. */
+int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim,
+		      struct bc_plan *p, struct bc_error *err);
+
+#endif

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Test plan: defaults, validation, JSON; see bondcheck/plan.h. */
+#include <errno.h>
+#include <string.h>
+
+#include "bondcheck/plan.h"
+#include "bondcheck/udp-header.h"
+
+void bc_plan_defaults(struct bc_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->proto = BC_L4_TCP;
+	p->streams = 1;
+	p->dir = BC_DIR_FORWARD;
+	p->duration_ms = 10000;
+	p->interval_ms = 1000;
+	p->tmax_ms = 1000;
+	p->rate_bps = 1000000;
+	p->length = 128 * 1024;
+	p->family = 4;
+	p->dport = BC_DATA_PORT;
+	p->sock_buf = 4 * 1024 * 1024;
+}
+
+uint32_t bc_plan_total_streams(const struct bc_plan *p)
+{
+	return p->dir == BC_DIR_BIDIR ? 2 * p->streams : p->streams;
+}
+
+bool bc_plan_stream_reverse(const struct bc_plan *p, uint32_t i)
+{
+	if (p->dir == BC_DIR_REVERSE)
+		return true;
+	return p->dir == BC_DIR_BIDIR && i >= p->streams;
+}
+
+uint32_t bc_plan_max_length(int family)
+{
+	return family == 6 ? 65527 : 65507;
+}
+
+int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim,
+		  struct bc_error *err)
+{
+	uint32_t total = bc_plan_total_streams(p);
+
+	if (p->family != 4 && p->family != 6)
+		return bc_error_set(err, -EINVAL, "family: IPv%d; expected 4 or 6", p->family);
+	if (p->proto != BC_L4_TCP && p->proto != BC_L4_UDP)
+		return bc_error_set(err, -EINVAL, "protocol: expected tcp or udp");
+	if (p->dir > BC_DIR_BIDIR)
+		return bc_error_set(err, -EINVAL, "direction: expected forward, reverse or bidir");
+	if (p->streams < 1 || total > BC_PLAN_MAX_STREAMS)
+		return bc_error_set(err, -EINVAL, "streams: %u in all; expected 1..%d", total,
+				    BC_PLAN_MAX_STREAMS);
+	if (lim && lim->max_streams && total > lim->max_streams)
+		return bc_error_set(err, -EINVAL, "streams: %u; this agent allows at most %u",
+				    total, lim->max_streams);
+	if (p->duration_ms < 100)
+		return bc_error_set(err, -EINVAL, "duration: %u ms; expected at least 100 ms",
+				    p->duration_ms);
+	if (lim && lim->max_duration_ms && p->duration_ms > lim->max_duration_ms)
+		return bc_error_set(err, -EINVAL, "duration: %u ms; this agent allows at most %u ms",
+				    p->duration_ms, lim->max_duration_ms);
+	if (p->omit_ms >= p->duration_ms)
+		return bc_error_set(err, -EINVAL,
+				    "omit: %u ms is not shorter than the duration (%u ms)", p->omit_ms,
+				    p->duration_ms);
+	if (p->interval_ms < 100)
+		return bc_error_set(err, -EINVAL, "interval: %u ms; expected at least 100 ms",
+				    p->interval_ms);
+	if (p->tmax_ms > 60000)
+		return bc_error_set(err, -EINVAL, "tmax: %u ms; expected 0..60000", p->tmax_ms);
+	if (p->proto == BC_L4_UDP) {
+		if (p->length < BC_UDPHDR_LEN || p->length > bc_plan_max_length(p->family))
+			return bc_error_set(err, -EINVAL,
+					    "length: %u bytes; UDP over IPv%d allows %d..%u", p->length,
+					    p->family, BC_UDPHDR_LEN, bc_plan_max_length(p->family));
+		if (lim && lim->max_rate_bps &&
+		    (p->rate_bps == 0 || p->rate_bps * total > lim->max_rate_bps))
+			return bc_error_set(err, -EINVAL,
+					    "rate: %s; this agent allows at most %llu bit/s in all",
+					    p->rate_bps ? "above the cap" : "unpaced",
+					    (unsigned long long)lim->max_rate_bps);
+		if ((uint32_t)p->dport + total - 1 > 65535)
+			return bc_error_set(err, -EINVAL,
+					    "dport: %u + %u streams runs past port 65535", p->dport,
+					    total);
+	} else if (p->length < 1 || p->length > 16 * 1024 * 1024) {
+		return bc_error_set(err, -EINVAL, "length: %u bytes; TCP writes allow 1..16777216",
+				    p->length);
+	}
+	if (p->dport == 0)
+		return bc_error_set(err, -EINVAL, "dport: 0; expected 1..65535");
+	return 0;
+}
+
+static const char *dir_name(enum bc_dir d)
+{
+	return d == BC_DIR_REVERSE ? "reverse" : d == BC_DIR_BIDIR ? "bidir" : "forward";
+}
+
+struct json_object *bc_plan_to_json(const struct bc_plan *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "test_id", json_object_new_uint64(p->test_id));
+	json_object_object_add(o, "protocol", json_object_new_string(p->proto == BC_L4_UDP ? "udp" : "tcp"));
+	json_object_object_add(o, "streams", json_object_new_int64(p->streams));
+	json_object_object_add(o, "direction", json_object_new_string(dir_name(p->dir)));
+	json_object_object_add(o, "duration_ms", json_object_new_int64(p->duration_ms));
+	json_object_object_add(o, "omit_ms", json_object_new_int64(p->omit_ms));
+	json_object_object_add(o, "interval_ms", json_object_new_int64(p->interval_ms));
+	json_object_object_add(o, "tmax_ms", json_object_new_int64(p->tmax_ms));
+	json_object_object_add(o, "rate_bps_per_stream", json_object_new_uint64(p->rate_bps));
+	json_object_object_add(o, "length", json_object_new_int64(p->length));
+	json_object_object_add(o, "ip_version", json_object_new_int(p->family));
+	json_object_object_add(o, "dport", json_object_new_int(p->dport));
+	json_object_object_add(o, "socket_buffer", json_object_new_int64(p->sock_buf));
+	return o;
+}
+
+static int get_u64(struct json_object *o, const char *key, uint64_t max, uint64_t *out,
+		   struct bc_error *err)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		return bc_error_set(err, -EINVAL, "plan: \"%s\" is missing or not an integer", key);
+	if (json_object_get_int64(v) < 0)
+		return bc_error_set(err, -EINVAL, "plan: \"%s\" is negative", key);
+	*out = json_object_get_uint64(v);
+	if (*out > max)
+		return bc_error_set(err, -EINVAL, "plan: \"%s\" = %llu exceeds %llu", key,
+				    (unsigned long long)*out, (unsigned long long)max);
+	return 0;
+}
+
+int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim,
+		      struct bc_plan *p, struct bc_error *err)
+{
+	struct {
+		const char *key;
+		uint64_t max;
+		uint64_t v;
+	} f[] = {
+		{ "test_id", UINT32_MAX, 0 },   { "streams", BC_PLAN_MAX_STREAMS, 0 },
+		{ "duration_ms", 86400000, 0 }, { "omit_ms", 86400000, 0 },
+		{ "interval_ms", 86400000, 0 }, { "tmax_ms", 60000, 0 },
+		{ "rate_bps_per_stream", UINT64_MAX / 2, 0 }, { "length", 16 * 1024 * 1024, 0 },
+		{ "ip_version", 6, 0 },          { "dport", 65535, 0 },
+		{ "socket_buffer", 1u << 30, 0 },
+	};
+	struct json_object *v;
+	const char *s;
+	int r;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return bc_error_set(err, -EINVAL, "plan: expected a JSON object");
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		r = get_u64(o, f[i].key, f[i].max, &f[i].v, err);
+		if (r < 0)
+			return r;
+	}
+	memset(p, 0, sizeof(*p));
+	p->test_id = (uint32_t)f[0].v;
+	p->streams = (uint32_t)f[1].v;
+	p->duration_ms = (uint32_t)f[2].v;
+	p->omit_ms = (uint32_t)f[3].v;
+	p->interval_ms = (uint32_t)f[4].v;
+	p->tmax_ms = (uint32_t)f[5].v;
+	p->rate_bps = f[6].v;
+	p->length = (uint32_t)f[7].v;
+	p->family = (int)f[8].v;
+	p->dport = (uint16_t)f[9].v;
+	p->sock_buf = (uint32_t)f[10].v;
+	if (!json_object_object_get_ex(o, "protocol", &v) ||
+	    !(s = json_object_get_string(v)) || (strcmp(s, "tcp") && strcmp(s, "udp")))
+		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");
+	p->proto = strcmp(s, "udp") ? BC_L4_TCP : BC_L4_UDP;
+	if (!json_object_object_get_ex(o, "direction", &v) || !(s = json_object_get_string(v)))
+		return bc_error_set(err, -EINVAL, "plan: \"direction\" is missing");
+	if (!strcmp(s, "forward"))
+		p->dir = BC_DIR_FORWARD;
+	else if (!strcmp(s, "reverse"))
+		p->dir = BC_DIR_REVERSE;
+	else if (!strcmp(s, "bidir"))
+		p->dir = BC_DIR_BIDIR;
+	else
+		return bc_error_set(err, -EINVAL,
+				    "plan: \"direction\" is \"%s\"; expected forward, reverse or bidir",
+				    s);
+	return bc_plan_check(p, lim, err);
+}

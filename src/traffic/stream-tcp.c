@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * TCP stream threads.  The sender writes plan->length bytes per call until
+ * the duration has passed, then shuts down its side; the receiver reads
+ * until EOF or the stop flag.  Goodput is measured at the receiver from the
+ * end of the omit period to the last byte (stream.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "traffic/stream.h"
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void set_timeout(int fd, int opt, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
+void *bc_tcp_send_main(void *arg)
+{
+	struct bc_stream *s = arg;
+	size_t len = s->plan->length;
+	int64_t end = s->start_ns + (int64_t)s->plan->duration_ms * 1000000, w0;
+	uint64_t c0;
+	char *buf = malloc(len);
+
+	if (!buf) {
+		s->err = -ENOMEM;
+		snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: out of memory", s->id);
+		return NULL;
+	}
+	memset(buf, 0x5a, len);
+	set_timeout(s->fd, SO_SNDTIMEO, 200);
+	w0 = bc_mono_ns();
+	c0 = thread_cpu_ns();
+	while (!atomic_load(s->stop) && bc_mono_ns() < end) {
+		ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+				continue;
+			s->err = -errno;
+			snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: send failed: %s", s->id,
+				 strerror(errno));
+			break;
+		}
+		atomic_fetch_add(&s->sent_bytes, (uint64_t)n);
+	}
+	s->wall_ns = (uint64_t)(bc_mono_ns() - w0);
+	s->cpu_ns = thread_cpu_ns() - c0;
+	bc_tcp_sample(s->fd, &s->tcp_last);
+	shutdown(s->fd, SHUT_WR);
+	free(buf);
+	return NULL;
+}
+
+void *bc_tcp_recv_main(void *arg)
+{
+	struct bc_stream *s = arg;
+	size_t len = 256 * 1024;
+	int64_t omit_end = s->start_ns + (int64_t)s->plan->omit_ms * 1000000, w0;
+	uint64_t c0;
+	char *buf = malloc(len);
+
+	if (!buf) {
+		s->err = -ENOMEM;
+		snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: out of memory", s->id);
+		return NULL;
+	}
+	set_timeout(s->fd, SO_RCVTIMEO, 100);
+	w0 = bc_mono_ns();
+	c0 = thread_cpu_ns();
+	while (!atomic_load(s->stop)) {
+		ssize_t n = recv(s->fd, buf, len, 0);
+		int64_t now;
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+				continue;
+			s->err = -errno;
+			snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: receive failed: %s", s->id,
+				 strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		now = bc_mono_ns();
+		pthread_mutex_lock(&s->mu);
+		s->rx_bytes += (uint64_t)n;
+		if (now >= omit_end) {
+			if (!s->rx_meas_bytes)
+				s->rx_meas_first_ns = now;
+			s->rx_meas_bytes += (uint64_t)n;
+		}
+		s->rx_last_ns = now;
+		pthread_mutex_unlock(&s->mu);
+	}
+	s->wall_ns = (uint64_t)(bc_mono_ns() - w0);
+	s->cpu_ns = thread_cpu_ns() - c0;
+	bc_tcp_sample(s->fd, &s->tcp_last);
+	free(buf);
+	return NULL;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * UDP stream threads: a paced sendmmsg() sender and a recvmmsg() receiver
+ * that feeds the sequence window (DESIGN.md "Traffic engine").
+ *
+ * Sender rules: a datagram whose send fails keeps its sequence number for
+ * the next attempt, so sequence numbers count exactly the datagrams the
+ * kernel accepted; IP_RECVERR makes qdisc drops visible as ENOBUFS instead
+ * of silent success (measurement.md 3.2, SndbufErrors).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "bondcheck/udp-header.h"
+#include "traffic/stream.h"
+
+#define BATCH 64
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(int64_t mono_ns)
+{
+	struct timespec ts = { .tv_sec = mono_ns / 1000000000, .tv_nsec = mono_ns % 1000000000 };
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* Reading the error queue clears the pending socket error (ICMP unreachable etc.). */
+static void drain_errqueue(int fd)
+{
+	char data[64], ctl[512];
+	struct iovec iov = { data, sizeof(data) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	for (int i = 0; i < 64; i++) {
+		m.msg_control = ctl;
+		m.msg_controllen = sizeof(ctl);
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+	}
+}
+
+static void set_timeout(int fd, int opt, int ms)
+{
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
+/* Reverse mode: wait for the peer's hello, then send only to where it came from. */
+static int await_hello(struct bc_stream *s)
+{
+	int64_t deadline = bc_mono_ns() + 3000000000ll;
+	uint8_t buf[256];
+
+	set_timeout(s->fd, SO_RCVTIMEO, 100);
+	while (!atomic_load(s->stop) && bc_mono_ns() < deadline) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		struct bc_udphdr h;
+		ssize_t n = recvfrom(s->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+
+		if (n < 0)
+			continue;
+		if (bc_udphdr_decode(buf, (size_t)n, &h, NULL) < 0 || !(h.flags & BC_UDPHDR_F_HELLO) ||
+		    h.test_id != s->plan->test_id || h.stream_id != s->id)
+			continue;
+		/* the hello must come from the host that holds the control connection */
+		if (from.ss_family == AF_INET &&
+		    ((struct sockaddr_in *)&from)->sin_addr.s_addr !=
+			    ((struct sockaddr_in *)&s->peer)->sin_addr.s_addr)
+			continue;
+		if (from.ss_family == AF_INET6 &&
+		    memcmp(&((struct sockaddr_in6 *)&from)->sin6_addr,
+			   &((struct sockaddr_in6 *)&s->peer)->sin6_addr, 16))
+			continue;
+		if (connect(s->fd, (struct sockaddr *)&from, fl) < 0)
+			break;
+		s->remote_port = ntohs(from.ss_family == AF_INET6
+					       ? ((struct sockaddr_in6 *)&from)->sin6_port
+					       : ((struct sockaddr_in *)&from)->sin_port);
+		return 0;
+	}
+	s->err = -ETIMEDOUT;
+	snprintf(s->errmsg, sizeof(s->errmsg),
+		 "stream %u: no hello datagram from the client within 3 s", s->id);
+	return -ETIMEDOUT;
+}
+
+void *bc_udp_send_main(void *arg)
+{
+	struct bc_stream *s = arg;
+	const struct bc_plan *p = s->plan;
+	uint32_t len = p->length;
+	struct mmsghdr msgs[BATCH];
+	struct iovec iov[BATCH];
+	uint8_t *bufs;
+	struct bc_udphdr h = { .stream_id = s->id, .test_id = p->test_id };
+	double ns_per_pkt = p->rate_bps ? 8.0 * len * 1e9 / (double)p->rate_bps : 0;
+	int64_t t0, end, omit_end, w0;
+	uint64_t c0, seq = 0;
+
+	if (s->plan->dir != BC_DIR_FORWARD && s->peer.ss_family && await_hello(s) < 0)
+		return NULL;
+	bufs = calloc(BATCH, len);
+	if (!bufs) {
+		s->err = -ENOMEM;
+		snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: out of memory", s->id);
+		return NULL;
+	}
+	memset(msgs, 0, sizeof(msgs));
+	for (int i = 0; i < BATCH; i++) {
+		iov[i] = (struct iovec){ bufs + (size_t)i * len, len };
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	/* a blocked send returns after 200 ms so the stop flag is seen */
+	set_timeout(s->fd, SO_SNDTIMEO, 200);
+	t0 = s->start_ns;
+	end = t0 + (int64_t)p->duration_ms * 1000000;
+	omit_end = t0 + (int64_t)p->omit_ms * 1000000;
+	w0 = bc_mono_ns();
+	c0 = thread_cpu_ns();
+	while (!atomic_load(s->stop)) {
+		int64_t now = bc_mono_ns();
+		uint64_t rt;
+		int n = BATCH, r;
+
+		if (now >= end)
+			break;
+		if (ns_per_pkt > 0) {
+			/* datagram k is due at t0 + k x ns_per_pkt */
+			double due = (double)(now - t0) / ns_per_pkt + 1.0 - (double)seq;
+
+			if (due < 1.0) {
+				sleep_until(t0 + (int64_t)((double)seq * ns_per_pkt));
+				continue;
+			}
+			n = due < BATCH ? (int)due : BATCH;
+		}
+		rt = bc_real_ns();
+		h.flags = now < omit_end ? BC_UDPHDR_F_OMIT : 0;
+		for (int i = 0; i < n; i++) {
+			h.seq = seq + (uint64_t)i;
+			h.send_ns = rt;
+			bc_udphdr_encode(&h, bufs + (size_t)i * len, len);
+		}
+		r = sendmmsg(s->fd, msgs, (unsigned)n, 0);
+		if (r < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			if (e == EAGAIN || e == EWOULDBLOCK) {
+				atomic_fetch_add(&s->eagain, 1);
+				continue;
+			}
+			atomic_fetch_add(&s->send_errors, 1);
+			if (e == ENOBUFS)
+				atomic_fetch_add(&s->enobufs, 1);
+			else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH)
+				atomic_fetch_add(&s->refused, 1);
+			drain_errqueue(s->fd);
+			sched_yield();
+			continue;
+		}
+		seq += (uint64_t)r;
+		atomic_store(&s->sent_pkts, seq);
+		atomic_fetch_add(&s->sent_bytes, (uint64_t)r * len);
+	}
+	s->wall_ns = (uint64_t)(bc_mono_ns() - w0);
+	s->cpu_ns = thread_cpu_ns() - c0;
+	free(bufs);
+	return NULL;
+}
+
+struct rx_slot {
+	struct iovec iov;
+	struct sockaddr_storage from;
+	char ctl[CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(uint32_t)) + 64];
+};
+
+static void account(struct bc_stream *s, const uint8_t *buf, size_t n, uint64_t recv_ns,
+		    int64_t now, int64_t omit_end)
+{
+	struct bc_udphdr h;
+	enum bc_seq_class c;
+
+	if (bc_udphdr_decode(buf, n, &h, NULL) < 0 || h.test_id != s->plan->test_id ||
+	    h.stream_id != s->id || (h.flags & BC_UDPHDR_F_HELLO)) {
+		s->not_ours++;
+		return;
+	}
+	c = bc_seqwin_add(&s->win, h.seq, h.send_ns, recv_ns, (uint32_t)n);
+	if (c != BC_SEQ_IN_ORDER && c != BC_SEQ_REORDERED)
+		return;
+	s->rx_bytes += n;
+	if (now >= omit_end) {
+		if (!s->rx_meas_bytes)
+			s->rx_meas_first_ns = now;
+		s->rx_meas_bytes += n;
+	}
+	s->rx_last_ns = now;
+}
+
+void *bc_udp_recv_main(void *arg)
+{
+	struct bc_stream *s = arg;
+	size_t cap = s->plan->length + 64;
+	struct mmsghdr msgs[BATCH];
+	struct rx_slot *slots;
+	uint8_t *bufs;
+	int64_t omit_end = s->start_ns + (int64_t)s->plan->omit_ms * 1000000, w0;
+	uint64_t c0;
+
+	slots = calloc(BATCH, sizeof(*slots));
+	bufs = calloc(BATCH, cap);
+	if (!slots || !bufs) {
+		free(slots);
+		free(bufs);
+		s->err = -ENOMEM;
+		snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: out of memory", s->id);
+		return NULL;
+	}
+	set_timeout(s->fd, SO_RCVTIMEO, 100);
+	w0 = bc_mono_ns();
+	c0 = thread_cpu_ns();
+	while (!atomic_load(s->stop)) {
+		int64_t now;
+		uint64_t rt;
+		int r;
+
+		memset(msgs, 0, sizeof(msgs));
+		for (int i = 0; i < BATCH; i++) {
+			slots[i].iov = (struct iovec){ bufs + (size_t)i * cap, cap };
+			msgs[i].msg_hdr.msg_iov = &slots[i].iov;
+			msgs[i].msg_hdr.msg_iovlen = 1;
+			msgs[i].msg_hdr.msg_control = slots[i].ctl;
+			msgs[i].msg_hdr.msg_controllen = sizeof(slots[i].ctl);
+		}
+		r = recvmmsg(s->fd, msgs, BATCH, MSG_WAITFORONE, NULL);
+		if (r < 0) {
+			if (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)
+				drain_errqueue(s->fd);
+			continue;
+		}
+		now = bc_mono_ns();
+		rt = bc_real_ns();
+		pthread_mutex_lock(&s->mu);
+		for (int i = 0; i < r; i++) {
+			uint64_t recv_ns = rt;
+			struct cmsghdr *cm;
+
+			for (cm = CMSG_FIRSTHDR(&msgs[i].msg_hdr); cm;
+			     cm = CMSG_NXTHDR(&msgs[i].msg_hdr, cm)) {
+				if (cm->cmsg_level != SOL_SOCKET)
+					continue;
+				if (cm->cmsg_type == SCM_TIMESTAMPNS) {
+					struct timespec ts;
+
+					memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+					recv_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+				} else if (cm->cmsg_type == SO_RXQ_OVFL) {
+					memcpy(&s->rxq_ovfl, CMSG_DATA(cm), sizeof(uint32_t));
+				}
+			}
+			account(s, bufs + (size_t)i * cap, msgs[i].msg_len, recv_ns, now, omit_end);
+		}
+		pthread_mutex_unlock(&s->mu);
+	}
+	s->wall_ns = (uint64_t)(bc_mono_ns() - w0);
+	s->cpu_ns = thread_cpu_ns() - c0;
+	free(slots);
+	free(bufs);
+	return NULL;
+}
