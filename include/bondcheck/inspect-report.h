@@ -19,10 +19,10 @@ struct json_object;
 #define BC_INSPECT_JSON_SCHEMA 1
 
 struct bc_inspect_render_opts {
-	bool quiet;               /* text: one line per finding, nothing else */
-	bool verbose;             /* text: per-slave LACP/churn details and unknown keys */
+	bool quiet;		  /* text: one line per finding, nothing else */
+	bool verbose;		  /* text: per-slave LACP/churn details and unknown keys */
 	const char *generated_at; /* JSON: RFC 3339 UTC time; NULL -> null */
-	const char *version;      /* JSON: bondcheck_version; NULL -> BC_VERSION */
+	const char *version;	  /* JSON: bondcheck_version; NULL -> BC_VERSION */
 };
 
 /*

@@ -121,8 +121,7 @@ static void check_monitoring(struct fnd_ctx *c)
 			    "Add a second target (arp_ip_target) on the same subnet, e.g. a "
 			    "second router or switch address.");
 		fnd_ev(f, "arp_interval_ms", "%u", arp->v);
-		fnd_ev(f, "target", "%s",
-		       b->n_arp_targets ? b->arp_targets[0] : b->ns_targets[0]);
+		fnd_ev(f, "target", "%s", b->n_arp_targets ? b->arp_targets[0] : b->ns_targets[0]);
 	}
 }
 
@@ -146,11 +145,12 @@ static void check_active(struct fnd_ctx *c)
 	if (b->primary.st == BC_KNOWN) {
 		s = bc_bond_find_slave(b, b->primary.v);
 		if (!s || (bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
-			f = fnd_add(c, "primary-down", s,
-				    "The bond runs on a backup slave. Repair the primary's link "
-				    "(cable, switch port, `ip link show %s`); with primary_reselect "
-				    "always it takes over again once up.",
-				    b->primary.v);
+			f = fnd_add(
+				c, "primary-down", s,
+				"The bond runs on a backup slave. Repair the primary's link "
+				"(cable, switch port, `ip link show %s`); with primary_reselect "
+				"always it takes over again once up.",
+				b->primary.v);
 			fnd_ev(f, "primary", "%s", b->primary.v);
 			fnd_ev(f, "primary_mii_status", "%s",
 			       s ? fnd_link_text(&s->mii_status) : "not a slave of this bond");

@@ -14,7 +14,7 @@
 #include "analyze/findings-int.h"
 #include "bondcheck/names.h"
 
-#define LIST 128
+#define LIST	128
 #define IN_SYNC (BC_LACP_SYNCHRONIZATION | BC_LACP_COLLECTING | BC_LACP_DISTRIBUTING)
 
 static bool mac_zero(const struct bc_str *m)
@@ -108,9 +108,8 @@ static void check_partner(struct fnd_ctx *c)
 		    bc_u32_known(&s->partner_oper_port_state))
 			fnd_list_add(states, sizeof(states), "%s=%u/%u%s", s->name,
 				     s->actor_oper_port_state.v, s->partner_oper_port_state.v,
-				     s->actor_oper_port_state.v & BC_LACP_DEFAULTED
-					     ? " defaulted"
-					     : "");
+				     s->actor_oper_port_state.v & BC_LACP_DEFAULTED ? " defaulted"
+										    : "");
 	}
 	if (!agg_zero && !n)
 		return;
@@ -156,8 +155,8 @@ static void check_split(struct fnd_ctx *c)
 		       a->st == BC_NA ? "N/A (never joined one)" : fnd_u32_text(a, t, sizeof(t)));
 		fnd_ev(f, "active_aggregator_id", "%u", b->ad_aggregator_id.v);
 		if (bc_u32_known(&b->ad_num_ports))
-			fnd_ev(f, "active_aggregator_ports", "%u of %zu slaves",
-			       b->ad_num_ports.v, b->n_slaves);
+			fnd_ev(f, "active_aggregator_ports", "%u of %zu slaves", b->ad_num_ports.v,
+			       b->n_slaves);
 		fnd_ev(f, "mii_status", "%s", fnd_link_text(&s->mii_status));
 	}
 }
@@ -225,11 +224,12 @@ static void check_ports(struct fnd_ctx *c)
 
 		if (fnd_slave_up(s) && both && ((as->v ^ ps->v) & BC_LACP_TIMEOUT) &&
 		    !(as->v & BC_LACP_DEFAULTED) && !mac_zero(&s->partner.system_mac)) {
-			f = fnd_add(c, "lacp-rate-mismatch", s,
-				    "The two ends use different LACPDU rates. Set the same rate on "
-				    "both: lacp_rate on %s and `lacp rate fast|normal` on the switch "
-				    "port.",
-				    b->name);
+			f = fnd_add(
+				c, "lacp-rate-mismatch", s,
+				"The two ends use different LACPDU rates. Set the same rate on "
+				"both: lacp_rate on %s and `lacp rate fast|normal` on the switch "
+				"port.",
+				b->name);
 			fnd_ev(f, "actor_timeout", "%s",
 			       as->v & BC_LACP_TIMEOUT ? "short (fast)" : "long (slow)");
 			fnd_ev(f, "partner_timeout", "%s",
@@ -239,13 +239,13 @@ static void check_ports(struct fnd_ctx *c)
 		    ((as->v & IN_SYNC) != IN_SYNC || (ps->v & IN_SYNC) != IN_SYNC)) {
 			char wa[112], wp[112];
 
-			f = fnd_add(c, "lacp-not-in-sync", s,
-				    "LACP has not put %s into service. Check that the switch port "
-				    "is in the same LAG as the other ports, has LACP active and the "
-				    "same speed.",
-				    s->name);
-			fnd_ev(f, "actor_port_state", "%s",
-			       fnd_state_text(as->v, ta, sizeof(ta)));
+			f = fnd_add(
+				c, "lacp-not-in-sync", s,
+				"LACP has not put %s into service. Check that the switch port "
+				"is in the same LAG as the other ports, has LACP active and the "
+				"same speed.",
+				s->name);
+			fnd_ev(f, "actor_port_state", "%s", fnd_state_text(as->v, ta, sizeof(ta)));
 			fnd_ev(f, "partner_port_state", "%s",
 			       fnd_state_text(ps->v, tp, sizeof(tp)));
 			if (IN_SYNC & ~as->v)

@@ -60,12 +60,13 @@ static void check_each(struct fnd_ctx *c)
 			bool flapping = n >= FLAPPING_FAILURES;
 
 			if (flapping)
-				f = fnd_add(c, "link-failures", s,
-					    "The link went down %u times since enslaving: it flaps. "
-					    "Check the cable/optics, the switch port's error "
-					    "counters and `ethtool -S %s`; wireless links flap by "
-					    "nature.",
-					    n, s->name);
+				f = fnd_add(
+					c, "link-failures", s,
+					"The link went down %u times since enslaving: it flaps. "
+					"Check the cable/optics, the switch port's error "
+					"counters and `ethtool -S %s`; wireless links flap by "
+					"nature.",
+					n, s->name);
 			else if (fnd_slave_up(s))
 				f = fnd_add(c, "link-failures", s,
 					    "The link went down %u time%s since enslaving and came "
@@ -79,16 +80,17 @@ static void check_each(struct fnd_ctx *c)
 					    n, n == 1 ? "" : "s");
 			fnd_ev(f, "link_failure_count", "%u", n);
 			fnd_ev(f, "assessment", "%s",
-			       flapping		    ? "high: the link flaps"
+			       flapping		 ? "high: the link flaps"
 			       : fnd_slave_up(s) ? "recovered"
 						 : "not up now");
 		}
 		if (fnd_slave_up(s) && s->speed_mbps.st == BC_UNKNOWN) {
-			f = fnd_add(c, "speed-unknown", s,
-				    "The driver reports no speed (wireless, some virtual NICs): "
-				    "802.3ad port keys, tlb/alb balancing and the bond's speed rely "
-				    "on it. Check `ethtool %s`; prefer NICs that report a speed.",
-				    s->name);
+			f = fnd_add(
+				c, "speed-unknown", s,
+				"The driver reports no speed (wireless, some virtual NICs): "
+				"802.3ad port keys, tlb/alb balancing and the bond's speed rely "
+				"on it. Check `ethtool %s`; prefer NICs that report a speed.",
+				s->name);
 			fnd_ev(f, "speed", "Unknown");
 			fnd_ev(f, "mii_status", "up");
 		}
@@ -286,14 +288,14 @@ static void check_offloads(struct fnd_ctx *c)
 		const char *name;
 		size_t off;
 	} feats[] = {
-		{ "tso", offsetof(struct bc_offloads, tso) },
-		{ "tso6", offsetof(struct bc_offloads, tso6) },
-		{ "gso", offsetof(struct bc_offloads, gso) },
-		{ "gro", offsetof(struct bc_offloads, gro) },
-		{ "lro", offsetof(struct bc_offloads, lro) },
-		{ "rx_csum", offsetof(struct bc_offloads, rx_csum) },
-		{ "tx_csum", offsetof(struct bc_offloads, tx_csum) },
-		{ "sg", offsetof(struct bc_offloads, sg) },
+		{"tso", offsetof(struct bc_offloads, tso)},
+		{"tso6", offsetof(struct bc_offloads, tso6)},
+		{"gso", offsetof(struct bc_offloads, gso)},
+		{"gro", offsetof(struct bc_offloads, gro)},
+		{"lro", offsetof(struct bc_offloads, lro)},
+		{"rx_csum", offsetof(struct bc_offloads, rx_csum)},
+		{"tx_csum", offsetof(struct bc_offloads, tx_csum)},
+		{"sg", offsetof(struct bc_offloads, sg)},
 	};
 	const struct bc_bond *b = c->bond;
 	struct bc_finding *f = NULL;

@@ -72,7 +72,8 @@ static void usage(FILE *out)
 		"\n"
 		"Examples:\n"
 		"  bondcheck inspect --from-proc /proc/net/bonding/bond0\n"
-		"  bondcheck inspect --from-proc sos/proc/net/bonding/bond0 sos/proc/net/bonding/bond1\n"
+		"  bondcheck inspect --from-proc sos/proc/net/bonding/bond0 "
+		"sos/proc/net/bonding/bond1\n"
 		"  bondcheck inspect --from-proc saved.txt --name bond1 -j --json-file bond1.json\n"
 		"\n"
 		"Exit status:\n"
@@ -104,17 +105,17 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 {
 	enum { OPT_FROM_PROC = 256, OPT_NAME, OPT_JSON_FILE, OPT_NETNS, OPT_RECORD, OPT_REPLAY };
 	static const struct option longopts[] = {
-		{ "from-proc", required_argument, NULL, OPT_FROM_PROC },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "json", no_argument, NULL, 'j' },
-		{ "json-file", required_argument, NULL, OPT_JSON_FILE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "netns", required_argument, NULL, OPT_NETNS },
-		{ "record", required_argument, NULL, OPT_RECORD },
-		{ "replay", required_argument, NULL, OPT_REPLAY },
-		{ NULL, 0, NULL, 0 },
+		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
+		{"name", required_argument, NULL, OPT_NAME},
+		{"json", no_argument, NULL, 'j'},
+		{"json-file", required_argument, NULL, OPT_JSON_FILE},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{"netns", required_argument, NULL, OPT_NETNS},
+		{"record", required_argument, NULL, OPT_RECORD},
+		{"replay", required_argument, NULL, OPT_REPLAY},
+		{NULL, 0, NULL, 0},
 	};
 	int c, rc;
 
@@ -205,7 +206,7 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
 	snap->source = BC_SRC_PROC_FILE;
 	for (size_t i = 0; i < o->n_files; i++) {
-		struct bc_error err = { 0 };
+		struct bc_error err = {0};
 		char name[BC_IFNAMSIZ];
 
 		if (i < o->n_names) {
@@ -290,7 +291,7 @@ static int write_json_file(const char *path, const struct bc_snapshot *snap,
 
 static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
-	struct bc_inspect_render_opts ro = { .quiet = o->quiet, .verbose = o->verbose };
+	struct bc_inspect_render_opts ro = {.quiet = o->quiet, .verbose = o->verbose};
 	char when[32];
 	int rc;
 
@@ -315,8 +316,8 @@ static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 
 int bc_cmd_inspect(int argc, char **argv)
 {
-	struct inspect_opts o = { 0 };
-	struct bc_snapshot snap = { 0 };
+	struct inspect_opts o = {0};
+	struct bc_snapshot snap = {0};
 	int rc;
 
 	rc = parse_args(argc, argv, &o);

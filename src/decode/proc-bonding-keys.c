@@ -21,7 +21,7 @@
 #include "decode/proc-bonding.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define ST_INVALID 0xff
+#define ST_INVALID    0xff
 
 struct key_def;
 typedef void (*key_fn)(struct proc_ctx *c, const struct key_def *d, void *base, const char *v);
@@ -29,7 +29,7 @@ typedef void (*key_fn)(struct proc_ctx *c, const struct key_def *d, void *base, 
 struct key_def {
 	const char *key;
 	key_fn fn;
-	size_t off;        /* offset of the target field in the block's struct */
+	size_t off;	   /* offset of the target field in the block's struct */
 	unsigned int seen; /* PROC_SEEN_* / PROC_SLAVE_SEEN_* to set */
 };
 
@@ -93,8 +93,8 @@ static void h_str(struct proc_ctx *c, const struct key_def *d, void *base, const
 		return;
 	}
 	if (strlen(v) >= sizeof(f->v))
-		proc_warn(c, "'%s' value is %zu bytes, longer than any address; cut to %zu",
-			  d->key, strlen(v), sizeof(f->v) - 1);
+		proc_warn(c, "'%s' value is %zu bytes, longer than any address; cut to %zu", d->key,
+			  strlen(v), sizeof(f->v) - 1);
 	snprintf(f->v, sizeof(f->v), "%s", v);
 	for (char *p = f->v; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
@@ -102,8 +102,8 @@ static void h_str(struct proc_ctx *c, const struct key_def *d, void *base, const
 }
 
 /* Interface name (primary, active slave): keep case, cut at IFNAMSIZ. */
-static void set_ifname(struct proc_ctx *c, const struct key_def *d, struct bc_str *f,
-		       const char *v, size_t n)
+static void set_ifname(struct proc_ctx *c, const struct key_def *d, struct bc_str *f, const char *v,
+		       size_t n)
 {
 	if (n >= BC_IFNAMSIZ)
 		proc_warn(c, "'%s' names an interface of %zu bytes; Linux allows 15", d->key, n);
@@ -310,8 +310,8 @@ static void h_select(struct proc_ctx *c, const struct key_def *d, void *base, co
 }
 
 /* "a.b.c.d, e.f.g.h" (one space after each comma); empty when no targets. */
-static void split_targets(struct proc_ctx *c, const struct key_def *d, const char *v,
-			  char *out, size_t width, size_t *n_out)
+static void split_targets(struct proc_ctx *c, const struct key_def *d, const char *v, char *out,
+			  size_t width, size_t *n_out)
 {
 	const char *p = v;
 
@@ -350,8 +350,7 @@ static void h_arp_targets(struct proc_ctx *c, const struct key_def *d, void *bas
 {
 	struct bc_bond *b = base;
 
-	split_targets(c, d, v, &b->arp_targets[0][0], sizeof(b->arp_targets[0]),
-		      &b->n_arp_targets);
+	split_targets(c, d, v, &b->arp_targets[0][0], sizeof(b->arp_targets[0]), &b->n_arp_targets);
 }
 
 static void h_ns_targets(struct proc_ctx *c, const struct key_def *d, void *base, const char *v)
@@ -367,56 +366,56 @@ static void h_ns_targets(struct proc_ctx *c, const struct key_def *d, void *base
 
 /* bond_info_show_master(): the master block, incl. 802.3ad info and Active Aggregator Info. */
 static const struct key_def master_keys[] = {
-	{ "Bonding Mode", h_mode, 0, PROC_SEEN_MODE },
-	{ "Transmit Hash Policy", h_hash, 0, 0 },
-	{ "Primary Slave", h_primary, 0, 0 },
-	{ "Currently Active Slave", h_active, 0, 0 },
-	{ "MII Status", h_link, B(mii_status), 0 },
-	{ "MII Polling Interval (ms)", h_u32, B(miimon_ms), 0 },
-	{ "Up Delay (ms)", h_u32, B(updelay_ms), 0 },
-	{ "Down Delay (ms)", h_u32, B(downdelay_ms), PROC_SEEN_DOWNDELAY },
-	{ "Peer Notification Delay (ms)", h_u32, B(peer_notif_delay_ms), 0 },
-	{ "ARP Polling Interval (ms)", h_u32, B(arp_interval_ms), PROC_SEEN_ARP },
-	{ "ARP Missed Max", h_u32, B(arp_missed_max), 0 },
-	{ "ARP IP target/s (n.n.n.n form)", h_arp_targets, 0, 0 },
-	{ "NS IPv6 target/s (xx::xx form)", h_ns_targets, 0, 0 },
-	{ "LACP active", h_onoff, B(lacp_active), 0 },
-	{ "LACP rate", h_rate, B(lacp_rate), 0 },
-	{ "Min links", h_u32, B(min_links), 0 },
-	{ "Aggregator selection policy (ad_select)", h_select, B(ad_select), 0 },
-	{ "System priority", h_u32, B(ad_actor_sys_prio), PROC_SEEN_SYSPRIO },
-	{ "System MAC address", h_str, B(ad_actor_system), PROC_SEEN_SYSPRIO },
-	{ "Aggregator ID", h_u32, B(ad_aggregator_id), PROC_SEEN_AGG },
-	{ "Number of ports", h_u32, B(ad_num_ports), PROC_SEEN_AGG },
-	{ "Actor Key", h_u32, B(ad_actor_key), PROC_SEEN_AGG },
-	{ "Partner Key", h_u32, B(ad_partner_key), PROC_SEEN_AGG },
-	{ "Partner Mac Address", h_str, B(ad_partner_mac), PROC_SEEN_AGG },
+	{"Bonding Mode", h_mode, 0, PROC_SEEN_MODE},
+	{"Transmit Hash Policy", h_hash, 0, 0},
+	{"Primary Slave", h_primary, 0, 0},
+	{"Currently Active Slave", h_active, 0, 0},
+	{"MII Status", h_link, B(mii_status), 0},
+	{"MII Polling Interval (ms)", h_u32, B(miimon_ms), 0},
+	{"Up Delay (ms)", h_u32, B(updelay_ms), 0},
+	{"Down Delay (ms)", h_u32, B(downdelay_ms), PROC_SEEN_DOWNDELAY},
+	{"Peer Notification Delay (ms)", h_u32, B(peer_notif_delay_ms), 0},
+	{"ARP Polling Interval (ms)", h_u32, B(arp_interval_ms), PROC_SEEN_ARP},
+	{"ARP Missed Max", h_u32, B(arp_missed_max), 0},
+	{"ARP IP target/s (n.n.n.n form)", h_arp_targets, 0, 0},
+	{"NS IPv6 target/s (xx::xx form)", h_ns_targets, 0, 0},
+	{"LACP active", h_onoff, B(lacp_active), 0},
+	{"LACP rate", h_rate, B(lacp_rate), 0},
+	{"Min links", h_u32, B(min_links), 0},
+	{"Aggregator selection policy (ad_select)", h_select, B(ad_select), 0},
+	{"System priority", h_u32, B(ad_actor_sys_prio), PROC_SEEN_SYSPRIO},
+	{"System MAC address", h_str, B(ad_actor_system), PROC_SEEN_SYSPRIO},
+	{"Aggregator ID", h_u32, B(ad_aggregator_id), PROC_SEEN_AGG},
+	{"Number of ports", h_u32, B(ad_num_ports), PROC_SEEN_AGG},
+	{"Actor Key", h_u32, B(ad_actor_key), PROC_SEEN_AGG},
+	{"Partner Key", h_u32, B(ad_partner_key), PROC_SEEN_AGG},
+	{"Partner Mac Address", h_str, B(ad_partner_mac), PROC_SEEN_AGG},
 };
 
 /* bond_info_show_slave(): one block per slave, in enslave order. */
 static const struct key_def slave_keys[] = {
-	{ "MII Status", h_link, S(mii_status), PROC_SLAVE_SEEN_MII },
-	{ "Speed", h_speed, 0, 0 },
-	{ "Duplex", h_duplex, 0, 0 },
-	{ "Link Failure Count", h_u32, S(link_failure_count), 0 },
-	{ "Permanent HW addr", h_str, S(perm_hwaddr), 0 },
-	{ "Slave queue ID", h_u32, S(queue_id), 0 },
-	{ "Aggregator ID", h_u32, S(aggregator_id), 0 },
-	{ "Actor Churn State", h_churn, S(actor_churn_state), 0 },
-	{ "Partner Churn State", h_churn, S(partner_churn_state), 0 },
-	{ "Actor Churned Count", h_u32, S(actor_churned_count), 0 },
-	{ "Partner Churned Count", h_u32, S(partner_churned_count), 0 },
+	{"MII Status", h_link, S(mii_status), PROC_SLAVE_SEEN_MII},
+	{"Speed", h_speed, 0, 0},
+	{"Duplex", h_duplex, 0, 0},
+	{"Link Failure Count", h_u32, S(link_failure_count), 0},
+	{"Permanent HW addr", h_str, S(perm_hwaddr), 0},
+	{"Slave queue ID", h_u32, S(queue_id), 0},
+	{"Aggregator ID", h_u32, S(aggregator_id), 0},
+	{"Actor Churn State", h_churn, S(actor_churn_state), 0},
+	{"Partner Churn State", h_churn, S(partner_churn_state), 0},
+	{"Actor Churned Count", h_u32, S(actor_churned_count), 0},
+	{"Partner Churned Count", h_u32, S(partner_churned_count), 0},
 };
 
 /* "details actor lacp pdu:" / "details partner lacp pdu:" (4.x+, CAP_NET_ADMIN). */
 static const struct key_def pdu_keys[] = {
-	{ "system priority", h_u32, P(system_priority), 0 },
-	{ "system mac address", h_str, P(system_mac), 0 },
-	{ "port key", h_u32, P(key), 0 },  /* actor */
-	{ "oper key", h_u32, P(key), 0 },  /* partner */
-	{ "port priority", h_u32, P(port_priority), 0 },
-	{ "port number", h_u32, P(port_number), 0 },
-	{ "port state", h_u32, P(port_state), 0 },
+	{"system priority", h_u32, P(system_priority), 0},
+	{"system mac address", h_str, P(system_mac), 0},
+	{"port key", h_u32, P(key), 0}, /* actor */
+	{"oper key", h_u32, P(key), 0}, /* partner */
+	{"port priority", h_u32, P(port_priority), 0},
+	{"port number", h_u32, P(port_number), 0},
+	{"port state", h_u32, P(port_state), 0},
 };
 
 /* Entry whose key starts @line and is followed by ':'; *val = trimmed rest. */
@@ -463,8 +462,8 @@ void proc_key_line(struct proc_ctx *c, const char *line)
 	const char *v;
 
 	if (c->sec == PROC_SEC_ACTOR || c->sec == PROC_SEC_PARTNER) {
-		struct bc_lacp_port *port = c->sec == PROC_SEC_ACTOR ? &c->slave->actor
-								     : &c->slave->partner;
+		struct bc_lacp_port *port =
+			c->sec == PROC_SEC_ACTOR ? &c->slave->actor : &c->slave->partner;
 
 		d = match(pdu_keys, ARRAY_SIZE(pdu_keys), line, &v);
 		if (d) {

@@ -219,11 +219,11 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 
 	close_slave(c);
 	if (!(c->seen & PROC_SEEN_MODE))
-		return bc_error_set(err, -EINVAL,
-				    "%s: expected a 'Bonding Mode:' line after the header, found %s",
-				    b->name,
-				    c->lineno <= 2 ? "end of file (truncated?)"
-						   : "none (not a /proc/net/bonding file?)");
+		return bc_error_set(
+			err, -EINVAL,
+			"%s: expected a 'Bonding Mode:' line after the header, found %s", b->name,
+			c->lineno <= 2 ? "end of file (truncated?)"
+				       : "none (not a /proc/net/bonding file?)");
 	if (!(c->seen & PROC_SEEN_DOWNDELAY))
 		proc_warn(c, "the bond block has no 'Down Delay (ms)' line (truncated file?)");
 	/*
@@ -353,8 +353,10 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, struct bc_erro
 			continue;
 		}
 		if (n >= BC_PROC_LINE_MAX) {
-			proc_warn(c, "line of %zu bytes, longer than any line bonding prints; "
-				     "cut to %d", n, BC_PROC_LINE_MAX - 1);
+			proc_warn(c,
+				  "line of %zu bytes, longer than any line bonding prints; "
+				  "cut to %d",
+				  n, BC_PROC_LINE_MAX - 1);
 			n = BC_PROC_LINE_MAX - 1;
 		}
 		if (bc_utf8_sanitize(line, sizeof(line), s, n, '?'))
@@ -374,15 +376,14 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, struct bc_erro
 	if (!header)
 		return bc_error_set(err, -EINVAL,
 				    "%s: expected a line '" HEADER " ...' at line 1, found %s",
-				    c->bond->name,
-				    len ? "only blank lines" : "an empty file");
+				    c->bond->name, len ? "only blank lines" : "an empty file");
 	return c->rc;
 }
 
 int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc_snapshot *snap,
 		  struct bc_error *err)
 {
-	struct proc_ctx c = { .snap = snap };
+	struct proc_ctx c = {.snap = snap};
 	int rc;
 
 	if (!bond_name || !*bond_name || strlen(bond_name) >= BC_IFNAMSIZ)
@@ -405,8 +406,8 @@ int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc
 	if (rc == -ENOMEM)
 		bc_error_set(err, rc, "%s: out of memory while parsing", bond_name);
 	if (!rc && c.n_warn_dropped &&
-	    bc_snapshot_warn(snap, "%s: %u more warnings not shown", bond_name,
-			     c.n_warn_dropped) < 0)
+	    bc_snapshot_warn(snap, "%s: %u more warnings not shown", bond_name, c.n_warn_dropped) <
+		    0)
 		rc = bc_error_set(err, -ENOMEM, "out of memory");
 	if (rc) {
 		drop_last_bond(snap);
@@ -417,8 +418,7 @@ int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc
 }
 
 /* Read at most BC_PROC_MAX_SIZE + 1 bytes (/proc files report st_size 0). */
-static int read_capped(int fd, const char *path, char **out, size_t *out_len,
-		       struct bc_error *err)
+static int read_capped(int fd, const char *path, char **out, size_t *out_len, struct bc_error *err)
 {
 	size_t cap = 64 * 1024, len = 0;
 	char *buf = malloc(cap);
@@ -433,10 +433,11 @@ static int read_capped(int fd, const char *path, char **out, size_t *out_len,
 
 			if (cap > BC_PROC_MAX_SIZE) {
 				free(buf);
-				return bc_error_set(err, -EFBIG,
-						    "'%s' is larger than %u MiB; a /proc/net/bonding "
-						    "file is a few KiB: is it the right file?",
-						    path, BC_PROC_MAX_SIZE >> 20);
+				return bc_error_set(
+					err, -EFBIG,
+					"'%s' is larger than %u MiB; a /proc/net/bonding "
+					"file is a few KiB: is it the right file?",
+					path, BC_PROC_MAX_SIZE >> 20);
 			}
 			cap = cap * 2 > BC_PROC_MAX_SIZE + 1 ? BC_PROC_MAX_SIZE + 1 : cap * 2;
 			nb = realloc(buf, cap);
@@ -498,7 +499,7 @@ int bc_proc_parse_file(const char *path, const char *bond_name, struct bc_snapsh
 	rc = bc_proc_parse(buf, len, bond_name, snap, err);
 	free(buf);
 	if (!rc)
-		snprintf(snap->bonds[snap->n_bonds - 1].origin,
-			 sizeof(snap->bonds[0].origin), "%s", path);
+		snprintf(snap->bonds[snap->n_bonds - 1].origin, sizeof(snap->bonds[0].origin), "%s",
+			 path);
 	return rc;
 }

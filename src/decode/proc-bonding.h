@@ -14,19 +14,19 @@
 /* Which block of the file the scanner is in. */
 enum proc_section {
 	PROC_SEC_MASTER = 0, /* header up to the first "Slave Interface:" */
-	PROC_SEC_SLAVE,      /* a "Slave Interface:" block */
-	PROC_SEC_ACTOR,      /* "details actor lacp pdu:" sub-block */
+	PROC_SEC_SLAVE,	     /* a "Slave Interface:" block */
+	PROC_SEC_ACTOR,	     /* "details actor lacp pdu:" sub-block */
 	PROC_SEC_PARTNER,    /* "details partner lacp pdu:" sub-block */
 };
 
 /* Bond-level lines seen (struct proc_ctx.seen). */
 enum {
-	PROC_SEEN_MODE = 0x001,      /* "Bonding Mode:" */
+	PROC_SEEN_MODE = 0x001,	     /* "Bonding Mode:" */
 	PROC_SEEN_DOWNDELAY = 0x002, /* "Down Delay (ms):", printed by every version */
-	PROC_SEEN_ARP = 0x004,       /* "ARP Polling Interval (ms):" */
-	PROC_SEEN_AD = 0x008,        /* "802.3ad info" */
+	PROC_SEEN_ARP = 0x004,	     /* "ARP Polling Interval (ms):" */
+	PROC_SEEN_AD = 0x008,	     /* "802.3ad info" */
 	PROC_SEEN_SYSPRIO = 0x010,   /* "System priority:" / "System MAC address:" */
-	PROC_SEEN_AGG = 0x020,       /* "Active Aggregator Info:" or one of its lines */
+	PROC_SEEN_AGG = 0x020,	     /* "Active Aggregator Info:" or one of its lines */
 	PROC_SEEN_NO_AGG = 0x040,    /* "bond X has no active aggregator" */
 };
 
@@ -40,14 +40,14 @@ struct proc_ctx {
 	struct bc_bond *bond;
 	struct bc_slave *slave; /* current slave block, NULL before the first */
 	enum proc_section sec;
-	size_t lineno;          /* 1-based line being parsed */
-	unsigned int seen;      /* PROC_SEEN_* */
+	size_t lineno;	   /* 1-based line being parsed */
+	unsigned int seen; /* PROC_SEEN_* */
 	unsigned int slave_seen;
-	size_t slave_line;      /* line of the current "Slave Interface:" */
-	unsigned int n_warn;    /* warnings added by this parse */
+	size_t slave_line;   /* line of the current "Slave Interface:" */
+	unsigned int n_warn; /* warnings added by this parse */
 	unsigned int n_warn_dropped;
-	bool unknown_full;      /* BC_PROC_MAX_UNKNOWN reached (warned once) */
-	int rc;                 /* first -ENOMEM seen by a handler */
+	bool unknown_full; /* BC_PROC_MAX_UNKNOWN reached (warned once) */
+	int rc;		   /* first -ENOMEM seen by a handler */
 };
 
 /* proc_warn() - add "<bond>: line N: <msg>" to the snapshot, capped. */

@@ -122,9 +122,9 @@ static struct json_object *offloads(const struct bc_offloads *x)
 		const char *name;
 		const struct bc_u32 *f;
 	} feats[] = {
-		{ "tso", &x->tso }, { "tso6", &x->tso6 },       { "gso", &x->gso },
-		{ "gro", &x->gro }, { "lro", &x->lro },         { "rx_csum", &x->rx_csum },
-		{ "tx_csum", &x->tx_csum }, { "sg", &x->sg },
+		{"tso", &x->tso},	  {"tso6", &x->tso6}, {"gso", &x->gso},
+		{"gro", &x->gro},	  {"lro", &x->lro},   {"rx_csum", &x->rx_csum},
+		{"tx_csum", &x->tx_csum}, {"sg", &x->sg},
 	};
 	struct json_object *o = json_object_new_object();
 
@@ -214,10 +214,10 @@ static void put_bond_options(struct json_object *o, const struct bc_bond *b)
 	put(o, "peer_notif_delay_ms", ju32(&b->peer_notif_delay_ms));
 	put(o, "arp_interval_ms", ju32(&b->arp_interval_ms));
 	put(o, "arp_missed_max", ju32(&b->arp_missed_max));
-	put(o, "arp_ip_targets", targets(&b->arp_targets[0][0], sizeof(b->arp_targets[0]),
-					 b->n_arp_targets));
-	put(o, "ns_ip6_targets", targets(&b->ns_targets[0][0], sizeof(b->ns_targets[0]),
-					 b->n_ns_targets));
+	put(o, "arp_ip_targets",
+	    targets(&b->arp_targets[0][0], sizeof(b->arp_targets[0]), b->n_arp_targets));
+	put(o, "ns_ip6_targets",
+	    targets(&b->ns_targets[0][0], sizeof(b->ns_targets[0]), b->n_ns_targets));
 	put(o, "primary", jbstr(&b->primary));
 	put(o, "primary_status", jstatus(b->primary.st));
 	put(o, "primary_reselect", jname(&b->primary_reselect, bc_primary_reselect_name));
@@ -332,8 +332,7 @@ int bc_inspect_json_write(FILE *out, const struct bc_snapshot *snap,
 
 	if (!root)
 		return -ENOMEM;
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_SPACED |
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		rc = -ENOMEM;

@@ -12,8 +12,8 @@
 #include "bondcheck/inspect-report.h"
 #include "bondcheck/names.h"
 
-#define WRAP 100     /* advice/evidence wrap column */
-#define CELL 48      /* table cell capacity */
+#define WRAP  100 /* advice/evidence wrap column */
+#define CELL  48  /* table cell capacity */
 #define NCOLS 12
 
 /* Spelling of a status other than BC_KNOWN. */
@@ -101,8 +101,8 @@ static const char *toffloads(const struct bc_offloads *x, char *buf, size_t len)
 		const char *name;
 		const struct bc_u32 *f;
 	} feats[] = {
-		{ "tso", &x->tso }, { "gso", &x->gso }, { "gro", &x->gro },
-		{ "lro", &x->lro }, { "rxc", &x->rx_csum }, { "txc", &x->tx_csum },
+		{"tso", &x->tso}, {"gso", &x->gso},	{"gro", &x->gro},
+		{"lro", &x->lro}, {"rxc", &x->rx_csum}, {"txc", &x->tx_csum},
 	};
 	bool any = false;
 
@@ -156,10 +156,10 @@ static void summary(FILE *out, const struct bc_bond *b)
 	fprintf(out, "%s: %s, MII %s, %zu slave%s (%zu up)\n", b->name,
 		tname(&b->mode, bc_mode_name), tname(&b->mii_status, bc_link_status_name),
 		b->n_slaves, b->n_slaves == 1 ? "" : "s", up);
-	if (b->origin[0] || b->driver_version[0])
-		fprintf(out, "  source:      %s%s%s%s\n", b->origin[0] ? "/proc file " : "",
-			b->origin, b->origin[0] && b->driver_version[0] ? ", driver " : "",
-			b->driver_version);
+	if (b->origin[0])
+		fprintf(out, "  source:      /proc file %s\n", b->origin);
+	if (b->driver_version[0])
+		fprintf(out, "  driver:      bonding %s\n", b->driver_version);
 	if (b->xmit_hash_policy_name[0] || bc_u32_known(&b->xmit_hash_policy))
 		fprintf(out, "  hash policy: %s (%s)\n",
 			b->xmit_hash_policy_name[0] ? b->xmit_hash_policy_name : "?",
@@ -193,15 +193,16 @@ static void summary(FILE *out, const struct bc_bond *b)
 	fprintf(out, "  system:      priority %s, MAC %s\n",
 		tu32(&b->ad_actor_sys_prio, "", t1, sizeof(t1)), tstr(&b->ad_actor_system));
 	if (b->ad_info_status == BC_KNOWN)
-		fprintf(out, "  aggregator:  id %s, ports %s, actor key %s, partner key %s, "
-			     "partner MAC %s\n",
+		fprintf(out,
+			"  aggregator:  id %s, ports %s, actor key %s, partner key %s, "
+			"partner MAC %s\n",
 			tu32(&b->ad_aggregator_id, "", t1, sizeof(t1)),
 			tu32(&b->ad_num_ports, "", t2, sizeof(t2)),
 			tu32(&b->ad_actor_key, "", t3, sizeof(t3)),
 			tu32(&b->ad_partner_key, "", t4, sizeof(t4)), tstr(&b->ad_partner_mac));
 	else
 		fprintf(out, "  aggregator:  %s\n",
-			b->ad_info_status == BC_NA	   ? "none active"
+			b->ad_info_status == BC_NA	 ? "none active"
 			: b->ad_info_status == BC_HIDDEN ? "hidden (needs CAP_NET_ADMIN)"
 							 : "-");
 }
@@ -236,8 +237,8 @@ static void cell(FILE *out, const char *text, size_t width, bool last)
 static void slaves_table(FILE *out, const struct bc_bond *b)
 {
 	static const char *const head[NCOLS] = {
-		"SLAVE", "DRIVER", "FIRMWARE", "SPEED", "DUPLEX", "MTU",
-		"OFFLOADS", "MII", "FAILURES", "AGG", "ACTOR", "PARTNER",
+		"SLAVE",    "DRIVER", "FIRMWARE", "SPEED", "DUPLEX", "MTU",
+		"OFFLOADS", "MII",    "FAILURES", "AGG",   "ACTOR",  "PARTNER",
 	};
 	bool lacp = bc_u32_known(&b->mode) && b->mode.v == BC_MODE_8023AD;
 	size_t ncols = lacp ? NCOLS : 9;
@@ -276,7 +277,8 @@ static void lacpdu_line(FILE *out, const char *who, const struct bc_lacp_port *p
 	fprintf(out, "      %s LACPDU: system %s/%s, key %s, port %s/%s, state %s\n", who,
 		tu32(&p->system_priority, "", t1, sizeof(t1)), tstr(&p->system_mac),
 		tu32(&p->key, "", t2, sizeof(t2)), tu32(&p->port_priority, "", t3, sizeof(t3)),
-		tu32(&p->port_number, "", t4, sizeof(t4)), tu32(&p->port_state, "", t5, sizeof(t5)));
+		tu32(&p->port_number, "", t4, sizeof(t4)),
+		tu32(&p->port_state, "", t5, sizeof(t5)));
 }
 
 /* -v: the per-slave facts that do not fit the table, and unknown keys. */
@@ -312,14 +314,13 @@ static void evidence_text(const struct bc_finding *f, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < f->n_evidence; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", i ? ", " : "",
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s", i ? "; " : "",
 			 f->evidence[i].key, f->evidence[i].value);
 }
 
-static void findings(FILE *out, const struct bc_snapshot *snap, const struct bc_bond *b,
-		     bool quiet)
+static void findings(FILE *out, const struct bc_snapshot *snap, const struct bc_bond *b, bool quiet)
 {
-	size_t n[3] = { 0, 0, 0 };
+	size_t n[3] = {0, 0, 0};
 	char ev[BC_EVIDENCE_MAX * 200];
 
 	for (size_t i = 0; i < snap->n_findings; i++)
@@ -342,8 +343,7 @@ static void findings(FILE *out, const struct bc_snapshot *snap, const struct bc_
 				f->subject);
 			continue;
 		}
-		fprintf(out, "  %-7s  %s  %s\n", bc_severity_name(f->severity), f->id,
-			f->subject);
+		fprintf(out, "  %-7s  %s  %s\n", bc_severity_name(f->severity), f->id, f->subject);
 		evidence_text(f, ev, sizeof(ev));
 		if (ev[0])
 			wrap(out, "           evidence: ", ev);

@@ -45,13 +45,14 @@ static void evaluate(void)
 		assert_true(strlen(f->advice) > 40);
 		assert_true(strlen(f->advice) < sizeof(f->advice) - 1);
 		for (size_t k = 0; k < f->n_evidence; k++)
-			assert_true(strlen(f->evidence[k].value) < sizeof(f->evidence[k].value) - 1);
+			assert_true(strlen(f->evidence[k].value) <
+				    sizeof(f->evidence[k].value) - 1);
 	}
 }
 
 static void load(const char *file)
 {
-	struct bc_error err = { 0 };
+	struct bc_error err = {0};
 	char path[512];
 
 	snprintf(path, sizeof(path), CASES "%s", file);
@@ -81,7 +82,7 @@ static const char *evidence(const struct bc_finding *f, const char *key)
 /* The findings are exactly @expected ("id subject" strings, any order). */
 static void expect_exactly(const char *const *expected, size_t n)
 {
-	bool used[64] = { false };
+	bool used[64] = {false};
 
 	if (snap.n_findings != n)
 		for (size_t i = 0; i < snap.n_findings; i++)
@@ -105,10 +106,10 @@ static void expect_exactly(const char *const *expected, size_t n)
 	}
 }
 
-#define EXPECT(...)                                                          \
-	do {                                                                 \
-		static const char *const ex_[] = { __VA_ARGS__ };            \
-		expect_exactly(ex_, sizeof(ex_) / sizeof(ex_[0]));           \
+#define EXPECT(...)                                                                                \
+	do {                                                                                       \
+		static const char *const ex_[] = {__VA_ARGS__};                                    \
+		expect_exactly(ex_, sizeof(ex_) / sizeof(ex_[0]));                                 \
 	} while (0)
 #define EXPECT_NONE() expect_exactly(NULL, 0)
 
@@ -174,8 +175,9 @@ static void test_case05(void **state)
 	load("05-8023ad-v3.6.0-no-active-aggregator-all-down.txt");
 	EXPECT("slave-down bond0/eth0", "slave-down bond0/eth1", "lacp-no-active-aggregator bond0",
 	       "lacp-slow-rate bond0");
-	assert_string_equal(evidence(find("lacp-no-active-aggregator", "bond0"), "slave_aggregators"),
-			    "eth0=1, eth1=2");
+	assert_string_equal(
+		evidence(find("lacp-no-active-aggregator", "bond0"), "slave_aggregators"),
+		"eth0=1, eth1=2");
 	assert_string_equal(evidence(find("slave-down", "bond0/eth1"), "slaves_up"), "0 of 2");
 }
 
@@ -270,7 +272,7 @@ static void test_old_formats(void **state)
 
 static struct bc_bond *model(int mode, size_t n)
 {
-	static const char *const names[] = { "eth0", "eth1", "eth2", "eth3" };
+	static const char *const names[] = {"eth0", "eth1", "eth2", "eth3"};
 	struct bc_bond *b;
 
 	memset(&snap, 0, sizeof(snap));
@@ -334,7 +336,7 @@ static void test_speed_unknown_rules(void **state)
 	(void)state;
 	bc_u32_set(&b->slaves[0].mii_status, BC_LINK_DOWN);
 	b->slaves[0].speed_mbps.st = BC_UNKNOWN; /* down: not speed-unknown */
-	bc_u32_set(&b->slaves[1].duplex, 0);     /* half duplex */
+	bc_u32_set(&b->slaves[1].duplex, 0);	 /* half duplex */
 	strcpy(b->active_slave.v, "eth1");
 	b->active_slave.st = BC_KNOWN;
 	evaluate();
@@ -500,7 +502,7 @@ static void test_tcp_reordering_input(void **state)
 
 static void test_disagreement(void **state)
 {
-	struct bc_u32 a = { 0 }, p = { 0 };
+	struct bc_u32 a = {0}, p = {0};
 	const struct bc_finding *f;
 
 	(void)state;
@@ -523,9 +525,9 @@ static void test_disagreement(void **state)
 						 &a, "proc", &p),
 			 1);
 	a.st = BC_UNKNOWN;
-	assert_int_equal(bc_findings_compare_u32(&snap, "bond0", NULL, "speed", "netlink", &a,
-						 "proc", &p),
-			 1);
+	assert_int_equal(
+		bc_findings_compare_u32(&snap, "bond0", NULL, "speed", "netlink", &a, "proc", &p),
+		1);
 	assert_int_equal(bc_findings_add_disagreement(&snap, "bond9", NULL, "mode", "netlink", "4",
 						      "proc", "0"),
 			 0);

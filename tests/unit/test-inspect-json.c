@@ -38,7 +38,7 @@ static int teardown(void **state)
 /* Render @snap to text and parse it back, as a consumer would. */
 static struct json_object *render(const char *generated_at)
 {
-	struct bc_inspect_render_opts o = { .generated_at = generated_at, .version = "9.9.9" };
+	struct bc_inspect_render_opts o = {.generated_at = generated_at, .version = "9.9.9"};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -56,7 +56,7 @@ static struct json_object *render(const char *generated_at)
 
 static void load(const char *file)
 {
-	struct bc_error err = { 0 };
+	struct bc_error err = {0};
 	char path[512];
 
 	snprintf(path, sizeof(path), CASES "%s", file);

@@ -88,7 +88,8 @@ static void test_empty_and_blank(void **state)
 
 static void test_binary(void **state)
 {
-	static const char bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0";
+	static const char bin[] = "\x7f"
+				  "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0";
 
 	(void)state;
 	assert_int_equal(parse(bin, sizeof(bin) - 1), -EINVAL);
@@ -162,14 +163,16 @@ static void test_non_utf8(void **state)
 
 	(void)state;
 	n = snprintf(text, sizeof(text),
-		     "%sSlave Interface: eth\xff\xfe" "0\nMII Status: up\nUnknown \xc3\x28: x\n", head);
+		     "%sSlave Interface: eth\xff\xfe"
+		     "0\nMII Status: up\nUnknown \xc3\x28: x\n",
+		     head);
 	assert_int_equal(parse(text, (size_t)n), 0);
 	assert_string_equal(snap.bonds[0].slaves[0].name, "eth??0");
 	assert_true(any_warning("not UTF-8 replaced by '?'"));
 	for (size_t i = 0; i < snap.n_warnings; i++)
 		assert_true(bc_utf8_valid(snap.warnings[i], strlen(snap.warnings[i])));
-	assert_true(bc_utf8_valid(snap.bonds[0].unknown[0].key,
-				  strlen(snap.bonds[0].unknown[0].key)));
+	assert_true(
+		bc_utf8_valid(snap.bonds[0].unknown[0].key, strlen(snap.bonds[0].unknown[0].key)));
 }
 
 static void test_4k_lines(void **state)

@@ -31,7 +31,7 @@ static int teardown(void **state)
 /* Parse one case file as bond0; the case files parse without any warning. */
 static struct bc_bond *load(const char *file)
 {
-	struct bc_error err = { 0 };
+	struct bc_error err = {0};
 	char path[512];
 
 	snprintf(path, sizeof(path), CASES "%s", file);
@@ -49,7 +49,7 @@ static struct bc_bond *load(const char *file)
 
 static struct bc_bond *load_text(const char *text)
 {
-	struct bc_error err = { 0 };
+	struct bc_error err = {0};
 
 	memset(&snap, 0, sizeof(snap));
 	if (bc_proc_parse(text, strlen(text), "bond0", &snap, &err) != 0)
@@ -57,16 +57,16 @@ static struct bc_bond *load_text(const char *text)
 	return &snap.bonds[0];
 }
 
-#define assert_u32(f, val)                            \
-	do {                                          \
-		assert_int_equal((f).st, BC_KNOWN);   \
-		assert_int_equal((f).v, (val));       \
+#define assert_u32(f, val)                                                                         \
+	do {                                                                                       \
+		assert_int_equal((f).st, BC_KNOWN);                                                \
+		assert_int_equal((f).v, (val));                                                    \
 	} while (0)
 #define assert_st(f, status) assert_int_equal((f).st, (status))
-#define assert_bstr(f, text)                          \
-	do {                                          \
-		assert_int_equal((f).st, BC_KNOWN);   \
-		assert_string_equal((f).v, (text));   \
+#define assert_bstr(f, text)                                                                       \
+	do {                                                                                       \
+		assert_int_equal((f).st, BC_KNOWN);                                                \
+		assert_string_equal((f).v, (text));                                                \
 	} while (0)
 
 static void test_01_8023ad_split(void **state)
@@ -399,70 +399,69 @@ static void test_24_vlansrc(void **state)
 }
 
 /* The 6.x-7.x template of kernel-interfaces.md 2.1, every optional line present. */
-static const char modern[] =
-	"Ethernet Channel Bonding Driver: v6.12.9-amd64\n"
-	"\n"
-	"Bonding Mode: IEEE 802.3ad Dynamic link aggregation\n"
-	"Transmit Hash Policy: encap3+4 (4)\n"
-	"MII Status: up\n"
-	"MII Polling Interval (ms): 100\n"
-	"Up Delay (ms): 200\n"
-	"Down Delay (ms): 400\n"
-	"Peer Notification Delay (ms): 100\n"
-	"ARP Polling Interval (ms): 250\n"
-	"ARP Missed Max: 3\n"
-	"ARP IP target/s (n.n.n.n form): 192.0.2.1, 192.0.2.2\n"
-	"NS IPv6 target/s (xx::xx form): 2001:db8::1, fe80::2\n"
-	"\n"
-	"802.3ad info\n"
-	"LACP active: off\n"
-	"LACP rate: fast\n"
-	"Min links: 2\n"
-	"Aggregator selection policy (ad_select): actor_port_prio\n"
-	"System priority: 100\n"
-	"System MAC address: 02:AA:BB:CC:DD:EE\n"
-	"Active Aggregator Info:\n"
-	"\tAggregator ID: 3\n"
-	"\tNumber of ports: 1\n"
-	"\tActor Key: 15\n"
-	"\tPartner Key: 7\n"
-	"\tPartner Mac Address: 02:00:00:00:99:01\n"
-	"\n"
-	"Slave Interface: eth0\n"
-	"MII Status: going back\n"
-	"Speed: 25000 Mbps\n"
-	"Duplex: full\n"
-	"Link Failure Count: 4\n"
-	"Permanent HW addr: 02:00:00:00:99:10\n"
-	"Slave queue ID: 2\n"
-	"Aggregator ID: N/A\n"
-	"\n"
-	"Slave Interface: eth1\n"
-	"MII Status: going down\n"
-	"Speed: 65535 Mbps\n"
-	"Duplex: half\n"
-	"Link Failure Count: 0\n"
-	"Permanent HW addr: 02:00:00:00:99:11\n"
-	"Slave queue ID: 0\n"
-	"Aggregator ID: 3\n"
-	"Actor Churn State: unknown\n"
-	"Partner Churn State: none\n"
-	"Actor Churned Count: 0\n"
-	"Partner Churned Count: 0\n"
-	"details actor lacp pdu:\n"
-	"    system priority: 100\n"
-	"    system mac address: 02:aa:bb:cc:dd:ee\n"
-	"    port key: 15\n"
-	"    port priority: 255\n"
-	"    port number: 2\n"
-	"    port state: 63\n"
-	"details partner lacp pdu:\n"
-	"    system priority: 32768\n"
-	"    system mac address: 02:00:00:00:99:01\n"
-	"    oper key: 7\n"
-	"    port priority: 32768\n"
-	"    port number: 9\n"
-	"    port state: 61\n";
+static const char modern[] = "Ethernet Channel Bonding Driver: v6.12.9-amd64\n"
+			     "\n"
+			     "Bonding Mode: IEEE 802.3ad Dynamic link aggregation\n"
+			     "Transmit Hash Policy: encap3+4 (4)\n"
+			     "MII Status: up\n"
+			     "MII Polling Interval (ms): 100\n"
+			     "Up Delay (ms): 200\n"
+			     "Down Delay (ms): 400\n"
+			     "Peer Notification Delay (ms): 100\n"
+			     "ARP Polling Interval (ms): 250\n"
+			     "ARP Missed Max: 3\n"
+			     "ARP IP target/s (n.n.n.n form): 192.0.2.1, 192.0.2.2\n"
+			     "NS IPv6 target/s (xx::xx form): 2001:db8::1, fe80::2\n"
+			     "\n"
+			     "802.3ad info\n"
+			     "LACP active: off\n"
+			     "LACP rate: fast\n"
+			     "Min links: 2\n"
+			     "Aggregator selection policy (ad_select): actor_port_prio\n"
+			     "System priority: 100\n"
+			     "System MAC address: 02:AA:BB:CC:DD:EE\n"
+			     "Active Aggregator Info:\n"
+			     "\tAggregator ID: 3\n"
+			     "\tNumber of ports: 1\n"
+			     "\tActor Key: 15\n"
+			     "\tPartner Key: 7\n"
+			     "\tPartner Mac Address: 02:00:00:00:99:01\n"
+			     "\n"
+			     "Slave Interface: eth0\n"
+			     "MII Status: going back\n"
+			     "Speed: 25000 Mbps\n"
+			     "Duplex: full\n"
+			     "Link Failure Count: 4\n"
+			     "Permanent HW addr: 02:00:00:00:99:10\n"
+			     "Slave queue ID: 2\n"
+			     "Aggregator ID: N/A\n"
+			     "\n"
+			     "Slave Interface: eth1\n"
+			     "MII Status: going down\n"
+			     "Speed: 65535 Mbps\n"
+			     "Duplex: half\n"
+			     "Link Failure Count: 0\n"
+			     "Permanent HW addr: 02:00:00:00:99:11\n"
+			     "Slave queue ID: 0\n"
+			     "Aggregator ID: 3\n"
+			     "Actor Churn State: unknown\n"
+			     "Partner Churn State: none\n"
+			     "Actor Churned Count: 0\n"
+			     "Partner Churned Count: 0\n"
+			     "details actor lacp pdu:\n"
+			     "    system priority: 100\n"
+			     "    system mac address: 02:aa:bb:cc:dd:ee\n"
+			     "    port key: 15\n"
+			     "    port priority: 255\n"
+			     "    port number: 2\n"
+			     "    port state: 63\n"
+			     "details partner lacp pdu:\n"
+			     "    system priority: 32768\n"
+			     "    system mac address: 02:00:00:00:99:01\n"
+			     "    oper key: 7\n"
+			     "    port priority: 32768\n"
+			     "    port number: 9\n"
+			     "    port state: 61\n";
 
 static void test_modern_template(void **state)
 {
@@ -511,22 +510,22 @@ static void test_modern_template(void **state)
 
 static void test_suffixes_and_unknowns(void **state)
 {
-	struct bc_bond *b = load_text(
-		"\n\n"
-		"Ethernet Channel Bonding Driver: v3.7.1 (April 27, 2011)\n"
-		"Bonding Mode: fault-tolerance (active-backup) (fail_over_mac follow)\n"
-		"Primary Slave: eth1 (primary_reselect failure)\n"
-		"Currently Active Slave: None\n"
-		"MII Status: up\n"
-		"MII Polling Interval (ms): 100\n"
-		"Up Delay (ms): 0\n"
-		"Down Delay (ms): 0\n"
-		"LACP coupled_control: on\n"
-		"Transmit Hash Policy: layer5+9 (7)\n"
-		"Slave Interface: eth1\n"
-		"MII Status: up\n"
-		"Speed: Unknown\n"
-		"Future Slave Key: 42\n");
+	struct bc_bond *b =
+		load_text("\n\n"
+			  "Ethernet Channel Bonding Driver: v3.7.1 (April 27, 2011)\n"
+			  "Bonding Mode: fault-tolerance (active-backup) (fail_over_mac follow)\n"
+			  "Primary Slave: eth1 (primary_reselect failure)\n"
+			  "Currently Active Slave: None\n"
+			  "MII Status: up\n"
+			  "MII Polling Interval (ms): 100\n"
+			  "Up Delay (ms): 0\n"
+			  "Down Delay (ms): 0\n"
+			  "LACP coupled_control: on\n"
+			  "Transmit Hash Policy: layer5+9 (7)\n"
+			  "Slave Interface: eth1\n"
+			  "MII Status: up\n"
+			  "Speed: Unknown\n"
+			  "Future Slave Key: 42\n");
 
 	(void)state;
 	assert_u32(b->mode, BC_MODE_ACTIVEBACKUP);
@@ -551,23 +550,22 @@ static void test_suffixes_and_unknowns(void **state)
 static void test_crlf_bom_and_agg_na_hidden(void **state)
 {
 	/* CRLF, a byte order mark, and an unprivileged view with an N/A port */
-	struct bc_bond *b = load_text(
-		"\xef\xbb\xbf"
-		"Ethernet Channel Bonding Driver: v6.1.0-25-amd64\r\n\r\n"
-		"Bonding Mode: IEEE 802.3ad Dynamic link aggregation\r\n"
-		"Transmit Hash Policy: fancy\r\n"
-		"MII Status: up\r\n"
-		"MII Polling Interval (ms): 100\r\n"
-		"Up Delay (ms): 0\r\n"
-		"Down Delay (ms): 0\r\n\r\n"
-		"802.3ad info\r\n"
-		"LACP rate: slow\r\n\r\n"
-		"Slave Interface: eth0\r\n"
-		"MII Status: up\r\n"
-		"Aggregator ID: N/A\r\n"
-		"Slave Interface: eth1\r\n"
-		"MII Status: up\r\n"
-		"Aggregator ID: 1\r\n");
+	struct bc_bond *b = load_text("\xef\xbb\xbf"
+				      "Ethernet Channel Bonding Driver: v6.1.0-25-amd64\r\n\r\n"
+				      "Bonding Mode: IEEE 802.3ad Dynamic link aggregation\r\n"
+				      "Transmit Hash Policy: fancy\r\n"
+				      "MII Status: up\r\n"
+				      "MII Polling Interval (ms): 100\r\n"
+				      "Up Delay (ms): 0\r\n"
+				      "Down Delay (ms): 0\r\n\r\n"
+				      "802.3ad info\r\n"
+				      "LACP rate: slow\r\n\r\n"
+				      "Slave Interface: eth0\r\n"
+				      "MII Status: up\r\n"
+				      "Aggregator ID: N/A\r\n"
+				      "Slave Interface: eth1\r\n"
+				      "MII Status: up\r\n"
+				      "Aggregator ID: 1\r\n");
 
 	(void)state;
 	assert_u32(b->mode, BC_MODE_8023AD);
