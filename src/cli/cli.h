@@ -19,5 +19,7 @@ struct bc_command {
 
 /* Commands that work; the table in main.c lists only these. */
 int bc_cmd_inspect(int argc, char **argv);
+int bc_cmd_serve(int argc, char **argv);
+int bc_cmd_run(int argc, char **argv);
 
 #endif

@@ -11,6 +11,9 @@
 static const struct bc_command commands[] = {
 	{ "inspect", "audit bonds and every slave (netlink, ethtool, /proc); or saved /proc text",
 	  bc_cmd_inspect },
+	{ "serve", "the agent on the peer host: answers `run` over the control protocol", bc_cmd_serve },
+	{ "run", "drive TCP/UDP streams to an agent: goodput, loss, reordering, counters, ceiling",
+	  bc_cmd_run },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `bondcheck serve`: the agent side of the control protocol (docs/protocol.md).
+ *
+ * One test at a time; each control connection is a session: hello,
+ * challenge, auth, then any number of test plans until one runs.  The agent
+ * sends test traffic only to the address of an authenticated control
+ * connection (DESIGN.md "Security model of the agent"), binds its data
+ * sockets to the address the control connection arrived on, and caps
+ * streams, duration and rate.  Malformed or oversized messages get an error
+ * reply; the agent keeps serving.
+ */
+#ifndef BONDCHECK_AGENT_H
+#define BONDCHECK_AGENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bondcheck/ctl-auth.h"
+#include "bondcheck/error.h"
+#include "bondcheck/plan.h"
+
+struct bc_agent_cfg {
+	const char *bind_addr;        /* NULL: every address (IPv6 socket, dual stack) */
+	uint16_t port;                /* control port, BC_CTL_PORT */
+	bool once;                    /* exit after one session that ran a test */
+	struct bc_auth_key key;       /* len 0: no key required */
+	struct bc_plan_limits limits;
+	int idle_timeout_ms;          /* longest wait for a control message outside a test */
+	/* progress and problems; the library never prints.  NULL: silent */
+	void (*log)(void *ctx, const char *msg);
+	void *log_ctx;
+};
+
+/* bc_agent_cfg_defaults() - port 5301, 128 streams, 1 h, 100 Gbit/s, 30 s idle. */
+void bc_agent_cfg_defaults(struct bc_agent_cfg *c);
+
+/*
+ * bc_agent_listen() - the control socket.  Returns the fd; -EADDRINUSE when
+ * the port is taken; -EADDRNOTAVAIL / -EINVAL for a bad bind address.
+ */
+int bc_agent_listen(const struct bc_agent_cfg *c, struct bc_error *err);
+
+/*
+ * bc_agent_serve() - accept and serve sessions until *@quit is set, or,
+ * with cfg->once, after the first session that ran a test.  Returns 0 or
+ * -errno for a failure of the listening socket itself.
+ */
+int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
+		   struct bc_error *err);
+
+#endif

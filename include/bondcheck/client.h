@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `bondcheck run`'s traffic part: connect to an agent, run one test plan,
+ * and return one JSON result with both ends' figures (docs/protocol.md):
+ *
+ *   {"schema_version", "bondcheck_version", "generated_at", "test": plan,
+ *    "streams": [ per stream: protocol, direction, sent_packets,
+ *       received_packets, lost_packets, duplicate_packets,
+ *       out_of_order_packets, goodput_bps (bits/s), retransmits (TCP),
+ *       jitter_ms, reordering, sender {...}, receiver {...} ],
+ *    "sum": {per direction goodput_bps, ceiling_bps, efficiency},
+ *    "ceiling_bps", "efficiency", "link": {rate_bps, source, mtu, ...},
+ *    "ends": {"client": {counters, metadata}, "agent": {counters, metadata}},
+ *    "intervals": [...], "notes": [...]}
+ */
+#ifndef BONDCHECK_CLIENT_H
+#define BONDCHECK_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/ceiling.h"
+#include "bondcheck/ctl-auth.h"
+#include "bondcheck/error.h"
+#include "bondcheck/plan.h"
+
+struct bc_client_cfg {
+	const char *peer;             /* host name or address */
+	uint16_t port;                /* control port */
+	int family;                   /* 0 any, 4 or 6 */
+	struct bc_auth_key key;
+	struct bc_plan plan;
+	uint16_t cport_base, cport_stride;
+	double link_rate_bps;         /* --link-rate; 0: from the egress interface */
+	enum bc_rate_conv link_conv;  /* with --link-rate */
+	int connect_timeout_ms;
+	/* called for each interval with a new JSON object (owned by the callee) */
+	void (*on_interval)(void *ctx, struct json_object *interval);
+	void *ctx;
+};
+
+void bc_client_cfg_defaults(struct bc_client_cfg *c);
+
+/*
+ * bc_client_run() - run the test.  Returns 0 and the result in *@out; or
+ *   -EHOSTUNREACH/-ECONNREFUSED/-ETIMEDOUT/-ENOENT: agent unreachable;
+ *   -EPROTONOSUPPORT: protocol version mismatch; -EACCES: authentication;
+ *   -EADDRINUSE: a data port is taken; -EINVAL: the agent refused the plan;
+ *   -EPROTO: the agent broke the protocol.  @err says which and what to do.
+ */
+int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
+		  struct bc_error *err);
+
+#endif

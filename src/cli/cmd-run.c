@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `bondcheck run`: options, output formats and exit codes for bondcheck/client.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bondcheck/client.h"
+#include "bondcheck/ctl.h"
+#include "bondcheck/run-report.h"
+#include "bondcheck/units.h"
+#include "cli/cli.h"
+
+enum { OUT_TEXT, OUT_JSON, OUT_JSON_STREAM };
+
+struct run_out {
+	int mode;
+	FILE *f;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: bondcheck run --peer HOST [options]\n"
+		"\n"
+		"Drive TCP or UDP streams to a `bondcheck serve` agent and report goodput, loss,\n"
+		"duplicates, reordering, jitter, TCP_INFO and both hosts' counters against the\n"
+		"link's ceiling.  Rates are bit/s with SI suffixes (k = 1000): 100M, 1.5G.\n"
+		"  --peer HOST            the agent (name or address)            (required)\n"
+		"  -p, --port N           agent control port (default %d)\n"
+		"  --auth-key FILE        prove this pre-shared key to the agent\n"
+		"  -u, --udp              UDP streams (default TCP)\n"
+		"  -P, --parallel N       streams per direction, 1..%d (default 1)\n"
+		"  -R, --reverse          the agent sends\n"
+		"  --bidir                both directions at once (N streams each)\n"
+		"  -b, --rate R           UDP: total offered rate per direction (default 1M per stream)\n"
+		"  --rate-per-stream R    UDP: offered rate of each stream\n"
+		"  -l, --length N         UDP payload bytes, 32..65507 (IPv4) / 65527 (IPv6);\n"
+		"                         TCP write size (default 1472 UDP, 128K TCP)\n"
+		"  -t, --duration S       seconds of traffic (default 10)\n"
+		"  -O, --omit S           warm-up seconds excluded from goodput (default 0)\n"
+		"  -i, --interval S       report interval, seconds (default 1)\n"
+		"  --tmax S               RFC 7680 Tmax: wait after sending before counting loss (default 1)\n"
+		"  -4, -6                 IPv4 or IPv6 only\n"
+		"  --cport BASE[:STRIDE]  client ports BASE, BASE+STRIDE, ... (default ephemeral)\n"
+		"  --dport N              agent data port base (default %d; UDP stream i uses N+i)\n"
+		"  --socket-buffer SIZE   UDP socket buffers to ask for (default 4M; clamping is reported)\n"
+		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC speed)\n"
+		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + 14)\n"
+		"  -j, --json             JSON result at the end\n"
+		"  --json-stream          one JSON line per interval, then the result\n",
+		BC_CTL_PORT, BC_PLAN_MAX_STREAMS, BC_DATA_PORT);
+}
+
+static int bad(const char *opt, const char *val, const char *allowed)
+{
+	fprintf(stderr, "bondcheck run: %s '%s' is invalid; expected %s\n", opt, val, allowed);
+	return BC_EXIT_USAGE;
+}
+
+static void on_interval(void *ctx, struct json_object *ivl)
+{
+	struct run_out *o = ctx;
+
+	if (o->mode == OUT_TEXT) {
+		bc_run_report_interval(o->f, ivl);
+	} else if (o->mode == OUT_JSON_STREAM) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "event", json_object_new_string("interval"));
+		json_object_object_add(e, "data", json_object_get(ivl));
+		fprintf(o->f, "%s\n", json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN));
+		json_object_put(e);
+	}
+	fflush(o->f);
+	json_object_put(ivl);
+}
+
+static int exit_for(int r)
+{
+	switch (r) {
+	case -EINVAL:
+		return BC_EXIT_USAGE;
+	default:
+		return BC_EXIT_ENV;
+	}
+}
+
+int bc_cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "peer", required_argument, NULL, 'c' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "auth-key", required_argument, NULL, 'k' },
+		{ "udp", no_argument, NULL, 'u' },
+		{ "parallel", required_argument, NULL, 'P' },
+		{ "reverse", no_argument, NULL, 'R' },
+		{ "bidir", no_argument, NULL, 'D' },
+		{ "rate", required_argument, NULL, 'b' },
+		{ "rate-per-stream", required_argument, NULL, 'r' },
+		{ "length", required_argument, NULL, 'l' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "omit", required_argument, NULL, 'O' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "tmax", required_argument, NULL, 'T' },
+		{ "cport", required_argument, NULL, 'C' },
+		{ "dport", required_argument, NULL, 'd' },
+		{ "socket-buffer", required_argument, NULL, 's' },
+		{ "link-rate", required_argument, NULL, 'L' },
+		{ "link-accounting", required_argument, NULL, 'A' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "json-stream", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bc_client_cfg cfg;
+	struct bc_error err = { 0 };
+	struct run_out out = { OUT_TEXT, stdout };
+	struct json_object *res = NULL;
+	double total_rate = 0, stream_rate = 0;
+	bool have_len = false, reverse = false, bidir = false;
+	uint64_t sz;
+	char *end;
+	long v;
+	int c, r;
+
+	bc_client_cfg_defaults(&cfg);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:p:uP:Rb:l:t:O:i:46jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			cfg.peer = optarg;
+			break;
+		case 'p':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 65535)
+				return bad("--port", optarg, "a port number 1..65535");
+			cfg.port = (uint16_t)v;
+			break;
+		case 'k':
+			if (bc_auth_key_load(optarg, &cfg.key, &err) < 0) {
+				fprintf(stderr, "bondcheck run: --auth-key: %s\n", err.msg);
+				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
+			}
+			break;
+		case 'u':
+			cfg.plan.proto = BC_L4_UDP;
+			break;
+		case 'P':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > BC_PLAN_MAX_STREAMS)
+				return bad("-P/--parallel", optarg, "1..128 streams");
+			cfg.plan.streams = (uint32_t)v;
+			break;
+		case 'R':
+			reverse = true;
+			break;
+		case 'D':
+			bidir = true;
+			break;
+		case 'b':
+			if (bc_parse_rate(optarg, &total_rate) < 0 || total_rate < 1)
+				return bad("--rate", optarg, "a rate in bit/s with SI suffix, e.g. 50M");
+			break;
+		case 'r':
+			if (bc_parse_rate(optarg, &stream_rate) < 0 || stream_rate < 1)
+				return bad("--rate-per-stream", optarg, "a rate in bit/s, e.g. 10M");
+			break;
+		case 'l':
+			if (bc_parse_size(optarg, &sz) < 0 || sz < 1 || sz > 16 * 1024 * 1024)
+				return bad("--length", optarg, "bytes: UDP 32..65507 (IPv4) or 65527 (IPv6)");
+			cfg.plan.length = (uint32_t)sz;
+			have_len = true;
+			break;
+		case 't':
+			if (bc_parse_seconds(optarg, &cfg.plan.duration_ms) < 0 ||
+			    cfg.plan.duration_ms < 100)
+				return bad("--duration", optarg, "seconds, 0.1..86400");
+			break;
+		case 'O':
+			if (bc_parse_seconds(optarg, &cfg.plan.omit_ms) < 0)
+				return bad("--omit", optarg, "seconds shorter than --duration");
+			break;
+		case 'i':
+			if (bc_parse_seconds(optarg, &cfg.plan.interval_ms) < 0 ||
+			    cfg.plan.interval_ms < 100)
+				return bad("--interval", optarg, "seconds, at least 0.1");
+			break;
+		case 'T':
+			if (bc_parse_seconds(optarg, &cfg.plan.tmax_ms) < 0 || cfg.plan.tmax_ms > 60000)
+				return bad("--tmax", optarg, "seconds, 0..60");
+			break;
+		case '4':
+			cfg.family = 4;
+			break;
+		case '6':
+			cfg.family = 6;
+			break;
+		case 'C': {
+			unsigned long b = strtoul(optarg, &end, 10), s = 1;
+
+			if (*end == ':')
+				s = strtoul(end + 1, &end, 10);
+			if (*end || b < 1 || b > 65535 || s < 1 || s > 65535)
+				return bad("--cport", optarg, "BASE[:STRIDE] with ports 1..65535");
+			cfg.cport_base = (uint16_t)b;
+			cfg.cport_stride = (uint16_t)s;
+			break;
+		}
+		case 'd':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 65535)
+				return bad("--dport", optarg, "a port number 1..65535");
+			cfg.plan.dport = (uint16_t)v;
+			break;
+		case 's':
+			if (bc_parse_size(optarg, &sz) < 0 || sz > (1u << 30))
+				return bad("--socket-buffer", optarg, "bytes up to 1G, e.g. 4M");
+			cfg.plan.sock_buf = (uint32_t)sz;
+			break;
+		case 'L':
+			if (bc_parse_rate(optarg, &cfg.link_rate_bps) < 0 || cfg.link_rate_bps < 1)
+				return bad("--link-rate", optarg, "a rate in bit/s, e.g. 100M");
+			break;
+		case 'A':
+			if (!strcmp(optarg, "ethernet"))
+				cfg.link_conv = BC_CONV_ETHERNET;
+			else if (!strcmp(optarg, "tbf") || !strcmp(optarg, "qdisc"))
+				cfg.link_conv = BC_CONV_QDISC;
+			else
+				return bad("--link-accounting", optarg, "ethernet or tbf");
+			break;
+		case 'j':
+			out.mode = OUT_JSON;
+			break;
+		case 'J':
+			out.mode = OUT_JSON_STREAM;
+			break;
+		case 'h':
+			usage(stdout);
+			return BC_EXIT_OK;
+		default:
+			usage(stderr);
+			return BC_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "bondcheck run: unexpected argument '%s'; the agent is given with --peer\n",
+			argv[optind]);
+		return BC_EXIT_USAGE;
+	}
+	if (!cfg.peer) {
+		fprintf(stderr, "bondcheck run: --peer HOST is required (the host running `bondcheck serve`)\n");
+		return BC_EXIT_USAGE;
+	}
+	if (reverse && bidir) {
+		fprintf(stderr, "bondcheck run: --reverse and --bidir exclude each other; choose one\n");
+		return BC_EXIT_USAGE;
+	}
+	cfg.plan.dir = bidir ? BC_DIR_BIDIR : reverse ? BC_DIR_REVERSE : BC_DIR_FORWARD;
+	if (total_rate > 0 && stream_rate > 0) {
+		fprintf(stderr, "bondcheck run: --rate (total) and --rate-per-stream exclude each other\n");
+		return BC_EXIT_USAGE;
+	}
+	if (cfg.plan.proto == BC_L4_TCP && (total_rate > 0 || stream_rate > 0)) {
+		fprintf(stderr, "bondcheck run: --rate applies to UDP (-u); TCP runs unpaced\n");
+		return BC_EXIT_USAGE;
+	}
+	if (total_rate > 0)
+		cfg.plan.rate_bps = (uint64_t)(total_rate / cfg.plan.streams);
+	else if (stream_rate > 0)
+		cfg.plan.rate_bps = (uint64_t)stream_rate;
+	if (cfg.plan.proto == BC_L4_UDP && !have_len)
+		cfg.plan.length = cfg.family == 6 ? 1452 : 1472;
+	if (cfg.family)
+		cfg.plan.family = cfg.family;
+	r = bc_plan_check(&cfg.plan, NULL, &err);
+	if (r < 0) {
+		fprintf(stderr, "bondcheck run: %s\n", err.msg);
+		return BC_EXIT_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (out.mode != OUT_JSON)
+		cfg.on_interval = on_interval;
+	cfg.ctx = &out;
+	r = bc_client_run(&cfg, &res, &err);
+	if (r < 0) {
+		fprintf(stderr, "bondcheck run: %s\n", err.msg);
+		return exit_for(r);
+	}
+	if (out.mode == OUT_TEXT) {
+		bc_run_report_text(stdout, res);
+	} else if (out.mode == OUT_JSON) {
+		printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY |
+									JSON_C_TO_STRING_SPACED));
+	} else {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "event", json_object_new_string("end"));
+		json_object_object_add(e, "data", json_object_get(res));
+		printf("%s\n", json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN));
+		json_object_put(e);
+	}
+	json_object_put(res);
+	return BC_EXIT_OK;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `bondcheck serve`: option parsing and logging for the agent (bondcheck/agent.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bondcheck/agent.h"
+#include "bondcheck/ctl.h"
+#include "bondcheck/units.h"
+#include "cli/cli.h"
+
+static volatile sig_atomic_t quit;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+static void log_stderr(void *ctx, const char *msg)
+{
+	char ts[32];
+	time_t now = time(NULL);
+
+	if (ctx)
+		return; /* --quiet */
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
+	fprintf(stderr, "%s bondcheck serve: %s\n", ts, msg);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: bondcheck serve [--bind ADDR] [--port N] [--once] [--auth-key FILE]\n"
+		"                       [--max-duration S] [--max-rate R] [--max-streams N] [-q]\n"
+		"\n"
+		"Run the agent: answers `bondcheck run` over the control protocol (TCP port %d),\n"
+		"sinks and sources its test streams and reports this host's counters.  Traffic\n"
+		"goes only to the host of an accepted control connection.\n"
+		"  --bind ADDR        listen on this address only (default: every address)\n"
+		"  --port N           control port (default %d)\n"
+		"  --once             exit after one test\n"
+		"  --auth-key FILE    require clients to prove this pre-shared key (HMAC-SHA256)\n"
+		"  --max-duration S   longest test accepted, seconds (default 3600)\n"
+		"  --max-rate R       highest total UDP rate accepted, bit/s, SI units (default 100G)\n"
+		"  --max-streams N    most streams per test (default %d)\n"
+		"  -q, --quiet        no log lines on stderr\n",
+		BC_CTL_PORT, BC_CTL_PORT, BC_PLAN_MAX_STREAMS);
+}
+
+static int bad(const char *opt, const char *val, const char *allowed)
+{
+	fprintf(stderr, "bondcheck serve: %s '%s' is invalid; expected %s\n", opt, val, allowed);
+	return BC_EXIT_USAGE;
+}
+
+int bc_cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "bind", required_argument, NULL, 'B' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "once", no_argument, NULL, '1' },
+		{ "auth-key", required_argument, NULL, 'k' },
+		{ "max-duration", required_argument, NULL, 'D' },
+		{ "max-rate", required_argument, NULL, 'R' },
+		{ "max-streams", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bc_agent_cfg cfg;
+	struct bc_error err = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int c, fd, r, quiet = 0;
+	double rate;
+	char *end;
+	long v;
+
+	bc_agent_cfg_defaults(&cfg);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "B:p:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'B':
+			cfg.bind_addr = optarg;
+			break;
+		case 'p':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 65535)
+				return bad("--port", optarg, "a port number 1..65535");
+			cfg.port = (uint16_t)v;
+			break;
+		case '1':
+			cfg.once = true;
+			break;
+		case 'k':
+			if (bc_auth_key_load(optarg, &cfg.key, &err) < 0) {
+				fprintf(stderr, "bondcheck serve: --auth-key: %s\n", err.msg);
+				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
+			}
+			break;
+		case 'D':
+			if (bc_parse_seconds(optarg, &cfg.limits.max_duration_ms) < 0 ||
+			    cfg.limits.max_duration_ms < 100)
+				return bad("--max-duration", optarg, "seconds, 0.1..86400");
+			break;
+		case 'R':
+			if (bc_parse_rate(optarg, &rate) < 0 || rate < 1)
+				return bad("--max-rate", optarg, "a rate in bit/s with SI suffix (100M, 10G)");
+			cfg.limits.max_rate_bps = (uint64_t)rate;
+			break;
+		case 'S':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > BC_PLAN_MAX_STREAMS)
+				return bad("--max-streams", optarg, "1..128");
+			cfg.limits.max_streams = (uint32_t)v;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return BC_EXIT_OK;
+		default:
+			usage(stderr);
+			return BC_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "bondcheck serve: unexpected argument '%s'; serve takes only options\n",
+			argv[optind]);
+		return BC_EXIT_USAGE;
+	}
+	cfg.log = log_stderr;
+	cfg.log_ctx = quiet ? (void *)1 : NULL;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	fd = bc_agent_listen(&cfg, &err);
+	if (fd < 0) {
+		fprintf(stderr, "bondcheck serve: %s\n", err.msg);
+		return fd == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
+	}
+	if (!quiet)
+		fprintf(stderr, "bondcheck serve: listening on %s port %u%s\n",
+			cfg.bind_addr ? cfg.bind_addr : "every address", cfg.port,
+			cfg.key.len ? " (pre-shared key required)" : "");
+	r = bc_agent_serve(&cfg, fd, &quit, &err);
+	close(fd);
+	if (r < 0) {
+		fprintf(stderr, "bondcheck serve: %s\n", err.msg);
+		return BC_EXIT_ENV;
+	}
+	return BC_EXIT_OK;
+}
