@@ -367,6 +367,27 @@ static int session(const struct bc_agent_cfg *c, int fd, const struct sockaddr_s
 	}
 }
 
+/*
+ * Close so that a final error reply is delivered: a close() with unread
+ * input would reset the connection and discard the reply.
+ */
+static void linger_close(int fd)
+{
+	char buf[4096];
+	int64_t deadline = bc_mono_ns() + 200000000;
+
+	shutdown(fd, SHUT_WR);
+	while (bc_mono_ns() < deadline) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+			break;
+	}
+	close(fd);
+}
+
 int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
 		   struct bc_error *err)
 {
@@ -390,7 +411,7 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
 		say(c, "control connection from %s", host);
 		r = session(c, fd, &peer);
-		close(fd);
+		linger_close(fd);
 		if (r > 0 && c->once)
 			break;
 	}
