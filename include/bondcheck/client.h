@@ -11,7 +11,8 @@
  *    "sum": {per direction goodput_bps, ceiling_bps, efficiency},
  *    "ceiling_bps", "efficiency", "link": {rate_bps, source, mtu, ...},
  *    "ends": {"client": {counters, metadata}, "agent": {counters, metadata}},
- *    "intervals": [...], "notes": [...]}
+ *    "intervals": [...], "notes": [...], "findings": [...],
+ *    "placement": {bond, xmit_hash_policy, streams: [{id, client_port, predicted_slave}]}}
  */
 #ifndef BONDCHECK_CLIENT_H
 #define BONDCHECK_CLIENT_H
@@ -36,6 +37,8 @@ struct bc_client_cfg {
 	double link_rate_bps;         /* --link-rate; 0: from the egress interface */
 	enum bc_rate_conv link_conv;  /* with --link-rate */
 	int connect_timeout_ms;
+	uint32_t place_k;             /* --place per-slave=K; 0: no placement */
+	bool streams_given;           /* -P was given (conflicts with --place unless equal) */
 	/* called for each interval with a new JSON object (owned by the callee) */
 	void (*on_interval)(void *ctx, struct json_object *interval);
 	void *ctx;

@@ -49,6 +49,8 @@ static void usage(FILE *out)
 		"  --socket-buffer SIZE   UDP socket buffers to ask for (default 4M; clamping is reported)\n"
 		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC speed)\n"
 		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + 14)\n"
+		"  --place per-slave[=K]  pick client ports so each usable slave of the bond the\n"
+		"                         route leaves by transmits K streams (sets the count)\n"
 		"  -j, --json             JSON result at the end\n"
 		"  --json-stream          one JSON line per interval, then the result\n",
 		BC_CTL_PORT, BC_PLAN_MAX_STREAMS, BC_DATA_PORT);
@@ -81,7 +83,7 @@ static void on_interval(void *ctx, struct json_object *ivl)
 static int exit_for(int r)
 {
 	switch (r) {
-	case -EINVAL:
+	case -EINVAL: /* a usage problem found once the bond is known (--place, -P, --length) */
 		return BC_EXIT_USAGE;
 	default:
 		return BC_EXIT_ENV;
@@ -112,6 +114,7 @@ int bc_cmd_run(int argc, char **argv)
 		{ "link-accounting", required_argument, NULL, 'A' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "json-stream", no_argument, NULL, 'J' },
+		{ "place", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -153,6 +156,7 @@ int bc_cmd_run(int argc, char **argv)
 			if (*end || v < 1 || v > BC_PLAN_MAX_STREAMS)
 				return bad("-P/--parallel", optarg, "1..128 streams");
 			cfg.plan.streams = (uint32_t)v;
+			cfg.streams_given = true;
 			break;
 		case 'R':
 			reverse = true;
@@ -231,6 +235,18 @@ int bc_cmd_run(int argc, char **argv)
 				cfg.link_conv = BC_CONV_QDISC;
 			else
 				return bad("--link-accounting", optarg, "ethernet or tbf");
+			break;
+		case 'Q':
+			if (!strcmp(optarg, "per-slave")) {
+				cfg.place_k = 1;
+			} else if (!strncmp(optarg, "per-slave=", 10)) {
+				v = strtol(optarg + 10, &end, 10);
+				if (*end || v < 1 || v > 64)
+					return bad("--place", optarg, "per-slave or per-slave=K with K 1..64");
+				cfg.place_k = (uint32_t)v;
+			} else {
+				return bad("--place", optarg, "per-slave or per-slave=K");
+			}
 			break;
 		case 'j':
 			out.mode = OUT_JSON;

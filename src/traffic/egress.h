@@ -14,6 +14,8 @@
 #include <json-c/json.h>
 
 #include "bondcheck/ceiling.h"
+#include "bondcheck/error.h"
+#include "bondcheck/model.h"
 
 #define BC_EGRESS_MAX_SLAVES 16
 
@@ -35,5 +37,13 @@ struct bc_egress {
 
 /* bc_egress_find() - by the local address of a connected socket.  0 or -ENODEV. */
 int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e);
+
+/*
+ * bc_egress_bond() - add bond @name to @snap from sysfs (bond-sysfs.c): mode,
+ * policy, slaves in enslave order with MII status, state and 802.3ad ids.
+ * Returns 0 and *@out; -ENODEV when @name is not a bond.
+ */
+int bc_egress_bond(const char *name, struct bc_snapshot *snap, struct bc_bond **out,
+		   struct bc_error *err);
 
 #endif

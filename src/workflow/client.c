@@ -24,6 +24,7 @@
 #include "bondcheck/host-stats.h"
 #include "traffic/egress.h"
 #include "traffic/test-end.h"
+#include "workflow/place.h"
 
 void bc_client_cfg_defaults(struct bc_client_cfg *c)
 {
@@ -491,6 +492,7 @@ static void note_shared_kernel(struct json_object *ends, struct json_object *not
 }
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
+		    struct json_object *findings, struct json_object *placement,
 		    struct json_object **out, struct bc_error *err)
 {
 	struct ivl_state st = { .all = json_object_new_array() };
@@ -593,6 +595,9 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	json_object_object_add(res, "intervals", st.all);
 	st.all = NULL;
 	json_object_object_add(res, "notes", notes);
+	json_object_object_add(res, "findings", json_object_get(findings));
+	if (placement)
+		json_object_object_add(res, "placement", json_object_get(placement));
 	json_object_put(m);
 	*out = res;
 	r = 0;
@@ -609,7 +614,8 @@ fail:
 int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
 		  struct bc_error *err)
 {
-	struct json_object *o, *m = NULL;
+	struct json_object *o, *m = NULL, *findings = json_object_new_array(), *placement = NULL;
+	uint16_t *ports = NULL;
 	struct bc_test t;
 	socklen_t l;
 	int fd, r;
@@ -620,8 +626,10 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
 	t.cport_base = c->cport_base;
 	t.cport_stride = c->cport_stride;
 	fd = dial(c, &t.peer, err);
-	if (fd < 0)
+	if (fd < 0) {
+		json_object_put(findings);
 		return fd;
+	}
 	l = sizeof(t.local);
 	getsockname(fd, (struct sockaddr *)&t.local, &l);
 	r = handshake(c, fd, err);
@@ -634,6 +642,10 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
 				 t.plan.length, t.plan.family, bc_plan_max_length(t.plan.family));
 		goto out;
 	}
+	r = bc_run_place(&t, c->place_k, c->streams_given, c->cport_base, c->cport_stride, &ports,
+			 findings, &placement, err);
+	if (r < 0)
+		goto out;
 	randombytes_buf(&t.plan.test_id, sizeof(t.plan.test_id));
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("test"));
@@ -648,9 +660,12 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
 	r = bc_test_open(&t, err);
 	if (r < 0)
 		goto out;
-	r = run_test(c, fd, &t, out, err);
+	r = run_test(c, fd, &t, findings, placement, out, err);
 out:
 	bc_test_free(&t);
 	close(fd);
+	free(ports);
+	json_object_put(findings);
+	json_object_put(placement);
 	return r;
 }

@@ -169,6 +169,11 @@ case_errors() {
 	client --peer 10.77.2.1 -u -l 70000
 	check "--length 70000: exit 2 naming --length" [ "$RC" -eq 2 ]
 	grep -q -- "length" "$WORK/err" || fail "--length message: $(cat "$WORK/err")"
+	client --peer 10.77.2.1 --place per-slave -t 0.5
+	check "--place without a bond on the route: exit 3" [ "$RC" -eq 3 ]
+	check "... names the interface the route leaves by" grep -q "leaves by c0" "$WORK/err"
+	client --peer 10.77.2.1 --place every-slave
+	check "--place every-slave: exit 2" [ "$RC" -eq 2 ]
 	client --peer 10.77.2.1 --dport 5301 -t 0.5
 	check "a TCP data port the agent cannot bind (its control port): exit 3" [ "$RC" -eq 3 ]
 	check "... says the port is in use" grep -q "in use" "$WORK/err"

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `run --place`: predict each forward stream's transmit slave with the
+ * bond's hash (bondcheck/xmit-hash.h) and pick client source ports that put
+ * K streams on every usable slave.  Only the client's transmit direction is
+ * steered; the agent's bond decides the reverse one.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "bondcheck/names.h"
+#include "bondcheck/xmit-hash.h"
+#include "traffic/egress.h"
+#include "workflow/place.h"
+
+static void addr_bytes(const struct sockaddr_storage *ss, uint8_t out[16])
+{
+	memset(out, 0, 16);
+	if (ss->ss_family == AF_INET)
+		memcpy(out, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	else
+		memcpy(out, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+}
+
+static void single_path_finding(struct json_object *findings, const struct bc_bond *b,
+				uint32_t streams)
+{
+	struct json_object *f = json_object_new_object(), *ev = json_object_new_object();
+
+	json_object_object_add(f, "id", json_object_new_string("hash-single-path"));
+	json_object_object_add(f, "severity", json_object_new_string("warning"));
+	json_object_object_add(f, "subject", json_object_new_string(b->name));
+	json_object_object_add(ev, "mode", json_object_new_string(
+						   bc_mode_name((int)b->mode.v) ? bc_mode_name((int)b->mode.v) : "?"));
+	json_object_object_add(ev, "xmit_hash_policy",
+			       json_object_new_string(b->xmit_hash_policy_name));
+	json_object_object_add(ev, "streams", json_object_new_int64(streams));
+	json_object_object_add(f, "evidence", ev);
+	json_object_object_add(f, "advice", json_object_new_string(
+						    "between two hosts every flow shares one MAC/IP pair, so one "
+						    "link carries all of them; use xmit_hash_policy layer3+4 to "
+						    "spread flows by port"));
+	json_object_array_add(findings, f);
+}
+
+int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t port_base,
+		 uint16_t port_stride, uint16_t **ports, struct json_object *findings,
+		 struct json_object **placement, struct bc_error *err)
+{
+	struct bc_snapshot snap = { 0 };
+	struct bc_egress e;
+	struct bc_bond *b;
+	struct bc_flow *flows = NULL;
+	size_t usable[64], n, *slave_of = NULL;
+	enum bc_hash_kernel kc;
+	struct utsname u;
+	uint32_t hdr, want;
+	int r;
+
+	*placement = NULL;
+	bc_sockaddr_unmap(&t->local);
+	if (bc_egress_find(&t->local, &e) < 0 || !e.is_bond) {
+		if (!k)
+			return 0;
+		return bc_error_set(err, -ENOTSUP,
+				    "--place needs the route to the agent to leave by a bond; it "
+				    "leaves by %s",
+				    e.dev.name[0] ? e.dev.name : "an unknown interface");
+	}
+	r = bc_egress_bond(e.dev.name, &snap, &b, err);
+	if (r < 0)
+		goto out;
+	if (bc_xmit_single_path(b))
+		single_path_finding(findings, b, t->plan.streams);
+	if (!k)
+		goto out;
+	n = bc_xmit_usable(b, usable, 64);
+	if (!n) {
+		r = bc_error_set(err, -ENOTSUP, "--place: bond %s has no usable slave", b->name);
+		goto out;
+	}
+	want = (uint32_t)(k * n);
+	if (streams_given && t->plan.streams != want) {
+		r = bc_error_set(err, -EINVAL,
+				 "-P %u conflicts with --place per-slave=%u on %zu usable slaves of %s "
+				 "(%u streams); drop -P",
+				 t->plan.streams, k, n, b->name, want);
+		goto out;
+	}
+	t->plan.streams = want;
+	if (bc_xmit_single_path(b))
+		goto out; /* the finding says why ports cannot place flows */
+	hdr = (t->plan.family == 6 ? 40 : 20) + (t->plan.proto == BC_L4_UDP ? 8 : 0);
+	if (t->plan.proto == BC_L4_UDP && t->plan.length + hdr > e.dev.mtu) {
+		r = bc_error_set(err, -EINVAL,
+				 "--place refuses --length %u: it fragments at MTU %u, and fragments "
+				 "hash with ports 0; use --length %u or less",
+				 t->plan.length, e.dev.mtu, e.dev.mtu - hdr);
+		goto out;
+	}
+	uname(&u);
+	r = bc_hash_kernel_from_release(u.release, &kc, err);
+	if (r < 0)
+		goto out;
+	flows = calloc(bc_plan_total_streams(&t->plan), sizeof(*flows));
+	slave_of = calloc(bc_plan_total_streams(&t->plan), sizeof(*slave_of));
+	*ports = calloc(bc_plan_total_streams(&t->plan), sizeof(**ports));
+	if (!flows || !slave_of || !*ports) {
+		r = bc_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < want; i++) {
+		flows[i].family = t->plan.family == 6 ? AF_INET6 : AF_INET;
+		addr_bytes(&t->local, flows[i].src);
+		addr_bytes(&t->peer, flows[i].dst);
+		flows[i].dport = (uint16_t)(t->plan.dport + (t->plan.proto == BC_L4_UDP ? i : 0));
+		flows[i].proto = t->plan.proto == BC_L4_UDP ? IPPROTO_UDP : IPPROTO_TCP;
+		flows[i].connected = true;
+	}
+	r = bc_place_ports(b, kc, flows, want, port_base ? port_base : 40000,
+			   port_stride ? port_stride : 1, slave_of, err);
+	if (r < 0)
+		goto out;
+	*placement = json_object_new_object();
+	json_object_object_add(*placement, "bond", json_object_new_string(b->name));
+	json_object_object_add(*placement, "xmit_hash_policy",
+			       json_object_new_string(b->xmit_hash_policy_name));
+	json_object_object_add(*placement, "kernel_release", json_object_new_string(u.release));
+	json_object_object_add(*placement, "observed", json_object_new_string(
+							       "not measured: capture comes with the capture issue"));
+	{
+		struct json_object *a = json_object_new_array();
+
+		for (uint32_t i = 0; i < want; i++) {
+			struct json_object *o = json_object_new_object();
+
+			(*ports)[i] = flows[i].sport;
+			json_object_object_add(o, "id", json_object_new_int64(i));
+			json_object_object_add(o, "client_port", json_object_new_int(flows[i].sport));
+			json_object_object_add(o, "predicted_slave",
+					       json_object_new_string(b->slaves[slave_of[i]].name));
+			json_object_array_add(a, o);
+		}
+		json_object_object_add(*placement, "streams", a);
+	}
+	t->cports = *ports;
+out:
+	free(flows);
+	free(slave_of);
+	bc_snapshot_free(&snap);
+	return r;
+}
