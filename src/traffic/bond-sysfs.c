@@ -62,10 +62,9 @@ int bc_egress_bond(const char *name, struct bc_snapshot *snap, struct bc_bond **
 	}
 	if (read_word(name, "bonding/tlb_dynamic_lb", NULL, 0, &v) == 0)
 		bc_u32_set(&b->tlb_dynamic_lb, (uint32_t)v);
-	if (read_word(name, "bonding/active_slave", buf, sizeof(buf), NULL) == 0 && buf[0]) {
-		snprintf(b->active_slave.v, sizeof(b->active_slave.v), "%s", buf);
+	if (read_word(name, "bonding/active_slave", b->active_slave.v, sizeof(b->active_slave.v),
+		      NULL) == 0 && b->active_slave.v[0])
 		b->active_slave.st = BC_KNOWN;
-	}
 	if (read_word(name, "bonding/ad_aggregator", NULL, 0, &v) == 0) {
 		bc_u32_set(&b->ad_aggregator_id, (uint32_t)v);
 		b->ad_info_status = BC_KNOWN;

@@ -308,7 +308,7 @@ static void add_receiver(struct json_object *o, struct bc_stream *s, uint64_t se
 	json_object_object_add(r, "n_reordered", n);
 	n = json_object_new_object();
 	for (int d = -(int)s->win.rd.dt; d <= (int)s->win.rd.dt; d++) {
-		char k[8];
+		char k[16];
 
 		if (!bc_rd_count(&s->win.rd, d))
 			continue;
