@@ -244,7 +244,8 @@ int bc_findings_evaluate(struct bc_snapshot *snap)
 		check_disagreements(&c);
 		if (c.rc)
 			return c.rc;
-		sort_range(snap->findings + first, snap->n_findings - first);
+		if (snap->n_findings > first) /* findings may still be NULL */
+			sort_range(snap->findings + first, snap->n_findings - first);
 	}
 	return 0;
 }
