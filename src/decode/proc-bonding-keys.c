@@ -382,7 +382,7 @@ static const struct key_def master_keys[] = {
 	{"LACP active", h_onoff, B(lacp_active), 0},
 	{"LACP rate", h_rate, B(lacp_rate), 0},
 	{"Min links", h_u32, B(min_links), 0},
-	{"Aggregator selection policy (ad_select)", h_select, B(ad_select), 0},
+	{"Aggregator selection policy (ad_select)", h_select, B(ad_select), PROC_SEEN_ADSELECT},
 	{"System priority", h_u32, B(ad_actor_sys_prio), PROC_SEEN_SYSPRIO},
 	{"System MAC address", h_str, B(ad_actor_system), PROC_SEEN_SYSPRIO},
 	{"Aggregator ID", h_u32, B(ad_aggregator_id), PROC_SEEN_AGG},

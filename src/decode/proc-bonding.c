@@ -241,13 +241,22 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 		b->ad_info_status = BC_NA;
 	} else if (c->seen & PROC_SEEN_AGG) {
 		b->ad_info_status = BC_KNOWN;
-	} else if (!(c->seen & PROC_SEEN_SYSPRIO)) {
+	} else if ((c->seen & PROC_SEEN_SYSPRIO)) {
+		proc_warn(c, "802.3ad bond shows 'System priority' but no active aggregator lines");
+	} else if (!(c->seen & PROC_SEEN_AD)) {
+		/* warned above; nothing tells whether the details were hidden */
+	} else if (!b->n_slaves && !(c->seen & PROC_SEEN_ADSELECT)) {
+		proc_warn(c, "the 802.3ad section ends before its aggregator lines (truncated "
+			     "file?); aggregator and LACP details not reported");
+	} else {
 		/*
 		 * Since 4.x (commit 4cd6b4754492) System priority/MAC, the
 		 * Active Aggregator block (or "has no active aggregator") and
 		 * the LACPDU details need CAP_NET_ADMIN; older kernels always
-		 * printed the aggregator lines.  None of them: an unprivileged
-		 * reader.  Slave "Aggregator ID" and churn lines stay visible.
+		 * printed the aggregator lines.  The unprivileged lines up to
+		 * ad_select (or a slave block after them) are there but none
+		 * of those: an unprivileged reader.  Slave "Aggregator ID" and
+		 * churn lines stay visible.
 		 */
 		b->ad_info_status = BC_HIDDEN;
 		c->snap->lacp_hidden = true;
@@ -270,8 +279,6 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 			mark_hidden(&s->actor_oper_port_state);
 			mark_hidden(&s->partner_oper_port_state);
 		}
-	} else {
-		proc_warn(c, "802.3ad bond shows 'System priority' but no active aggregator lines");
 	}
 	return 0;
 }

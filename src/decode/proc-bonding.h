@@ -28,6 +28,7 @@ enum {
 	PROC_SEEN_SYSPRIO = 0x010,   /* "System priority:" / "System MAC address:" */
 	PROC_SEEN_AGG = 0x020,	     /* "Active Aggregator Info:" or one of its lines */
 	PROC_SEEN_NO_AGG = 0x040,    /* "bond X has no active aggregator" */
+	PROC_SEEN_ADSELECT = 0x080,  /* "Aggregator selection policy", last unprivileged line */
 };
 
 /* Slave-level lines seen (struct proc_ctx.slave_seen). */

@@ -67,7 +67,7 @@ static char *read_all(const char *path, size_t *len)
 
 	assert_non_null(f);
 	assert_non_null(buf);
-	*len = fread(buf, 1, 1 << 16, f);
+	*len = fread(buf, 1, (1 << 16) - 1, f);
 	fclose(f);
 	return buf;
 }
@@ -136,6 +136,39 @@ static void test_truncated(void **state)
 	assert_int_equal(parse(buf, (size_t)(cut - buf)), 0);
 	assert_true(any_warning("no 'Down Delay (ms)' line"));
 	assert_int_equal(snap.bonds[0].arp_interval_ms.st, BC_NOT_REPORTED);
+	free(buf);
+}
+
+/* A cut 802.3ad file must not pass for an unprivileged view. */
+static void test_truncated_8023ad_not_hidden(void **state)
+{
+	size_t len;
+	char *buf = read_all(CASE01, &len);
+	const char *cut = strstr(buf, "Min links:");
+	char *edited;
+
+	(void)state;
+	assert_non_null(cut);
+	assert_int_equal(parse(buf, (size_t)(cut - buf)), 0);
+	assert_int_equal(snap.bonds[0].ad_info_status, BC_NOT_REPORTED);
+	assert_false(snap.lacp_hidden);
+	assert_true(any_warning("ends before its aggregator lines (truncated file?)"));
+	bc_snapshot_free(&snap);
+
+	/* a paste without "802.3ad info" nor the privileged block, slaves kept */
+	buf[len] = '\0';
+	edited = strdup(buf);
+	assert_non_null(edited);
+	memcpy(strstr(edited, "802.3ad info"), "Junk Line: 1", 12);
+	cut = strstr(buf, "Slave Interface:");
+	strcpy(strstr(edited, "System priority"), cut);
+	assert_int_equal(parse(edited, strlen(edited)), 0);
+	assert_int_equal(snap.bonds[0].n_slaves, 2);
+	assert_int_equal(snap.bonds[0].ad_info_status, BC_NOT_REPORTED);
+	assert_int_equal(snap.bonds[0].slaves[0].actor_oper_port_state.v, 71);
+	assert_false(snap.lacp_hidden);
+	assert_true(any_warning("without an '802.3ad info' line"));
+	free(edited);
 	free(buf);
 }
 
@@ -307,6 +340,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_binary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_bonding_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_8023ad_not_hidden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nul_and_binary_lines_after_header, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_non_utf8, setup, teardown),
