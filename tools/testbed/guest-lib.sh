@@ -278,6 +278,46 @@ expect_iperf_udp() {
 	awk -v l="$_l" -v lo="$6" -v hi="$7" 'BEGIN { exit !(l >= lo && l <= hi) }'
 }
 
+# bondcheck's own verdicts: `bondcheck inspect -j BOND` run in NS ($BC_INSPECT_ARGS adds options)
+_inspect_ids() {
+	# shellcheck disable=SC2086
+	ip netns exec "$1" bondcheck inspect -j ${BC_INSPECT_ARGS:-} "$2" >/tmp/bc-inspect.json 2>/tmp/bc-inspect.err
+	[ $? -le 1 ] || { cat /tmp/bc-inspect.err; return 2; }
+	jq -r --arg b "$2" '.bonds[] | select(.name == $b) | .findings[].id' /tmp/bc-inspect.json
+}
+
+# findings NS:BOND ID...: every ID is among the findings (ID* matches a prefix)
+expect_findings() {
+	_ns=$1 _b=$2
+	shift 2
+	_ids=$(_inspect_ids "$_ns" "$_b") || { echo "bondcheck inspect failed: $_ids"; return 1; }
+	_miss=""
+	for _id in "$@"; do
+		case $_id in
+		*\*) echo "$_ids" | grep -q "^${_id%\*}" || _miss="$_miss $_id" ;;
+		*) echo "$_ids" | grep -qx "$_id" || _miss="$_miss $_id" ;;
+		esac
+	done
+	echo "findings: $(echo $_ids)"
+	[ -z "$_miss" ] || { echo "missing:$_miss"; return 1; }
+}
+
+# no_findings NS:BOND ID...: none of the IDs is among the findings (ID* = prefix)
+expect_no_findings() {
+	_ns=$1 _b=$2
+	shift 2
+	_ids=$(_inspect_ids "$_ns" "$_b") || { echo "bondcheck inspect failed: $_ids"; return 1; }
+	_bad=""
+	for _id in "$@"; do
+		case $_id in
+		*\*) echo "$_ids" | grep -q "^${_id%\*}" && _bad="$_bad $_id" ;;
+		*) echo "$_ids" | grep -qx "$_id" && _bad="$_bad $_id" ;;
+		esac
+	done
+	echo "findings: $(echo $_ids)"
+	[ -z "$_bad" ] || { echo "unexpected:$_bad"; return 1; }
+}
+
 expect_cmd() { sh -c "$1"; }
 
 expect_cmd_fails() { ! sh -c "$1"; }

@@ -418,6 +418,8 @@ static const struct expect_kind expect_kinds[] = {
 	{ "ping", 2, 2, false },
 	{ "iperf_tcp", 6, 6, false },
 	{ "iperf_udp", 7, 7, false },
+	{ "findings", 2, SC_MAX, true },
+	{ "no_findings", 2, SC_MAX, true },
 	{ "cmd", 1, 1000, false },
 	{ "cmd_fails", 1, 1000, false },
 };
