@@ -10,6 +10,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +390,31 @@ static void linger_close(int fd)
 	close(fd);
 }
 
+struct busy_ctx {
+	int listen_fd;
+	atomic_int done;
+};
+
+/* While a session runs, answer every other control connection with `busy`. */
+static void *busy_main(void *arg)
+{
+	struct busy_ctx *b = arg;
+
+	while (!atomic_load(&b->done)) {
+		struct pollfd p = { .fd = b->listen_fd, .events = POLLIN };
+		int fd;
+
+		if (poll(&p, 1, 100) <= 0 || atomic_load(&b->done))
+			continue; /* a session that just ended leaves the newcomer to the main loop */
+		fd = accept4(b->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			continue;
+		reply_error(fd, BC_CTL_E_BUSY, "this agent is running another test; try again later");
+		linger_close(fd);
+	}
+	return NULL;
+}
+
 int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
 		   struct bc_error *err)
 {
@@ -410,7 +437,16 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 		bc_sockaddr_unmap(&peer);
 		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
 		say(c, "control connection from %s", host);
-		r = session(c, fd, &peer);
+		{
+			struct busy_ctx b = { .listen_fd = listen_fd };
+			pthread_t th;
+			bool busy_thread = pthread_create(&th, NULL, busy_main, &b) == 0;
+
+			r = session(c, fd, &peer);
+			atomic_store(&b.done, 1);
+			if (busy_thread)
+				pthread_join(th, NULL);
+		}
 		linger_close(fd);
 		if (r > 0 && c->once)
 			break;

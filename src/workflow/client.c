@@ -474,6 +474,27 @@ static struct json_object *end_json(struct json_object *counters, struct json_ob
 	return o;
 }
 
+static void note_cpu_bound(struct json_object *ends, struct json_object *notes)
+{
+	static const char *const names[] = { "client", "agent" };
+
+	for (int i = 0; i < 2; i++) {
+		struct json_object *e, *c, *b;
+
+		if (json_object_object_get_ex(ends, names[i], &e) &&
+		    json_object_object_get_ex(e, "counters", &c) &&
+		    json_object_object_get_ex(c, "cpu_bound", &b) && json_object_get_boolean(b)) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg),
+				 "CPU-bound: a CPU on the %s was at least %.0f %% busy; the figures may "
+				 "measure the host, not the link",
+				 names[i], BC_CPU_BOUND_PCT);
+			json_object_array_add(notes, json_object_new_string(msg));
+		}
+	}
+}
+
 static void note_shared_kernel(struct json_object *ends, struct json_object *notes)
 {
 	struct json_object *a, *b, *ma, *mb, *ia, *ib;
@@ -591,6 +612,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 			       end_json(json_object_get(json_object_object_get(m, "counters")),
 					json_object_get(json_object_object_get(m, "metadata"))));
 	note_shared_kernel(ends, notes);
+	note_cpu_bound(ends, notes);
 	json_object_object_add(res, "ends", ends);
 	json_object_object_add(res, "intervals", st.all);
 	st.all = NULL;

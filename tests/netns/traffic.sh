@@ -163,6 +163,14 @@ case_errors() {
 	ip netns exec "$A" "$BC" serve 2>"$WORK/err2"
 	check "second agent on the same port: exit 3" [ $? -eq 3 ]
 	check "... says the port is in use" grep -q "in use" "$WORK/err2"
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 1M -t 2 >/dev/null 2>&1 &
+	local first=$!
+	sleep 0.7
+	client --peer 10.77.2.1 -t 0.5
+	check "a second client during a test: exit 3" [ "$RC" -eq 3 ]
+	check "... told the agent is busy" grep -q "running another test" "$WORK/err"
+	wait "$first"
+	check "the first client's test completed" [ $? -eq 0 ]
 	client --peer 10.77.2.1 -P 0
 	check "-P 0: exit 2" [ "$RC" -eq 2 ]
 	check "-P 0: names the option and the range" grep -q -- "-P/--parallel '0' is invalid; expected 1..128" "$WORK/err"
@@ -171,7 +179,7 @@ case_errors() {
 	grep -q -- "length" "$WORK/err" || fail "--length message: $(cat "$WORK/err")"
 	client --peer 10.77.2.1 --place per-slave -t 0.5
 	check "--place without a bond on the route: exit 3" [ "$RC" -eq 3 ]
-	check "... names the interface the route leaves by" grep -q "leaves by c0" "$WORK/err"
+	check "... names the interface the route leaves by ($(cat "$WORK/err"))" grep -q "leaves by c0" "$WORK/err"
 	client --peer 10.77.2.1 --place every-slave
 	check "--place every-slave: exit 2" [ "$RC" -eq 2 ]
 	client --peer 10.77.2.1 --dport 5301 -t 0.5

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Test plan: JSON round trip, validation messages, agent limits. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bondcheck/plan.h"
+
+static void test_roundtrip(void **state)
+{
+	struct bc_plan p, q;
+	struct json_object *o;
+
+	(void)state;
+	bc_plan_defaults(&p);
+	p.proto = BC_L4_UDP;
+	p.streams = 3;
+	p.dir = BC_DIR_BIDIR;
+	p.rate_bps = 12345678901ull;
+	p.length = 65507;
+	p.test_id = 0xfffffffe;
+	o = bc_plan_to_json(&p);
+	assert_int_equal(bc_plan_from_json(o, NULL, &q, NULL), 0);
+	json_object_put(o);
+	assert_memory_equal(&p, &q, sizeof(p));
+	assert_int_equal(bc_plan_total_streams(&q), 6);
+	assert_false(bc_plan_stream_reverse(&q, 2));
+	assert_true(bc_plan_stream_reverse(&q, 3));
+}
+
+static void test_validation(void **state)
+{
+	struct bc_plan p;
+	struct bc_error err = { 0 };
+	struct bc_plan_limits lim = { .max_streams = 4, .max_duration_ms = 5000,
+				      .max_rate_bps = 100000000 };
+
+	(void)state;
+	bc_plan_defaults(&p);
+	p.proto = BC_L4_UDP;
+	p.length = 65508;
+	assert_int_equal(bc_plan_check(&p, NULL, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "32..65507"));
+	p.family = 6;
+	assert_int_equal(bc_plan_check(&p, NULL, NULL), 0); /* 65508 fits IPv6's 65527 */
+	p.length = 31;
+	assert_int_equal(bc_plan_check(&p, NULL, NULL), -EINVAL);
+	p.length = 1472;
+	p.omit_ms = p.duration_ms;
+	assert_int_equal(bc_plan_check(&p, NULL, NULL), -EINVAL);
+	p.omit_ms = 0;
+	p.dport = 65535;
+	p.streams = 2;
+	assert_int_equal(bc_plan_check(&p, NULL, NULL), -EINVAL);
+	p.dport = 5302;
+	/* agent limits: 10 s > 5 s; 2 x 60 Mbit/s > 100 Mbit/s; unpaced refused; 6 streams > 4 */
+	p.rate_bps = 50000000;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, &lim, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "at most 5000 ms"));
+	p.duration_ms = 5000;
+	p.rate_bps = 60000000;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, &lim, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "rate"));
+	p.rate_bps = 0;
+	assert_int_equal(bc_plan_check(&p, &lim, NULL), -EINVAL);
+	p.rate_bps = 50000000;
+	assert_int_equal(bc_plan_check(&p, &lim, NULL), 0);
+	p.dir = BC_DIR_BIDIR;
+	p.streams = 3;
+	p.rate_bps = 1000;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, &lim, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "at most 4"));
+}
+
+static void test_bad_json(void **state)
+{
+	struct bc_plan p;
+	struct json_object *o;
+
+	(void)state;
+	bc_plan_defaults(&p);
+	o = bc_plan_to_json(&p);
+	json_object_object_add(o, "direction", json_object_new_string("sideways"));
+	assert_int_equal(bc_plan_from_json(o, NULL, &p, NULL), -EINVAL);
+	json_object_object_add(o, "direction", json_object_new_string("forward"));
+	json_object_object_add(o, "streams", json_object_new_int(-1));
+	assert_int_equal(bc_plan_from_json(o, NULL, &p, NULL), -EINVAL);
+	json_object_object_add(o, "streams", json_object_new_string("2"));
+	assert_int_equal(bc_plan_from_json(o, NULL, &p, NULL), -EINVAL);
+	json_object_object_del(o, "streams");
+	assert_int_equal(bc_plan_from_json(o, NULL, &p, NULL), -EINVAL);
+	json_object_put(o);
+	assert_int_equal(bc_plan_from_json(NULL, NULL, &p, NULL), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_bad_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
