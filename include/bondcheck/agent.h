@@ -22,12 +22,12 @@
 #include "bondcheck/plan.h"
 
 struct bc_agent_cfg {
-	const char *bind_addr;        /* NULL: every address (IPv6 socket, dual stack) */
-	uint16_t port;                /* control port, BC_CTL_PORT */
-	bool once;                    /* exit after one session that ran a test */
-	struct bc_auth_key key;       /* len 0: no key required */
+	const char *bind_addr;	/* NULL: every address (IPv6 socket, dual stack) */
+	uint16_t port;		/* control port, BC_CTL_PORT */
+	bool once;		/* exit after one session that ran a test */
+	struct bc_auth_key key; /* len 0: no key required */
 	struct bc_plan_limits limits;
-	int idle_timeout_ms;          /* longest wait for a control message outside a test */
+	int idle_timeout_ms; /* longest wait for a control message outside a test */
 	/* progress and problems; the library never prints.  NULL: silent */
 	void (*log)(void *ctx, const char *msg);
 	void *log_ctx;

@@ -46,7 +46,7 @@ enum bc_rate_source {
 	BC_RATE_NONE = 0,
 	BC_RATE_TBF,
 	BC_RATE_HTB,
-	BC_RATE_OPTION,   /* --link-rate */
+	BC_RATE_OPTION,	  /* --link-rate */
 	BC_RATE_ETHTOOL,  /* negotiated speed; veth and emulated NICs do not enforce it */
 	BC_RATE_MEASURED, /* single-link baseline */
 };
@@ -58,24 +58,24 @@ struct bc_link_rate {
 };
 
 struct bc_ceiling_in {
-	double rate_bps;       /* link rate, bits/s (> 0) */
-	uint32_t mtu;          /* IP MTU, bytes: >= 68 (IPv4), >= 1280 (IPv6) */
-	int ip_version;        /* 4 or 6 */
+	double rate_bps; /* link rate, bits/s (> 0) */
+	uint32_t mtu;	 /* IP MTU, bytes: >= 68 (IPv4), >= 1280 (IPv6) */
+	int ip_version;	 /* 4 or 6 */
 	enum bc_l4 proto;
-	bool tcp_timestamps;   /* Linux default: on */
-	bool vlan;             /* 802.1Q tag on the wire */
+	bool tcp_timestamps; /* Linux default: on */
+	bool vlan;	     /* 802.1Q tag on the wire */
 	enum bc_rate_conv conv;
-	uint32_t udp_payload;  /* UDP payload bytes; 0 = the largest unfragmented */
+	uint32_t udp_payload; /* UDP payload bytes; 0 = the largest unfragmented */
 };
 
 struct bc_ceiling {
-	double goodput_bps;       /* application payload bits/s */
-	double frames_per_s;      /* frames (or fragments) per second */
-	double messages_per_s;    /* TCP segments or UDP datagrams per second */
-	uint32_t payload;         /* payload per message: MSS or UDP payload */
+	double goodput_bps;	     /* application payload bits/s */
+	double frames_per_s;	     /* frames (or fragments) per second */
+	double messages_per_s;	     /* TCP segments or UDP datagrams per second */
+	uint32_t payload;	     /* payload per message: MSS or UDP payload */
 	uint32_t frames_per_message; /* 1, or the IP fragments of a UDP datagram */
 	uint64_t cost_per_message;   /* bytes the rate is charged per message */
-	double efficiency;        /* goodput / rate */
+	double efficiency;	     /* goodput / rate */
 };
 
 /* bc_rate_source_name() - "tbf", "htb", "option", "ethtool", "measured", "none". */

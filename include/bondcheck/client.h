@@ -28,17 +28,17 @@
 #include "bondcheck/plan.h"
 
 struct bc_client_cfg {
-	const char *peer;             /* host name or address */
-	uint16_t port;                /* control port */
-	int family;                   /* 0 any, 4 or 6 */
+	const char *peer; /* host name or address */
+	uint16_t port;	  /* control port */
+	int family;	  /* 0 any, 4 or 6 */
 	struct bc_auth_key key;
 	struct bc_plan plan;
 	uint16_t cport_base, cport_stride;
-	double link_rate_bps;         /* --link-rate; 0: from the egress interface */
-	enum bc_rate_conv link_conv;  /* with --link-rate */
+	double link_rate_bps;	     /* --link-rate; 0: from the egress interface */
+	enum bc_rate_conv link_conv; /* with --link-rate */
 	int connect_timeout_ms;
-	uint32_t place_k;             /* --place per-slave=K; 0: no placement */
-	bool streams_given;           /* -P was given (conflicts with --place unless equal) */
+	uint32_t place_k;   /* --place per-slave=K; 0: no placement */
+	bool streams_given; /* -P was given (conflicts with --place unless equal) */
 	/* called for each interval with a new JSON object (owned by the callee) */
 	void (*on_interval)(void *ctx, struct json_object *interval);
 	void *ctx;
@@ -53,7 +53,6 @@ void bc_client_cfg_defaults(struct bc_client_cfg *c);
  *   -EADDRINUSE: a data port is taken; -EINVAL: the agent refused the plan;
  *   -EPROTO: the agent broke the protocol.  @err says which and what to do.
  */
-int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
-		  struct bc_error *err);
+int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struct bc_error *err);
 
 #endif

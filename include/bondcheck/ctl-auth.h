@@ -20,14 +20,14 @@
 #include "bondcheck/error.h"
 
 #define BC_AUTH_NONCE_LEN 32
-#define BC_AUTH_MAC_LEN 32
-#define BC_AUTH_HEX (2 * 32 + 1)
-#define BC_AUTH_KEY_MIN 16
-#define BC_AUTH_KEY_MAX 1024
+#define BC_AUTH_MAC_LEN	  32
+#define BC_AUTH_HEX	  (2 * 32 + 1)
+#define BC_AUTH_KEY_MIN	  16
+#define BC_AUTH_KEY_MAX	  1024
 
 struct bc_auth_key {
 	uint8_t key[BC_AUTH_KEY_MAX];
-	size_t len;  /* 0: no key */
+	size_t len; /* 0: no key */
 };
 
 /*

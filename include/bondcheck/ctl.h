@@ -22,24 +22,24 @@
 
 #include "bondcheck/error.h"
 
-#define BC_CTL_PORT 5301
-#define BC_CTL_VERSION 1
-#define BC_CTL_HDR_LEN 8
+#define BC_CTL_PORT	   5301
+#define BC_CTL_VERSION	   1
+#define BC_CTL_HDR_LEN	   8
 #define BC_CTL_MAX_REQUEST (64 * 1024)
-#define BC_CTL_MAX_REPLY (16 * 1024 * 1024)
+#define BC_CTL_MAX_REPLY   (16 * 1024 * 1024)
 
 /* Error codes carried in {"type":"error","code":...}; stable strings. */
-#define BC_CTL_E_MALFORMED "malformed"
-#define BC_CTL_E_TOO_LARGE "too-large"
-#define BC_CTL_E_VERSION "version-mismatch"
+#define BC_CTL_E_MALFORMED     "malformed"
+#define BC_CTL_E_TOO_LARGE     "too-large"
+#define BC_CTL_E_VERSION       "version-mismatch"
 #define BC_CTL_E_AUTH_REQUIRED "auth-required"
-#define BC_CTL_E_AUTH_FAILED "auth-failed"
-#define BC_CTL_E_TIMEOUT "timeout"
-#define BC_CTL_E_BUSY "busy"
-#define BC_CTL_E_BAD_PLAN "bad-plan"
-#define BC_CTL_E_PORT_IN_USE "port-in-use"
-#define BC_CTL_E_UNEXPECTED "unexpected"
-#define BC_CTL_E_UNSUPPORTED "unsupported"
+#define BC_CTL_E_AUTH_FAILED   "auth-failed"
+#define BC_CTL_E_TIMEOUT       "timeout"
+#define BC_CTL_E_BUSY	       "busy"
+#define BC_CTL_E_BAD_PLAN      "bad-plan"
+#define BC_CTL_E_PORT_IN_USE   "port-in-use"
+#define BC_CTL_E_UNEXPECTED    "unexpected"
+#define BC_CTL_E_UNSUPPORTED   "unsupported"
 
 /*
  * bc_ctl_header_parse() - check a frame header and return the body length.
@@ -55,8 +55,7 @@ int bc_ctl_header_parse(const uint8_t hdr[BC_CTL_HDR_LEN], size_t cap, uint32_t 
  * string "type".  Returns 0 and a new reference in *@out; -EBADMSG for
  * anything else (said in @err).
  */
-int bc_ctl_body_parse(const char *buf, size_t len, struct json_object **out,
-		      struct bc_error *err);
+int bc_ctl_body_parse(const char *buf, size_t len, struct json_object **out, struct bc_error *err);
 
 /*
  * bc_ctl_encode() - frame @msg.  Returns 0 and a malloc'd buffer of *@len
@@ -86,7 +85,6 @@ int bc_ctl_send(int fd, struct json_object *msg, int timeout_ms, struct bc_error
  * -ETIMEDOUT the stream is out of step and must be closed; after a body
  * -EBADMSG the next frame can be read.
  */
-int bc_ctl_recv(int fd, size_t cap, int timeout_ms, struct json_object **out,
-		struct bc_error *err);
+int bc_ctl_recv(int fd, size_t cap, int timeout_ms, struct json_object **out, struct bc_error *err);
 
 #endif

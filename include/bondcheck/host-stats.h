@@ -21,7 +21,7 @@
 
 #include "bondcheck/mib-text.h"
 
-#define BC_HOST_MAX_IFS 64
+#define BC_HOST_MAX_IFS	    64
 #define BC_HOST_IF_COUNTERS 10
 
 struct bc_if_counters {

@@ -39,8 +39,8 @@ struct bc_softnet {
 #define BC_MAX_CPUS 256
 
 struct bc_cpu_times {
-	uint32_t n;          /* CPUs (cpuN lines) */
-	uint64_t busy[BC_MAX_CPUS];    /* all ticks but idle and iowait */
+	uint32_t n;		    /* CPUs (cpuN lines) */
+	uint64_t busy[BC_MAX_CPUS]; /* all ticks but idle and iowait */
 	uint64_t softirq[BC_MAX_CPUS];
 	uint64_t total[BC_MAX_CPUS];
 };

@@ -19,7 +19,7 @@
 #include "bondcheck/error.h"
 
 #define BC_PLAN_MAX_STREAMS 128
-#define BC_DATA_PORT 5302
+#define BC_DATA_PORT	    5302
 
 enum bc_dir {
 	BC_DIR_FORWARD = 0, /* client -> agent */
@@ -28,9 +28,9 @@ enum bc_dir {
 };
 
 struct bc_plan {
-	uint32_t test_id;     /* random, stamped into every datagram */
+	uint32_t test_id; /* random, stamped into every datagram */
 	enum bc_l4 proto;
-	uint32_t streams;     /* per direction */
+	uint32_t streams; /* per direction */
 	enum bc_dir dir;
 	uint32_t duration_ms;
 	uint32_t omit_ms;     /* warm-up excluded from goodput */
@@ -38,15 +38,15 @@ struct bc_plan {
 	uint32_t tmax_ms;     /* RFC 7680 Tmax: wait after the last send before counting loss */
 	uint64_t rate_bps;    /* per stream, application payload bits/s; UDP 0 = unpaced */
 	uint32_t length;      /* UDP payload / TCP write size, bytes */
-	int family;           /* 4 or 6 */
-	uint16_t dport;       /* agent data port (base) */
+	int family;	      /* 4 or 6 */
+	uint16_t dport;	      /* agent data port (base) */
 	uint32_t sock_buf;    /* requested UDP SO_SNDBUF/SO_RCVBUF, bytes; 0 = kernel default */
 };
 
 struct bc_plan_limits {
-	uint32_t max_streams;     /* total, both directions */
+	uint32_t max_streams; /* total, both directions */
 	uint32_t max_duration_ms;
-	uint64_t max_rate_bps;    /* total offered UDP rate; 0 = no cap */
+	uint64_t max_rate_bps; /* total offered UDP rate; 0 = no cap */
 };
 
 /* bc_plan_defaults() - TCP, 1 stream forward, 10 s, interval 1 s, Tmax 1 s, IPv4. */
@@ -66,14 +66,13 @@ uint32_t bc_plan_max_length(int family);
  * no agent limits).  Returns 0 or -EINVAL with the field, the value and what
  * is allowed in @err (the CLI names the option).
  */
-int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim,
-		  struct bc_error *err);
+int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, struct bc_error *err);
 
 /* bc_plan_to_json() - new object; NULL on ENOMEM. */
 struct json_object *bc_plan_to_json(const struct bc_plan *p);
 
 /* bc_plan_from_json() - parse and bc_plan_check(); -EINVAL for missing or bad members. */
-int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim,
-		      struct bc_plan *p, struct bc_error *err);
+int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, struct bc_plan *p,
+		      struct bc_error *err);
 
 #endif

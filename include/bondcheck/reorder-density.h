@@ -23,12 +23,12 @@
 #define BC_RD_DT_MAX 63
 
 struct bc_rd {
-	uint32_t dt;        /* displacement threshold DT, packets, 1..BC_RD_DT_MAX */
-	uint64_t *fifo;     /* look-ahead ring of dt+1 sequence numbers */
+	uint32_t dt;	/* displacement threshold DT, packets, 1..BC_RD_DT_MAX */
+	uint64_t *fifo; /* look-ahead ring of dt+1 sequence numbers */
 	uint32_t head, count;
-	uint64_t ri;        /* receive index: the sequence number expected next */
-	uint64_t early;     /* bit k: sequence ri+k was already classified (early) */
-	uint64_t *hist;     /* 2*dt+1 bins; hist[D + dt] */
+	uint64_t ri;	    /* receive index: the sequence number expected next */
+	uint64_t early;	    /* bit k: sequence ri+k was already classified (early) */
+	uint64_t *hist;	    /* 2*dt+1 bins; hist[D + dt] */
 	uint64_t counted;   /* packets with |D| <= DT */
 	uint64_t discarded; /* packets with |D| > DT, treated as lost */
 };

@@ -28,21 +28,21 @@
 #include "bondcheck/error.h"
 #include "bondcheck/reorder-density.h"
 
-#define BC_SEQWIN_NREORD 3      /* n-reordering for n = 1..3 */
+#define BC_SEQWIN_NREORD       3 /* n-reordering for n = 1..3 */
 #define BC_SEQWIN_EXACT_EXTENT 1024
 
 enum bc_seq_class {
-	BC_SEQ_IN_ORDER = 0,  /* s >= NextExp (may open a gap) */
-	BC_SEQ_REORDERED,     /* s < NextExp, first copy */
-	BC_SEQ_DUPLICATE,     /* copy of a datagram already received */
-	BC_SEQ_LATE,          /* below the window (or before first_seq): counted lost */
+	BC_SEQ_IN_ORDER = 0, /* s >= NextExp (may open a gap) */
+	BC_SEQ_REORDERED,    /* s < NextExp, first copy */
+	BC_SEQ_DUPLICATE,    /* copy of a datagram already received */
+	BC_SEQ_LATE,	     /* below the window (or before first_seq): counted lost */
 };
 
 struct bc_seqwin_cfg {
-	uint64_t first_seq;     /* sequence number of the sender's first datagram (0) */
-	uint32_t window;        /* bitmap size, packets; power of two >= 64 */
+	uint64_t first_seq;	/* sequence number of the sender's first datagram (0) */
+	uint32_t window;	/* bitmap size, packets; power of two >= 64 */
 	uint32_t extent_window; /* arrivals remembered for the extent; power of two >= 16 */
-	uint32_t rd_threshold;  /* RFC 5236 DT, packets, 1..63 */
+	uint32_t rd_threshold;	/* RFC 5236 DT, packets, 1..63 */
 };
 
 struct bc_extent_rec {
@@ -52,12 +52,12 @@ struct bc_extent_rec {
 
 struct bc_seqwin {
 	struct bc_seqwin_cfg cfg;
-	uint64_t *bits;         /* cfg.window bits, bit (seq % window) */
-	uint64_t base;          /* lowest sequence number in the window */
-	uint64_t next_exp;      /* RFC 4737 NextExp */
+	uint64_t *bits;	   /* cfg.window bits, bit (seq % window) */
+	uint64_t base;	   /* lowest sequence number in the window */
+	uint64_t next_exp; /* RFC 4737 NextExp */
 
-	uint64_t received;      /* accepted first copies (RFC 4737 L) */
-	uint64_t bytes;         /* payload bytes of accepted first copies */
+	uint64_t received; /* accepted first copies (RFC 4737 L) */
+	uint64_t bytes;	   /* payload bytes of accepted first copies */
 	uint64_t duplicates;
 	uint64_t reordered;
 	uint64_t late;
@@ -68,17 +68,17 @@ struct bc_seqwin {
 
 	struct bc_extent_rec *recs; /* record-setting arrivals, ring */
 	uint64_t rec_head, rec_count;
-	uint64_t evicted_seq;   /* seq of the newest record dropped from the ring */
+	uint64_t evicted_seq; /* seq of the newest record dropped from the ring */
 	int evicted;
 	uint64_t ext_exact[BC_SEQWIN_EXACT_EXTENT]; /* extents 0..1023 */
-	uint64_t ext_log2[64];  /* extents >= 1024 by floor(log2) */
+	uint64_t ext_log2[64];			    /* extents >= 1024 by floor(log2) */
 	uint64_t extent_max;
 	uint64_t extent_samples;
 	uint64_t extent_truncated; /* extents that are lower bounds (ring too short) */
 
 	int have_transit;
-	int64_t prev_transit;   /* ns */
-	double jitter_ns;       /* RFC 3550 J, ns */
+	int64_t prev_transit;		/* ns */
+	double jitter_ns;		/* RFC 3550 J, ns */
 	int64_t owd_min_ns, owd_max_ns; /* one-way delay (needs synced clocks) */
 
 	struct bc_rd rd;

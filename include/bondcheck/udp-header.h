@@ -23,9 +23,9 @@
 
 #include "bondcheck/error.h"
 
-#define BC_UDPHDR_MAGIC 0x42434b31u /* "BCK1" */
+#define BC_UDPHDR_MAGIC	  0x42434b31u /* "BCK1" */
 #define BC_UDPHDR_VERSION 1
-#define BC_UDPHDR_LEN 32
+#define BC_UDPHDR_LEN	  32
 
 enum {
 	BC_UDPHDR_F_OMIT = 0x0001,  /* sent during the --omit warm-up */

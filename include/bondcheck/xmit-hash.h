@@ -21,10 +21,10 @@
 
 /* Kernel classes that hash differently (xmit-hash.md section 0). */
 enum bc_hash_kernel {
-	BC_HK_PRE_515 = 0,  /* 4.19 .. 5.14: raw ethertype field, >> 1 for every IP policy */
-	BC_HK_515_BROKEN,   /* 5.15.0-17, 5.16: wrong header offsets, unpredictable */
-	BC_HK_515_MID,      /* 5.15.18-37, 5.17.0-5: numeric ethertype, >> 1 for every IP policy */
-	BC_HK_CURRENT,      /* 5.15.38+, 5.17.6+, 5.18+: >> 1 only for layer3+4, encap3+4 */
+	BC_HK_PRE_515 = 0, /* 4.19 .. 5.14: raw ethertype field, >> 1 for every IP policy */
+	BC_HK_515_BROKEN,  /* 5.15.0-17, 5.16: wrong header offsets, unpredictable */
+	BC_HK_515_MID,	   /* 5.15.18-37, 5.17.0-5: numeric ethertype, >> 1 for every IP policy */
+	BC_HK_CURRENT,	   /* 5.15.38+, 5.17.6+, 5.18+: >> 1 only for layer3+4, encap3+4 */
 };
 
 /* BOND_XMIT_POLICY_* (uapi if_bonding.h) */
@@ -39,16 +39,16 @@ enum {
 
 /* One flow as the bond sees its frames. */
 struct bc_flow {
-	int family;             /* AF_INET or AF_INET6 */
+	int family;		  /* AF_INET or AF_INET6 */
 	uint8_t src[16], dst[16]; /* wire order; IPv4 uses the first 4 bytes */
-	uint16_t sport, dport;  /* host order */
-	uint8_t proto;          /* IPPROTO_TCP, IPPROTO_UDP; anything else hashes ports 0 */
-	bool fragment;          /* IP fragments (first included) hash with ports 0 */
-	bool connected;         /* TCP or connected UDP: encap3+4 uses the random sk_txhash */
-	uint8_t smac[6];        /* the bond's MAC for locally sent frames */
-	uint8_t dmac[6];        /* next hop's MAC */
-	bool vlan;              /* out-of-band 802.1Q tag (VLAN device above the bond) */
-	uint16_t vlan_tci;      /* full TCI, PCP and DEI included */
+	uint16_t sport, dport;	  /* host order */
+	uint8_t proto;		  /* IPPROTO_TCP, IPPROTO_UDP; anything else hashes ports 0 */
+	bool fragment;		  /* IP fragments (first included) hash with ports 0 */
+	bool connected;		  /* TCP or connected UDP: encap3+4 uses the random sk_txhash */
+	uint8_t smac[6];	  /* the bond's MAC for locally sent frames */
+	uint8_t dmac[6];	  /* next hop's MAC */
+	bool vlan;		  /* out-of-band 802.1Q tag (VLAN device above the bond) */
+	uint16_t vlan_tci;	  /* full TCI, PCP and DEI included */
 };
 
 /*
@@ -59,7 +59,7 @@ struct bc_flow {
  * kernel older than 4.19.
  */
 int bc_hash_kernel_from_release(const char *release, enum bc_hash_kernel *out,
-				 struct bc_error *err);
+				struct bc_error *err);
 
 /*
  * bc_xmit_hash() - the 32-bit value the bond reduces modulo the usable-slave

@@ -6,9 +6,9 @@
 #include "bondcheck/model.h"
 
 #define ETH_WIRE_OVERHEAD 38 /* preamble+SFD 8, header 14, FCS 4, IFG 12 */
-#define ETH_MIN_SLOT 84      /* 64-byte minimum frame + preamble + IFG */
-#define QDISC_OVERHEAD 14    /* tbf/htb charge skb->len: MAC header, no FCS */
-#define VLAN_TAG 4
+#define ETH_MIN_SLOT	  84 /* 64-byte minimum frame + preamble + IFG */
+#define QDISC_OVERHEAD	  14 /* tbf/htb charge skb->len: MAC header, no FCS */
+#define VLAN_TAG	  4
 
 const char *bc_rate_source_name(enum bc_rate_source s)
 {
@@ -54,7 +54,7 @@ int bc_ceiling_link(const struct bc_ceiling_in *in, struct bc_ceiling *out, stru
 	if (in->mtu < (in->ip_version == 4 ? 68u : 1280u) || in->mtu > 65535)
 		return bc_error_set(err, -EINVAL, "MTU %u is outside IPv%d's range (%u..65535)",
 				    in->mtu, in->ip_version, in->ip_version == 4 ? 68u : 1280u);
-	*out = (struct bc_ceiling){ 0 };
+	*out = (struct bc_ceiling){0};
 	if (in->proto == BC_L4_TCP) {
 		l4 = 20 + (in->tcp_timestamps ? 12 : 0);
 		out->payload = in->mtu - iph - l4;
@@ -97,15 +97,15 @@ int bc_link_rate_choose(double tbf_bps, double htb_bps, double option_bps, uint3
 			struct bc_link_rate *out)
 {
 	if (tbf_bps > 0)
-		*out = (struct bc_link_rate){ tbf_bps, BC_CONV_QDISC, BC_RATE_TBF };
+		*out = (struct bc_link_rate){tbf_bps, BC_CONV_QDISC, BC_RATE_TBF};
 	else if (htb_bps > 0)
-		*out = (struct bc_link_rate){ htb_bps, BC_CONV_QDISC, BC_RATE_HTB };
+		*out = (struct bc_link_rate){htb_bps, BC_CONV_QDISC, BC_RATE_HTB};
 	else if (option_bps > 0)
-		*out = (struct bc_link_rate){ option_bps, BC_CONV_ETHERNET, BC_RATE_OPTION };
+		*out = (struct bc_link_rate){option_bps, BC_CONV_ETHERNET, BC_RATE_OPTION};
 	else if (speed_mbps > 0 && speed_mbps != UINT32_MAX)
-		*out = (struct bc_link_rate){ speed_mbps * 1e6, BC_CONV_ETHERNET, BC_RATE_ETHTOOL };
+		*out = (struct bc_link_rate){speed_mbps * 1e6, BC_CONV_ETHERNET, BC_RATE_ETHTOOL};
 	else {
-		*out = (struct bc_link_rate){ 0, BC_CONV_ETHERNET, BC_RATE_NONE };
+		*out = (struct bc_link_rate){0, BC_CONV_ETHERNET, BC_RATE_NONE};
 		return -ENODATA;
 	}
 	return 0;
@@ -140,9 +140,10 @@ int bc_ceiling_bond(int mode, const double *goodput_bps, size_t n, uint64_t used
 		return 0;
 	case BC_MODE_ACTIVEBACKUP:
 		if (n_used != 1)
-			return bc_error_set(err, -EINVAL,
-					    "active-backup ceiling needs exactly one active link, got %zu",
-					    n_used);
+			return bc_error_set(
+				err, -EINVAL,
+				"active-backup ceiling needs exactly one active link, got %zu",
+				n_used);
 		*out = sum;
 		return 0;
 	case BC_MODE_XOR:
@@ -150,8 +151,9 @@ int bc_ceiling_bond(int mode, const double *goodput_bps, size_t n, uint64_t used
 	case BC_MODE_TLB:
 	case BC_MODE_ALB:
 		if (!n_used)
-			return bc_error_set(err, -EINVAL,
-					    "hash-mode ceiling needs the links the flows use; none given");
+			return bc_error_set(
+				err, -EINVAL,
+				"hash-mode ceiling needs the links the flows use; none given");
 		*out = sum;
 		return 0;
 	default:

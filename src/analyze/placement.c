@@ -29,10 +29,11 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 	int r = 0;
 
 	if (bc_xmit_single_path(b))
-		return bc_error_set(err, -EDOM,
-				    "%s: %s hashing puts every flow between two hosts on one link "
-				    "(hash-single-path); ports cannot place flows",
-				    b->name, b->xmit_hash_policy_name[0] ? b->xmit_hash_policy_name : "this");
+		return bc_error_set(
+			err, -EDOM,
+			"%s: %s hashing puts every flow between two hosts on one link "
+			"(hash-single-path); ports cannot place flows",
+			b->name, b->xmit_hash_policy_name[0] ? b->xmit_hash_policy_name : "this");
 	if (!stride)
 		return bc_error_set(err, -EINVAL, "port stride 0; expected 1 or more");
 	n = bc_xmit_usable(b, usable, 64);
@@ -48,7 +49,8 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 		if (flows[i].fragment) {
 			r = bc_error_set(err, -EINVAL,
 					 "stream %zu sends IP fragments, which hash with ports 0: "
-					 "use a length that fits the MTU to place flows", i);
+					 "use a length that fits the MTU to place flows",
+					 i);
 			break;
 		}
 		for (p = base; p <= 65535; p += stride) {

@@ -106,7 +106,7 @@ static void extent_push(struct bc_seqwin *w, uint64_t seq, uint64_t pos)
 		w->rec_head++;
 		w->rec_count--;
 	}
-	w->recs[(w->rec_head + w->rec_count) % cap] = (struct bc_extent_rec){ seq, pos };
+	w->recs[(w->rec_head + w->rec_count) % cap] = (struct bc_extent_rec){seq, pos};
 	w->rec_count++;
 }
 

@@ -24,8 +24,7 @@ static uint32_t fold(uint32_t h)
 	return h;
 }
 
-int bc_hash_kernel_from_release(const char *release, enum bc_hash_kernel *out,
-				 struct bc_error *err)
+int bc_hash_kernel_from_release(const char *release, enum bc_hash_kernel *out, struct bc_error *err)
 {
 	unsigned maj = 0, min = 0, pat = 0;
 	int n = sscanf(release, "%u.%u.%u", &maj, &min, &pat);
@@ -70,8 +69,8 @@ static uint32_t addr32(int family, const uint8_t *a)
 
 static uint32_t ports_value(const struct bc_flow *f)
 {
-	uint8_t b[4] = { (uint8_t)(f->sport >> 8), (uint8_t)f->sport, (uint8_t)(f->dport >> 8),
-			 (uint8_t)f->dport };
+	uint8_t b[4] = {(uint8_t)(f->sport >> 8), (uint8_t)f->sport, (uint8_t)(f->dport >> 8),
+			(uint8_t)f->dport};
 
 	if (f->fragment || (f->proto != IPPROTO_TCP && f->proto != IPPROTO_UDP))
 		return 0;
@@ -94,9 +93,10 @@ int bc_xmit_hash(int policy, enum bc_hash_kernel k, const struct bc_flow *f, uin
 				    "kernels 5.15.0-5.15.17 and 5.16 read the wrong header bytes "
 				    "(xmit-hash.md section 8 item 1): placement is unpredictable");
 	if (policy == BC_XMIT_ENCAP34 && f->connected)
-		return bc_error_set(err, -ENOTSUP,
-				    "encap3+4 hashes TCP and connected UDP with the socket's random "
-				    "sk_txhash: placement is unpredictable; use layer3+4");
+		return bc_error_set(
+			err, -ENOTSUP,
+			"encap3+4 hashes TCP and connected UDP with the socket's random "
+			"sk_txhash: placement is unpredictable; use layer3+4");
 	if (policy == BC_XMIT_VLAN_SRCMAC) {
 		if (k == BC_HK_PRE_515)
 			return bc_error_set(err, -EINVAL,
@@ -163,10 +163,11 @@ int bc_xmit_slave(const struct bc_bond *b, enum bc_hash_kernel k, const struct b
 	}
 	if (mode != BC_MODE_XOR && mode != BC_MODE_8023AD &&
 	    !((mode == BC_MODE_TLB || mode == BC_MODE_ALB) && !dynamic))
-		return bc_error_set(err, -ENOTSUP,
-				    "%s: mode %d spreads per packet or by load over time; only "
-				    "balance-xor, 802.3ad and tlb/alb with tlb_dynamic_lb 0 are predictable",
-				    b->name, mode);
+		return bc_error_set(
+			err, -ENOTSUP,
+			"%s: mode %d spreads per packet or by load over time; only "
+			"balance-xor, 802.3ad and tlb/alb with tlb_dynamic_lb 0 are predictable",
+			b->name, mode);
 	if (!bc_u32_known(&b->xmit_hash_policy))
 		return bc_error_set(err, -ENODATA, "%s: xmit_hash_policy unknown", b->name);
 	n = bc_xmit_usable(b, idx, 64);

@@ -35,20 +35,26 @@ static void usage(FILE *out)
 		"  -P, --parallel N       streams per direction, 1..%d (default 1)\n"
 		"  -R, --reverse          the agent sends\n"
 		"  --bidir                both directions at once (N streams each)\n"
-		"  -b, --rate R           UDP: total offered rate per direction (default 1M per stream)\n"
+		"  -b, --rate R           UDP: total offered rate per direction (default 1M per "
+		"stream)\n"
 		"  --rate-per-stream R    UDP: offered rate of each stream\n"
 		"  -l, --length N         UDP payload bytes, 32..65507 (IPv4) / 65527 (IPv6);\n"
 		"                         TCP write size (default 1472 UDP, 128K TCP)\n"
 		"  -t, --duration S       seconds of traffic (default 10)\n"
 		"  -O, --omit S           warm-up seconds excluded from goodput (default 0)\n"
 		"  -i, --interval S       report interval, seconds (default 1)\n"
-		"  --tmax S               RFC 7680 Tmax: wait after sending before counting loss (default 1)\n"
+		"  --tmax S               RFC 7680 Tmax: wait after sending before counting loss "
+		"(default 1)\n"
 		"  -4, -6                 IPv4 or IPv6 only\n"
 		"  --cport BASE[:STRIDE]  client ports BASE, BASE+STRIDE, ... (default ephemeral)\n"
-		"  --dport N              agent data port base (default %d; UDP stream i uses N+i)\n"
-		"  --socket-buffer SIZE   UDP socket buffers to ask for (default 4M; clamping is reported)\n"
-		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC speed)\n"
-		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + 14)\n"
+		"  --dport N              agent data port base (default %d; UDP stream i uses "
+		"N+i)\n"
+		"  --socket-buffer SIZE   UDP socket buffers to ask for (default 4M; clamping is "
+		"reported)\n"
+		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC "
+		"speed)\n"
+		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + "
+		"14)\n"
 		"  --place per-slave[=K]  pick client ports so each usable slave of the bond the\n"
 		"                         route leaves by transmits K streams (sets the count)\n"
 		"  -j, --json             JSON result at the end\n"
@@ -93,34 +99,34 @@ static int exit_for(int r)
 int bc_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "peer", required_argument, NULL, 'c' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "auth-key", required_argument, NULL, 'k' },
-		{ "udp", no_argument, NULL, 'u' },
-		{ "parallel", required_argument, NULL, 'P' },
-		{ "reverse", no_argument, NULL, 'R' },
-		{ "bidir", no_argument, NULL, 'D' },
-		{ "rate", required_argument, NULL, 'b' },
-		{ "rate-per-stream", required_argument, NULL, 'r' },
-		{ "length", required_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "omit", required_argument, NULL, 'O' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "tmax", required_argument, NULL, 'T' },
-		{ "cport", required_argument, NULL, 'C' },
-		{ "dport", required_argument, NULL, 'd' },
-		{ "socket-buffer", required_argument, NULL, 's' },
-		{ "link-rate", required_argument, NULL, 'L' },
-		{ "link-accounting", required_argument, NULL, 'A' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "json-stream", no_argument, NULL, 'J' },
-		{ "place", required_argument, NULL, 'Q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"peer", required_argument, NULL, 'c'},
+		{"port", required_argument, NULL, 'p'},
+		{"auth-key", required_argument, NULL, 'k'},
+		{"udp", no_argument, NULL, 'u'},
+		{"parallel", required_argument, NULL, 'P'},
+		{"reverse", no_argument, NULL, 'R'},
+		{"bidir", no_argument, NULL, 'D'},
+		{"rate", required_argument, NULL, 'b'},
+		{"rate-per-stream", required_argument, NULL, 'r'},
+		{"length", required_argument, NULL, 'l'},
+		{"duration", required_argument, NULL, 't'},
+		{"omit", required_argument, NULL, 'O'},
+		{"interval", required_argument, NULL, 'i'},
+		{"tmax", required_argument, NULL, 'T'},
+		{"cport", required_argument, NULL, 'C'},
+		{"dport", required_argument, NULL, 'd'},
+		{"socket-buffer", required_argument, NULL, 's'},
+		{"link-rate", required_argument, NULL, 'L'},
+		{"link-accounting", required_argument, NULL, 'A'},
+		{"json", no_argument, NULL, 'j'},
+		{"json-stream", no_argument, NULL, 'J'},
+		{"place", required_argument, NULL, 'Q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct bc_client_cfg cfg;
-	struct bc_error err = { 0 };
-	struct run_out out = { OUT_TEXT, stdout };
+	struct bc_error err = {0};
+	struct run_out out = {OUT_TEXT, stdout};
 	struct json_object *res = NULL;
 	double total_rate = 0, stream_rate = 0;
 	bool have_len = false, reverse = false, bidir = false;
@@ -166,15 +172,18 @@ int bc_cmd_run(int argc, char **argv)
 			break;
 		case 'b':
 			if (bc_parse_rate(optarg, &total_rate) < 0 || total_rate < 1)
-				return bad("--rate", optarg, "a rate in bit/s with SI suffix, e.g. 50M");
+				return bad("--rate", optarg,
+					   "a rate in bit/s with SI suffix, e.g. 50M");
 			break;
 		case 'r':
 			if (bc_parse_rate(optarg, &stream_rate) < 0 || stream_rate < 1)
-				return bad("--rate-per-stream", optarg, "a rate in bit/s, e.g. 10M");
+				return bad("--rate-per-stream", optarg,
+					   "a rate in bit/s, e.g. 10M");
 			break;
 		case 'l':
 			if (bc_parse_size(optarg, &sz) < 0 || sz < 1 || sz > 16 * 1024 * 1024)
-				return bad("--length", optarg, "bytes: UDP 32..65507 (IPv4) or 65527 (IPv6)");
+				return bad("--length", optarg,
+					   "bytes: UDP 32..65507 (IPv4) or 65527 (IPv6)");
 			cfg.plan.length = (uint32_t)sz;
 			have_len = true;
 			break;
@@ -193,7 +202,8 @@ int bc_cmd_run(int argc, char **argv)
 				return bad("--interval", optarg, "seconds, at least 0.1");
 			break;
 		case 'T':
-			if (bc_parse_seconds(optarg, &cfg.plan.tmax_ms) < 0 || cfg.plan.tmax_ms > 60000)
+			if (bc_parse_seconds(optarg, &cfg.plan.tmax_ms) < 0 ||
+			    cfg.plan.tmax_ms > 60000)
 				return bad("--tmax", optarg, "seconds, 0..60");
 			break;
 		case '4':
@@ -242,7 +252,8 @@ int bc_cmd_run(int argc, char **argv)
 			} else if (!strncmp(optarg, "per-slave=", 10)) {
 				v = strtol(optarg + 10, &end, 10);
 				if (*end || v < 1 || v > 64)
-					return bad("--place", optarg, "per-slave or per-slave=K with K 1..64");
+					return bad("--place", optarg,
+						   "per-slave or per-slave=K with K 1..64");
 				cfg.place_k = (uint32_t)v;
 			} else {
 				return bad("--place", optarg, "per-slave or per-slave=K");
@@ -263,21 +274,25 @@ int bc_cmd_run(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "bondcheck run: unexpected argument '%s'; the agent is given with --peer\n",
+		fprintf(stderr,
+			"bondcheck run: unexpected argument '%s'; the agent is given with --peer\n",
 			argv[optind]);
 		return BC_EXIT_USAGE;
 	}
 	if (!cfg.peer) {
-		fprintf(stderr, "bondcheck run: --peer HOST is required (the host running `bondcheck serve`)\n");
+		fprintf(stderr, "bondcheck run: --peer HOST is required (the host running "
+				"`bondcheck serve`)\n");
 		return BC_EXIT_USAGE;
 	}
 	if (reverse && bidir) {
-		fprintf(stderr, "bondcheck run: --reverse and --bidir exclude each other; choose one\n");
+		fprintf(stderr,
+			"bondcheck run: --reverse and --bidir exclude each other; choose one\n");
 		return BC_EXIT_USAGE;
 	}
 	cfg.plan.dir = bidir ? BC_DIR_BIDIR : reverse ? BC_DIR_REVERSE : BC_DIR_FORWARD;
 	if (total_rate > 0 && stream_rate > 0) {
-		fprintf(stderr, "bondcheck run: --rate (total) and --rate-per-stream exclude each other\n");
+		fprintf(stderr,
+			"bondcheck run: --rate (total) and --rate-per-stream exclude each other\n");
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.plan.proto == BC_L4_TCP && (total_rate > 0 || stream_rate > 0)) {
@@ -309,8 +324,8 @@ int bc_cmd_run(int argc, char **argv)
 	if (out.mode == OUT_TEXT) {
 		bc_run_report_text(stdout, res);
 	} else if (out.mode == OUT_JSON) {
-		printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY |
-									JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	} else {
 		struct json_object *e = json_object_new_object();
 

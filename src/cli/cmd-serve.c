@@ -47,7 +47,8 @@ static void usage(FILE *out)
 		"  --once             exit after one test\n"
 		"  --auth-key FILE    require clients to prove this pre-shared key (HMAC-SHA256)\n"
 		"  --max-duration S   longest test accepted, seconds (default 3600)\n"
-		"  --max-rate R       highest total UDP rate accepted, bit/s, SI units (default 100G)\n"
+		"  --max-rate R       highest total UDP rate accepted, bit/s, SI units (default "
+		"100G)\n"
 		"  --max-streams N    most streams per test (default %d)\n"
 		"  -q, --quiet        no log lines on stderr\n",
 		BC_CTL_PORT, BC_CTL_PORT, BC_PLAN_MAX_STREAMS);
@@ -62,20 +63,20 @@ static int bad(const char *opt, const char *val, const char *allowed)
 int bc_cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "bind", required_argument, NULL, 'B' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "once", no_argument, NULL, '1' },
-		{ "auth-key", required_argument, NULL, 'k' },
-		{ "max-duration", required_argument, NULL, 'D' },
-		{ "max-rate", required_argument, NULL, 'R' },
-		{ "max-streams", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"bind", required_argument, NULL, 'B'},
+		{"port", required_argument, NULL, 'p'},
+		{"once", no_argument, NULL, '1'},
+		{"auth-key", required_argument, NULL, 'k'},
+		{"max-duration", required_argument, NULL, 'D'},
+		{"max-rate", required_argument, NULL, 'R'},
+		{"max-streams", required_argument, NULL, 'S'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct bc_agent_cfg cfg;
-	struct bc_error err = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct bc_error err = {0};
+	struct sigaction sa = {.sa_handler = on_signal};
 	int c, fd, r, quiet = 0;
 	double rate;
 	char *end;
@@ -110,7 +111,8 @@ int bc_cmd_serve(int argc, char **argv)
 			break;
 		case 'R':
 			if (bc_parse_rate(optarg, &rate) < 0 || rate < 1)
-				return bad("--max-rate", optarg, "a rate in bit/s with SI suffix (100M, 10G)");
+				return bad("--max-rate", optarg,
+					   "a rate in bit/s with SI suffix (100M, 10G)");
 			cfg.limits.max_rate_bps = (uint64_t)rate;
 			break;
 		case 'S':
@@ -131,7 +133,8 @@ int bc_cmd_serve(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "bondcheck serve: unexpected argument '%s'; serve takes only options\n",
+		fprintf(stderr,
+			"bondcheck serve: unexpected argument '%s'; serve takes only options\n",
 			argv[optind]);
 		return BC_EXIT_USAGE;
 	}

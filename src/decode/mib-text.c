@@ -58,9 +58,10 @@ static int parse(const char *text, struct bc_mib *m, char *hdr, char *val, struc
 		hg = strtok_r(hdr, " ", &hs);
 		vg = strtok_r(val, " ", &vs);
 		if (!hg || !vg || strcmp(hg, vg) || hg[strlen(hg) - 1] != ':')
-			return bc_error_set(err, -EBADMSG,
-					    "line %d: value line group '%s' does not match header '%s'",
-					    lineno, vg ? vg : "", hg ? hg : "");
+			return bc_error_set(
+				err, -EBADMSG,
+				"line %d: value line group '%s' does not match header '%s'", lineno,
+				vg ? vg : "", hg ? hg : "");
 		hg[strlen(hg) - 1] = '\0';
 		for (;;) {
 			char *end;
@@ -72,12 +73,13 @@ static int parse(const char *text, struct bc_mib *m, char *hdr, char *val, struc
 				break;
 			if (!hn || !vn)
 				return bc_error_set(err, -EBADMSG,
-						    "line %d: %s has %s values than names", lineno, hg,
-						    hn ? "fewer" : "more");
+						    "line %d: %s has %s values than names", lineno,
+						    hg, hn ? "fewer" : "more");
 			v = strtoll(vn, &end, 10);
 			if (*end)
-				return bc_error_set(err, -EBADMSG, "line %d: %s.%s = '%s' is not a number",
-						    lineno, hg, hn, vn);
+				return bc_error_set(err, -EBADMSG,
+						    "line %d: %s.%s = '%s' is not a number", lineno,
+						    hg, hn, vn);
 			if (add(m, hg, hn, v) < 0)
 				return bc_error_set(err, -ENOMEM, "out of memory");
 		}
@@ -125,7 +127,7 @@ int bc_softnet_parse(const char *text, struct bc_softnet *s, struct bc_error *er
 
 	memset(s, 0, sizeof(*s));
 	while (next_line(text, &pos, line, sizeof(line))) {
-		unsigned long long c[3] = { 0, 0, 0 };
+		unsigned long long c[3] = {0, 0, 0};
 		char *p = line, *end;
 
 		if (!line[0])
@@ -153,14 +155,14 @@ int bc_cpu_times_parse(const char *text, struct bc_cpu_times *c, struct bc_error
 
 	memset(c, 0, sizeof(*c));
 	while (next_line(text, &pos, line, sizeof(line))) {
-		unsigned long long v[8] = { 0 };
+		unsigned long long v[8] = {0};
 		unsigned cpu;
 		int n;
 
 		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
 			continue;
-		n = sscanf(line + 3, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		n = sscanf(line + 3, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
 		if (n < 5 || c->n >= BC_MAX_CPUS)
 			continue;
 		for (int i = 0; i < 8; i++)

@@ -52,7 +52,8 @@ void bc_run_report_interval(FILE *out, struct json_object *ivl)
 				i64(s, "rtt_us"), i64(s, "snd_cwnd"));
 	}
 	if (n > 1)
-		fprintf(out, "[%5.1f-%5.1f s] sum     %14s\n", dbl(ivl, "start_s"), dbl(ivl, "end_s"),
+		fprintf(out, "[%5.1f-%5.1f s] sum     %14s\n", dbl(ivl, "start_s"),
+			dbl(ivl, "end_s"),
 			bc_format_rate(dbl(ivl, "sum_goodput_bps"), r, sizeof(r)));
 }
 
@@ -61,11 +62,12 @@ static void stream_line(FILE *out, struct json_object *s)
 	char r[32];
 	struct json_object *reo = json_object_object_get(s, "reordering");
 
-	fprintf(out, "#%-3lld %s %s %5lld->%-5lld %14s", i64(s, "id"), str(s, "protocol"),
-		arrow(s), i64(s, "client_port"), i64(s, "agent_port"),
+	fprintf(out, "#%-3lld %s %s %5lld->%-5lld %14s", i64(s, "id"), str(s, "protocol"), arrow(s),
+		i64(s, "client_port"), i64(s, "agent_port"),
 		bc_format_rate(dbl(s, "goodput_bps"), r, sizeof(r)));
 	if (!strcmp(str(s, "protocol"), "udp")) {
-		fprintf(out, "  sent %lld  received %lld  lost %lld  dup %lld  ooo %lld  jitter %.3f ms",
+		fprintf(out,
+			"  sent %lld  received %lld  lost %lld  dup %lld  ooo %lld  jitter %.3f ms",
 			i64(s, "sent_packets"), i64(s, "received_packets"), i64(s, "lost_packets"),
 			i64(s, "duplicate_packets"), i64(s, "out_of_order_packets"),
 			dbl(s, "jitter_ms"));
@@ -93,7 +95,8 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 	struct json_object *link = json_object_object_get(res, "link");
 	char a[32], b[32];
 
-	fprintf(out, "\nResults (Tmax %lld ms; goodput from the end of --omit to the last arrival)\n",
+	fprintf(out,
+		"\nResults (Tmax %lld ms; goodput from the end of --omit to the last arrival)\n",
 		i64(res, "tmax_ms"));
 	for (size_t i = 0; streams && i < json_object_array_length(streams); i++)
 		stream_line(out, json_object_array_get_idx(streams, i));
@@ -112,9 +115,10 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 		}
 	}
 	if (link && str(link, "rate_source")[0])
-		fprintf(out, "link %s: %s from %s, %s accounting, MTU %lld\n", str(link, "interface"),
-			bc_format_rate(dbl(link, "rate_bps"), a, sizeof(a)), str(link, "rate_source"),
-			str(link, "accounting"), i64(link, "mtu"));
+		fprintf(out, "link %s: %s from %s, %s accounting, MTU %lld\n",
+			str(link, "interface"), bc_format_rate(dbl(link, "rate_bps"), a, sizeof(a)),
+			str(link, "rate_source"), str(link, "accounting"), i64(link, "mtu"));
 	for (size_t i = 0; notes && i < json_object_array_length(notes); i++)
-		fprintf(out, "note: %s\n", json_object_get_string(json_object_array_get_idx(notes, i)));
+		fprintf(out, "note: %s\n",
+			json_object_get_string(json_object_array_get_idx(notes, i)));
 }

@@ -54,7 +54,8 @@ int bc_egress_bond(const char *name, struct bc_snapshot *snap, struct bc_bond **
 	if (!b)
 		return bc_error_set(err, -ENOMEM, "out of memory");
 	if (read_word(name, "bonding/mode", NULL, 0, &v) < 0)
-		return bc_error_set(err, -ENODEV, "%s is not a bond (no bonding/mode in sysfs)", name);
+		return bc_error_set(err, -ENODEV, "%s is not a bond (no bonding/mode in sysfs)",
+				    name);
 	bc_u32_set(&b->mode, (uint32_t)v);
 	if (read_word(name, "bonding/xmit_hash_policy", buf, sizeof(buf), &v) == 0) {
 		bc_u32_set(&b->xmit_hash_policy, (uint32_t)v);
@@ -63,7 +64,8 @@ int bc_egress_bond(const char *name, struct bc_snapshot *snap, struct bc_bond **
 	if (read_word(name, "bonding/tlb_dynamic_lb", NULL, 0, &v) == 0)
 		bc_u32_set(&b->tlb_dynamic_lb, (uint32_t)v);
 	if (read_word(name, "bonding/active_slave", b->active_slave.v, sizeof(b->active_slave.v),
-		      NULL) == 0 && b->active_slave.v[0])
+		      NULL) == 0 &&
+	    b->active_slave.v[0])
 		b->active_slave.st = BC_KNOWN;
 	if (read_word(name, "bonding/ad_aggregator", NULL, 0, &v) == 0) {
 		bc_u32_set(&b->ad_aggregator_id, (uint32_t)v);

@@ -28,12 +28,12 @@ int bc_ctl_header_parse(const uint8_t hdr[BC_CTL_HDR_LEN], size_t cap, uint32_t 
 				    *version, BC_CTL_VERSION);
 	if (*len > cap)
 		return bc_error_set(err, -EMSGSIZE,
-				    "control message of %u bytes exceeds the %zu-byte cap", *len, cap);
+				    "control message of %u bytes exceeds the %zu-byte cap", *len,
+				    cap);
 	return 0;
 }
 
-int bc_ctl_body_parse(const char *buf, size_t len, struct json_object **out,
-		      struct bc_error *err)
+int bc_ctl_body_parse(const char *buf, size_t len, struct json_object **out, struct bc_error *err)
 {
 	struct json_tokener *tok;
 	struct json_object *o, *t;
@@ -56,16 +56,18 @@ int bc_ctl_body_parse(const char *buf, size_t len, struct json_object **out,
 				    je == json_tokener_continue ? "truncated"
 								: json_tokener_error_desc(je));
 	}
-	while (used < len && (buf[used] == ' ' || buf[used] == '\n' || buf[used] == '\r' ||
-			      buf[used] == '\t'))
+	while (used < len &&
+	       (buf[used] == ' ' || buf[used] == '\n' || buf[used] == '\r' || buf[used] == '\t'))
 		used++;
 	if (used != len) {
 		json_object_put(o);
 		return bc_error_set(err, -EBADMSG,
-				    "control message has %zu bytes after its JSON value", len - used);
+				    "control message has %zu bytes after its JSON value",
+				    len - used);
 	}
 	if (!json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, "type", &t) || !json_object_is_type(t, json_type_string)) {
+	    !json_object_object_get_ex(o, "type", &t) ||
+	    !json_object_is_type(t, json_type_string)) {
 		json_object_put(o);
 		return bc_error_set(err, -EBADMSG,
 				    "control message must be a JSON object with a string \"type\"");
@@ -83,8 +85,8 @@ int bc_ctl_encode(struct json_object *msg, size_t cap, uint8_t **buf, size_t *le
 	if (!s)
 		return bc_error_set(err, -ENOMEM, "out of memory");
 	if (n > cap)
-		return bc_error_set(err, -EMSGSIZE, "control message of %zu bytes exceeds %zu",
-				    n, cap);
+		return bc_error_set(err, -EMSGSIZE, "control message of %zu bytes exceeds %zu", n,
+				    cap);
 	*buf = malloc(BC_CTL_HDR_LEN + n);
 	if (!*buf)
 		return bc_error_set(err, -ENOMEM, "out of memory");
@@ -137,7 +139,7 @@ static int xfer(int fd, void *buf, size_t len, int64_t deadline, int out)
 	size_t done = 0;
 
 	while (done < len) {
-		struct pollfd p = { .fd = fd, .events = out ? POLLOUT : POLLIN };
+		struct pollfd p = {.fd = fd, .events = out ? POLLOUT : POLLIN};
 		int64_t left = deadline - now_ms();
 		ssize_t n;
 
@@ -183,8 +185,7 @@ int bc_ctl_send(int fd, struct json_object *msg, int timeout_ms, struct bc_error
 	return 0;
 }
 
-int bc_ctl_recv(int fd, size_t cap, int timeout_ms, struct json_object **out,
-		struct bc_error *err)
+int bc_ctl_recv(int fd, size_t cap, int timeout_ms, struct json_object **out, struct bc_error *err)
 {
 	int64_t deadline = now_ms() + timeout_ms;
 	uint8_t hdr[BC_CTL_HDR_LEN];

@@ -22,15 +22,15 @@
 struct bc_egress_link {
 	char name[16];
 	uint32_t mtu;
-	uint32_t speed_mbps;   /* 0 unknown */
-	double tbf_bps;        /* root tbf rate, 0 when none */
+	uint32_t speed_mbps; /* 0 unknown */
+	double tbf_bps;	     /* root tbf rate, 0 when none */
 	struct bc_link_rate rate;
 };
 
 struct bc_egress {
-	struct bc_egress_link dev;  /* the interface the local address is on */
+	struct bc_egress_link dev; /* the interface the local address is on */
 	bool is_bond;
-	int bond_mode;              /* BOND_MODE_*, -1 unknown */
+	int bond_mode; /* BOND_MODE_*, -1 unknown */
 	struct bc_egress_link slaves[BC_EGRESS_MAX_SLAVES];
 	unsigned n_slaves;
 };

@@ -12,7 +12,7 @@
 #include "bondcheck/host-stats.h"
 
 static const char *const if_counter_names[BC_HOST_IF_COUNTERS] = {
-	"rx_packets", "tx_packets", "rx_bytes",  "tx_bytes",	     "rx_dropped",
+	"rx_packets", "tx_packets", "rx_bytes",	 "tx_bytes",	     "rx_dropped",
 	"tx_dropped", "rx_errors",  "tx_errors", "rx_missed_errors", "rx_over_errors",
 };
 
@@ -134,8 +134,8 @@ static struct json_object *mib_delta(const struct bc_mib *a, const struct bc_mib
 struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 				       const struct bc_host_sample *b)
 {
-	static const char *const snmp_groups[] = { "Ip", "Udp", "Tcp", NULL };
-	static const char *const netstat_groups[] = { "TcpExt", "IpExt", NULL };
+	static const char *const snmp_groups[] = {"Ip", "Udp", "Tcp", NULL};
+	static const char *const netstat_groups[] = {"TcpExt", "IpExt", NULL};
 	struct json_object *o = json_object_new_object(), *sn, *ifs, *cpus;
 	bool bound = false;
 
@@ -143,12 +143,15 @@ struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 	json_object_object_add(o, "netstat",
 			       mib_delta(&a->netstat, &b->netstat, netstat_groups, false));
 	sn = json_object_new_object();
-	json_object_object_add(sn, "scope", json_object_new_string("global, per CPU: shared by "
-								   "every namespace on this kernel"));
-	json_object_object_add(sn, "processed",
-			       json_object_new_int64((int64_t)(b->softnet.processed - a->softnet.processed)));
-	json_object_object_add(sn, "dropped",
-			       json_object_new_int64((int64_t)(b->softnet.dropped - a->softnet.dropped)));
+	json_object_object_add(sn, "scope",
+			       json_object_new_string("global, per CPU: shared by "
+						      "every namespace on this kernel"));
+	json_object_object_add(
+		sn, "processed",
+		json_object_new_int64((int64_t)(b->softnet.processed - a->softnet.processed)));
+	json_object_object_add(
+		sn, "dropped",
+		json_object_new_int64((int64_t)(b->softnet.dropped - a->softnet.dropped)));
 	json_object_object_add(sn, "time_squeeze",
 			       json_object_new_int64((int64_t)(b->softnet.time_squeeze -
 							       a->softnet.time_squeeze)));
@@ -162,9 +165,10 @@ struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 			if (!strcmp(a->ifs[j].name, b->ifs[i].name))
 				before = &a->ifs[j];
 		for (int k = 0; k < BC_HOST_IF_COUNTERS; k++)
-			json_object_object_add(c, if_counter_names[k],
-					       json_object_new_int64((int64_t)(b->ifs[i].v[k] -
-									       (before ? before->v[k] : 0))));
+			json_object_object_add(
+				c, if_counter_names[k],
+				json_object_new_int64(
+					(int64_t)(b->ifs[i].v[k] - (before ? before->v[k] : 0))));
 		json_object_object_add(ifs, b->ifs[i].name, c);
 	}
 	json_object_object_add(o, "interfaces", ifs);
@@ -173,7 +177,8 @@ struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 		struct json_object *c = json_object_new_object();
 		double tot = (double)(b->cpu.total[i] - a->cpu.total[i]);
 		double busy = tot > 0 ? 100.0 * (double)(b->cpu.busy[i] - a->cpu.busy[i]) / tot : 0;
-		double sirq = tot > 0 ? 100.0 * (double)(b->cpu.softirq[i] - a->cpu.softirq[i]) / tot : 0;
+		double sirq =
+			tot > 0 ? 100.0 * (double)(b->cpu.softirq[i] - a->cpu.softirq[i]) / tot : 0;
 
 		json_object_object_add(c, "cpu", json_object_new_int((int)i));
 		json_object_object_add(c, "busy_pct", json_object_new_double(busy));
@@ -192,15 +197,15 @@ struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 struct json_object *bc_host_metadata_json(void)
 {
 	static const char *const sysctls[] = {
-		"net/ipv4/tcp_reordering",   "net/ipv4/tcp_max_reordering",
-		"net/ipv4/tcp_recovery",     "net/ipv4/tcp_congestion_control",
-		"net/ipv4/tcp_rmem",	     "net/ipv4/tcp_wmem",
-		"net/ipv4/udp_mem",	     "net/core/rmem_max",
-		"net/core/wmem_max",	     "net/core/rmem_default",
-		"net/core/wmem_default",     "net/core/netdev_max_backlog",
-		"net/ipv4/ipfrag_time",	     "net/ipv4/ipfrag_high_thresh",
+		"net/ipv4/tcp_reordering",    "net/ipv4/tcp_max_reordering",
+		"net/ipv4/tcp_recovery",      "net/ipv4/tcp_congestion_control",
+		"net/ipv4/tcp_rmem",	      "net/ipv4/tcp_wmem",
+		"net/ipv4/udp_mem",	      "net/core/rmem_max",
+		"net/core/wmem_max",	      "net/core/rmem_default",
+		"net/core/wmem_default",      "net/core/netdev_max_backlog",
+		"net/ipv4/ipfrag_time",	      "net/ipv4/ipfrag_high_thresh",
 		"net/ipv4/ipfrag_low_thresh", "net/ipv4/ipfrag_max_dist",
-		"net/ipv4/tcp_timestamps",   "net/core/txrehash",
+		"net/ipv4/tcp_timestamps",    "net/core/txrehash",
 	};
 	struct json_object *o = json_object_new_object(), *sc = json_object_new_object();
 	struct utsname u;
@@ -215,7 +220,8 @@ struct json_object *bc_host_metadata_json(void)
 		json_object_object_add(o, "boot_id", json_object_new_string(t));
 	}
 	free(t);
-	json_object_object_add(o, "online_cpus", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_object_add(o, "online_cpus",
+			       json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
 	for (size_t i = 0; i < sizeof(sysctls) / sizeof(sysctls[0]); i++) {
 		char path[128], name[128];
 

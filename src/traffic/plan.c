@@ -39,8 +39,7 @@ uint32_t bc_plan_max_length(int family)
 	return family == 6 ? 65527 : 65507;
 }
 
-int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim,
-		  struct bc_error *err)
+int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, struct bc_error *err)
 {
 	uint32_t total = bc_plan_total_streams(p);
 
@@ -60,12 +59,13 @@ int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim,
 		return bc_error_set(err, -EINVAL, "duration: %u ms; expected at least 100 ms",
 				    p->duration_ms);
 	if (lim && lim->max_duration_ms && p->duration_ms > lim->max_duration_ms)
-		return bc_error_set(err, -EINVAL, "duration: %u ms; this agent allows at most %u ms",
+		return bc_error_set(err, -EINVAL,
+				    "duration: %u ms; this agent allows at most %u ms",
 				    p->duration_ms, lim->max_duration_ms);
 	if (p->omit_ms >= p->duration_ms)
 		return bc_error_set(err, -EINVAL,
-				    "omit: %u ms is not shorter than the duration (%u ms)", p->omit_ms,
-				    p->duration_ms);
+				    "omit: %u ms is not shorter than the duration (%u ms)",
+				    p->omit_ms, p->duration_ms);
 	if (p->interval_ms < 100)
 		return bc_error_set(err, -EINVAL, "interval: %u ms; expected at least 100 ms",
 				    p->interval_ms);
@@ -73,9 +73,9 @@ int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim,
 		return bc_error_set(err, -EINVAL, "tmax: %u ms; expected 0..60000", p->tmax_ms);
 	if (p->proto == BC_L4_UDP) {
 		if (p->length < BC_UDPHDR_LEN || p->length > bc_plan_max_length(p->family))
-			return bc_error_set(err, -EINVAL,
-					    "length: %u bytes; UDP over IPv%d allows %d..%u", p->length,
-					    p->family, BC_UDPHDR_LEN, bc_plan_max_length(p->family));
+			return bc_error_set(
+				err, -EINVAL, "length: %u bytes; UDP over IPv%d allows %d..%u",
+				p->length, p->family, BC_UDPHDR_LEN, bc_plan_max_length(p->family));
 		if (lim && lim->max_rate_bps &&
 		    (p->rate_bps == 0 || p->rate_bps * total > lim->max_rate_bps))
 			return bc_error_set(err, -EINVAL,
@@ -107,7 +107,8 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "test_id", json_object_new_uint64(p->test_id));
-	json_object_object_add(o, "protocol", json_object_new_string(p->proto == BC_L4_UDP ? "udp" : "tcp"));
+	json_object_object_add(o, "protocol",
+			       json_object_new_string(p->proto == BC_L4_UDP ? "udp" : "tcp"));
 	json_object_object_add(o, "streams", json_object_new_int64(p->streams));
 	json_object_object_add(o, "direction", json_object_new_string(dir_name(p->dir)));
 	json_object_object_add(o, "duration_ms", json_object_new_int64(p->duration_ms));
@@ -138,20 +139,25 @@ static int get_u64(struct json_object *o, const char *key, uint64_t max, uint64_
 	return 0;
 }
 
-int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim,
-		      struct bc_plan *p, struct bc_error *err)
+int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, struct bc_plan *p,
+		      struct bc_error *err)
 {
 	struct {
 		const char *key;
 		uint64_t max;
 		uint64_t v;
 	} f[] = {
-		{ "test_id", UINT32_MAX, 0 },   { "streams", BC_PLAN_MAX_STREAMS, 0 },
-		{ "duration_ms", 86400000, 0 }, { "omit_ms", 86400000, 0 },
-		{ "interval_ms", 86400000, 0 }, { "tmax_ms", 60000, 0 },
-		{ "rate_bps_per_stream", UINT64_MAX / 2, 0 }, { "length", 16 * 1024 * 1024, 0 },
-		{ "ip_version", 6, 0 },          { "dport", 65535, 0 },
-		{ "socket_buffer", 1u << 30, 0 },
+		{"test_id", UINT32_MAX, 0},
+		{"streams", BC_PLAN_MAX_STREAMS, 0},
+		{"duration_ms", 86400000, 0},
+		{"omit_ms", 86400000, 0},
+		{"interval_ms", 86400000, 0},
+		{"tmax_ms", 60000, 0},
+		{"rate_bps_per_stream", UINT64_MAX / 2, 0},
+		{"length", 16 * 1024 * 1024, 0},
+		{"ip_version", 6, 0},
+		{"dport", 65535, 0},
+		{"socket_buffer", 1u << 30, 0},
 	};
 	struct json_object *v;
 	const char *s;
@@ -176,8 +182,8 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim,
 	p->family = (int)f[8].v;
 	p->dport = (uint16_t)f[9].v;
 	p->sock_buf = (uint32_t)f[10].v;
-	if (!json_object_object_get_ex(o, "protocol", &v) ||
-	    !(s = json_object_get_string(v)) || (strcmp(s, "tcp") && strcmp(s, "udp")))
+	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
+	    (strcmp(s, "tcp") && strcmp(s, "udp")))
 		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");
 	p->proto = strcmp(s, "udp") ? BC_L4_TCP : BC_L4_UDP;
 	if (!json_object_object_get_ex(o, "direction", &v) || !(s = json_object_get_string(v)))
@@ -189,8 +195,8 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim,
 	else if (!strcmp(s, "bidir"))
 		p->dir = BC_DIR_BIDIR;
 	else
-		return bc_error_set(err, -EINVAL,
-				    "plan: \"direction\" is \"%s\"; expected forward, reverse or bidir",
-				    s);
+		return bc_error_set(
+			err, -EINVAL,
+			"plan: \"direction\" is \"%s\"; expected forward, reverse or bidir", s);
 	return bc_plan_check(p, lim, err);
 }

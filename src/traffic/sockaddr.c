@@ -7,8 +7,8 @@
 
 #include "traffic/test-end.h"
 
-int bc_sockaddr_parse(const char *addr, uint16_t port, struct sockaddr_storage *ss,
-		      socklen_t *len, struct bc_error *err)
+int bc_sockaddr_parse(const char *addr, uint16_t port, struct sockaddr_storage *ss, socklen_t *len,
+		      struct bc_error *err)
 {
 	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
 	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;

@@ -24,7 +24,7 @@ static uint64_t thread_cpu_ns(void)
 
 static void set_timeout(int fd, int opt, int ms)
 {
-	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
 
 	setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
 }
@@ -91,8 +91,8 @@ void *bc_tcp_recv_main(void *arg)
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				continue;
 			s->err = -errno;
-			snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: receive failed: %s", s->id,
-				 strerror(errno));
+			snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: receive failed: %s",
+				 s->id, strerror(errno));
 			break;
 		}
 		if (n == 0)

@@ -32,7 +32,7 @@ static uint64_t thread_cpu_ns(void)
 
 static void sleep_until(int64_t mono_ns)
 {
-	struct timespec ts = { .tv_sec = mono_ns / 1000000000, .tv_nsec = mono_ns % 1000000000 };
+	struct timespec ts = {.tv_sec = mono_ns / 1000000000, .tv_nsec = mono_ns % 1000000000};
 
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
@@ -41,8 +41,8 @@ static void sleep_until(int64_t mono_ns)
 static void drain_errqueue(int fd)
 {
 	char data[64], ctl[512];
-	struct iovec iov = { data, sizeof(data) };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct iovec iov = {data, sizeof(data)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
 
 	for (int i = 0; i < 64; i++) {
 		m.msg_control = ctl;
@@ -54,7 +54,7 @@ static void drain_errqueue(int fd)
 
 static void set_timeout(int fd, int opt, int ms)
 {
-	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
 
 	setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
 }
@@ -74,8 +74,9 @@ static int await_hello(struct bc_stream *s)
 
 		if (n < 0)
 			continue;
-		if (bc_udphdr_decode(buf, (size_t)n, &h, NULL) < 0 || !(h.flags & BC_UDPHDR_F_HELLO) ||
-		    h.test_id != s->plan->test_id || h.stream_id != s->id)
+		if (bc_udphdr_decode(buf, (size_t)n, &h, NULL) < 0 ||
+		    !(h.flags & BC_UDPHDR_F_HELLO) || h.test_id != s->plan->test_id ||
+		    h.stream_id != s->id)
 			continue;
 		/* the hello must come from the host that holds the control connection */
 		if (from.ss_family == AF_INET &&
@@ -88,9 +89,9 @@ static int await_hello(struct bc_stream *s)
 			continue;
 		if (connect(s->fd, (struct sockaddr *)&from, fl) < 0)
 			break;
-		s->remote_port = ntohs(from.ss_family == AF_INET6
-					       ? ((struct sockaddr_in6 *)&from)->sin6_port
-					       : ((struct sockaddr_in *)&from)->sin_port);
+		s->remote_port =
+			ntohs(from.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&from)->sin6_port
+							 : ((struct sockaddr_in *)&from)->sin_port);
 		return 0;
 	}
 	s->err = -ETIMEDOUT;
@@ -107,7 +108,7 @@ void *bc_udp_send_main(void *arg)
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	uint8_t *bufs;
-	struct bc_udphdr h = { .stream_id = s->id, .test_id = p->test_id };
+	struct bc_udphdr h = {.stream_id = s->id, .test_id = p->test_id};
 	double ns_per_pkt = p->rate_bps ? 8.0 * len * 1e9 / (double)p->rate_bps : 0;
 	int64_t t0, end, omit_end, w0;
 	uint64_t c0, seq = 0;
@@ -122,7 +123,7 @@ void *bc_udp_send_main(void *arg)
 	}
 	memset(msgs, 0, sizeof(msgs));
 	for (int i = 0; i < BATCH; i++) {
-		iov[i] = (struct iovec){ bufs + (size_t)i * len, len };
+		iov[i] = (struct iovec){bufs + (size_t)i * len, len};
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
@@ -244,7 +245,7 @@ void *bc_udp_recv_main(void *arg)
 
 		memset(msgs, 0, sizeof(msgs));
 		for (int i = 0; i < BATCH; i++) {
-			slots[i].iov = (struct iovec){ bufs + (size_t)i * cap, cap };
+			slots[i].iov = (struct iovec){bufs + (size_t)i * cap, cap};
 			msgs[i].msg_hdr.msg_iov = &slots[i].iov;
 			msgs[i].msg_hdr.msg_iovlen = 1;
 			msgs[i].msg_hdr.msg_control = slots[i].ctl;
@@ -271,7 +272,8 @@ void *bc_udp_recv_main(void *arg)
 					struct timespec ts;
 
 					memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-					recv_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+					recv_ns = (uint64_t)ts.tv_sec * 1000000000u +
+						  (uint64_t)ts.tv_nsec;
 				} else if (cm->cmsg_type == SO_RXQ_OVFL) {
 					memcpy(&s->rxq_ovfl, CMSG_DATA(cm), sizeof(uint32_t));
 				}

@@ -143,14 +143,15 @@ int bc_udp_socket(int family, const struct sockaddr *bind_addr, uint16_t port, i
 		sl = sizeof(v);
 		getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &sl);
 		s->buf_requested = buf;
-		/* the kernel doubles what it grants; less than 2 x buf means clamped by [rw]mem_max */
+		/* the kernel doubles what it grants; less than 2 x buf means clamped by [rw]mem_max
+		 */
 		s->buf_clamped = buf > 0 && (s->sndbuf < 2 * buf || s->rcvbuf < 2 * buf);
 	}
 	memset(&ss, 0, sizeof(ss));
 	if (bind_addr) {
 		memcpy(&ss, bind_addr,
 		       bind_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-							 : sizeof(struct sockaddr_in));
+							: sizeof(struct sockaddr_in));
 	} else {
 		ss.ss_family = family == 6 ? AF_INET6 : AF_INET;
 	}
@@ -178,7 +179,7 @@ void bc_tcp_sample(int fd, struct bc_tcp_sample *out)
 	memset(&ti, 0, sizeof(ti));
 	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0)
 		return;
-	/* older kernels return fewer bytes: a field exists only if it fits in len */
+		/* older kernels return fewer bytes: a field exists only if it fits in len */
 #define HAS(f) (len >= offsetof(struct tcp_info, f) + sizeof(ti.f))
 	out->valid = true;
 	out->len = len;
@@ -271,8 +272,9 @@ static void add_receiver(struct json_object *o, struct bc_stream *s, uint64_t se
 	struct json_object *r, *n;
 
 	add_u64(o, "received_bytes", s->rx_bytes);
-	json_object_object_add(o, "goodput_bps",
-			       json_object_new_double(secs > 0 ? 8.0 * (double)s->rx_meas_bytes / secs : 0));
+	json_object_object_add(
+		o, "goodput_bps",
+		json_object_new_double(secs > 0 ? 8.0 * (double)s->rx_meas_bytes / secs : 0));
 	json_object_object_add(o, "measured_seconds", json_object_new_double(secs));
 	if (!s->win_ready)
 		return;
@@ -295,10 +297,10 @@ static void add_receiver(struct json_object *o, struct bc_stream *s, uint64_t se
 	}
 	r = json_object_new_object();
 	json_object_object_add(r, "observation_point", json_object_new_string("receiver app"));
-	json_object_object_add(r, "reordered_ratio",
-			       json_object_new_double(s->win.received ? (double)s->win.reordered /
-										(double)s->win.received
-								      : 0));
+	json_object_object_add(
+		r, "reordered_ratio",
+		json_object_new_double(
+			s->win.received ? (double)s->win.reordered / (double)s->win.received : 0));
 	add_u64(r, "extent_max", s->win.extent_max);
 	add_u64(r, "extent_p99", bc_seqwin_extent_pct(&s->win, 99));
 	add_u64(r, "extent_lower_bounds", s->win.extent_truncated);
@@ -328,7 +330,8 @@ struct json_object *bc_stream_result_json(struct bc_stream *s, uint64_t sent)
 	double rate = secs > 0 ? 8.0 * (double)atomic_load(&s->sent_bytes) / secs : 0;
 
 	json_object_object_add(o, "id", json_object_new_int64(s->id));
-	json_object_object_add(o, "role", json_object_new_string(s->sender ? "sender" : "receiver"));
+	json_object_object_add(o, "role",
+			       json_object_new_string(s->sender ? "sender" : "receiver"));
 	json_object_object_add(o, "protocol",
 			       json_object_new_string(s->proto == BC_L4_UDP ? "udp" : "tcp"));
 	json_object_object_add(o, "local_port", json_object_new_int(s->local_port));
@@ -343,16 +346,16 @@ struct json_object *bc_stream_result_json(struct bc_stream *s, uint64_t sent)
 		add_u64(o, "icmp_refused", atomic_load(&s->refused));
 		add_u64(o, "offered_bps", s->offered_bps);
 		json_object_object_add(o, "send_rate_bps", json_object_new_double(rate));
-		json_object_object_add(o, "limited_by", json_object_new_string(limited_by(s, rate)));
+		json_object_object_add(o, "limited_by",
+				       json_object_new_string(limited_by(s, rate)));
 	} else {
 		pthread_mutex_lock(&s->mu);
 		add_receiver(o, s, sent);
 		pthread_mutex_unlock(&s->mu);
 	}
-	json_object_object_add(o, "thread_cpu_ratio",
-			       json_object_new_double(s->wall_ns ? (double)s->cpu_ns /
-									   (double)s->wall_ns
-								 : 0));
+	json_object_object_add(
+		o, "thread_cpu_ratio",
+		json_object_new_double(s->wall_ns ? (double)s->cpu_ns / (double)s->wall_ns : 0));
 	add_buffers(o, s);
 	if (s->proto == BC_L4_TCP && (t = bc_tcp_sample_json(&s->tcp_last)))
 		json_object_object_add(o, "tcp_info", t);

@@ -26,15 +26,15 @@
 
 struct bc_tcp_sample {
 	bool valid;
-	uint32_t len;            /* bytes the kernel returned */
-	uint32_t total_retrans;  /* segments */
-	uint32_t reordering;     /* segments */
-	uint32_t reord_seen;     /* events; 0 when len too short (has_reord_seen) */
+	uint32_t len;		/* bytes the kernel returned */
+	uint32_t total_retrans; /* segments */
+	uint32_t reordering;	/* segments */
+	uint32_t reord_seen;	/* events; 0 when len too short (has_reord_seen) */
 	uint32_t dsack_dups;
 	uint32_t rtt_us, min_rtt_us;
-	uint32_t snd_cwnd;       /* segments */
+	uint32_t snd_cwnd; /* segments */
 	uint32_t snd_mss;
-	uint64_t delivery_rate;  /* bytes/s */
+	uint64_t delivery_rate; /* bytes/s */
 	uint64_t bytes_acked, bytes_received;
 	bool has_reord_seen, has_min_rtt, has_delivery_rate;
 };
@@ -46,7 +46,7 @@ struct bc_stream {
 	int fd;
 	const struct bc_plan *plan;
 	atomic_int *stop;
-	int64_t start_ns;        /* CLOCK_MONOTONIC ns when traffic starts */
+	int64_t start_ns;	      /* CLOCK_MONOTONIC ns when traffic starts */
 	struct sockaddr_storage peer; /* reverse UDP: only this address may say hello */
 	uint16_t local_port, remote_port;
 
@@ -62,14 +62,14 @@ struct bc_stream {
 	pthread_mutex_t mu;
 	struct bc_seqwin win;
 	bool win_ready;
-	uint64_t rx_bytes;       /* TCP bytes / UDP unique payload bytes */
-	uint64_t rx_meas_bytes;  /* after the omit period */
+	uint64_t rx_bytes;		      /* TCP bytes / UDP unique payload bytes */
+	uint64_t rx_meas_bytes;		      /* after the omit period */
 	int64_t rx_meas_first_ns, rx_last_ns; /* CLOCK_MONOTONIC */
-	uint64_t not_ours;       /* datagrams of another test or stream */
-	uint32_t rxq_ovfl;       /* SO_RXQ_OVFL: socket drops so far */
+	uint64_t not_ours;		      /* datagrams of another test or stream */
+	uint32_t rxq_ovfl;		      /* SO_RXQ_OVFL: socket drops so far */
 
 	/* both */
-	int sndbuf, rcvbuf;      /* granted, as getsockopt reports (kernel doubles) */
+	int sndbuf, rcvbuf; /* granted, as getsockopt reports (kernel doubles) */
 	int buf_requested;
 	bool buf_clamped;
 	uint64_t cpu_ns, wall_ns; /* thread CPU time and wall time */
@@ -122,8 +122,6 @@ struct json_object *bc_stream_result_json(struct bc_stream *s, uint64_t sent);
 
 int64_t bc_mono_ns(void);
 uint64_t bc_real_ns(void);
-
-
 
 /* Thread bodies (stream-udp.c, stream-tcp.c); argument: struct bc_stream *. */
 void *bc_udp_send_main(void *arg);

@@ -85,12 +85,14 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 			struct bc_stream *s = &t->streams[i];
 
 			fd = bc_udp_socket(plan_family(t), (struct sockaddr *)&ss,
-					   (uint16_t)(t->plan.dport + i), (int)t->plan.sock_buf, s, err);
+					   (uint16_t)(t->plan.dport + i), (int)t->plan.sock_buf, s,
+					   err);
 			if (fd < 0) {
 				if (fd == -EADDRINUSE) {
 					bc_error_clear(err);
-					bc_error_set(err, fd, "agent data port %u is in use; choose "
-							       "another base with --dport",
+					bc_error_set(err, fd,
+						     "agent data port %u is in use; choose "
+						     "another base with --dport",
 						     t->plan.dport + i);
 				}
 				return fd;
@@ -105,14 +107,14 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return bc_error_set(err, -errno, "cannot create a TCP socket: %s", strerror(errno));
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){1}, sizeof(int));
 	if (bind(fd, (struct sockaddr *)&ss, bc_sockaddr_len(&ss)) < 0 ||
 	    listen(fd, BC_PLAN_MAX_STREAMS) < 0) {
 		int e = errno;
 
 		close(fd);
-		return bc_error_set(err, -e, "agent data port %u: %s%s", t->plan.dport,
-				    strerror(e), e == EADDRINUSE ? "; choose another with --dport" : "");
+		return bc_error_set(err, -e, "agent data port %u: %s%s", t->plan.dport, strerror(e),
+				    e == EADDRINUSE ? "; choose another with --dport" : "");
 	}
 	t->tcp_listen = fd;
 	return 0;
@@ -120,7 +122,7 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 
 static int connect_timeout(int fd, const struct sockaddr_storage *to, int ms)
 {
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
 	int e = 0;
 	socklen_t l = sizeof(e);
 
@@ -134,11 +136,10 @@ static int connect_timeout(int fd, const struct sockaddr_storage *to, int ms)
 	return -e;
 }
 
-static int client_open_tcp(struct bc_test *t, struct bc_stream *s, uint32_t i,
-			   struct bc_error *err)
+static int client_open_tcp(struct bc_test *t, struct bc_stream *s, uint32_t i, struct bc_error *err)
 {
 	struct sockaddr_storage to = t->peer, me;
-	uint8_t hello[TCP_HELLO_LEN] = { 'B', 'C', 'K', 'T' };
+	uint8_t hello[TCP_HELLO_LEN] = {'B', 'C', 'K', 'T'};
 	uint32_t v;
 	int fd, r;
 
@@ -152,7 +153,7 @@ static int client_open_tcp(struct bc_test *t, struct bc_stream *s, uint32_t i,
 		if (to.ss_family == AF_INET6)
 			((struct sockaddr_in6 *)&me)->sin6_addr = in6addr_any;
 		bc_sockaddr_set_port(&me, client_port(t, i));
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){1}, sizeof(int));
 		if (bind(fd, (struct sockaddr *)&me, bc_sockaddr_len(&me)) < 0)
 			return bc_error_set(err, -errno, "cannot bind client port %u: %s",
 					    client_port(t, i), strerror(errno));
@@ -175,8 +176,7 @@ static int client_open_tcp(struct bc_test *t, struct bc_stream *s, uint32_t i,
 	return 0;
 }
 
-static int client_open_udp(struct bc_test *t, struct bc_stream *s, uint32_t i,
-			   struct bc_error *err)
+static int client_open_udp(struct bc_test *t, struct bc_stream *s, uint32_t i, struct bc_error *err)
 {
 	struct sockaddr_storage to = t->peer;
 	int fd;
@@ -192,8 +192,8 @@ static int client_open_udp(struct bc_test *t, struct bc_stream *s, uint32_t i,
 	s->local_port = sock_port(fd);
 	s->remote_port = (uint16_t)(t->plan.dport + i);
 	if (bc_plan_stream_reverse(&t->plan, i)) {
-		struct bc_udphdr h = { .flags = BC_UDPHDR_F_HELLO, .stream_id = i,
-				       .test_id = t->plan.test_id };
+		struct bc_udphdr h = {
+			.flags = BC_UDPHDR_F_HELLO, .stream_id = i, .test_id = t->plan.test_id};
 		uint8_t b[BC_UDPHDR_LEN];
 
 		bc_udphdr_encode(&h, b, sizeof(b));
@@ -239,7 +239,7 @@ static int read_full(int fd, uint8_t *buf, size_t len, int ms)
 	size_t got = 0;
 
 	while (got < len) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		ssize_t n;
 
 		if (poll(&p, 1, ms) <= 0)
@@ -259,7 +259,7 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 	uint32_t got = 0;
 
 	while (got < t->n) {
-		struct pollfd p = { .fd = t->tcp_listen, .events = POLLIN };
+		struct pollfd p = {.fd = t->tcp_listen, .events = POLLIN};
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
 		uint8_t hello[TCP_HELLO_LEN];
@@ -269,8 +269,8 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 
 		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
 			return bc_error_set(err, -ETIMEDOUT,
-					    "only %u of %u TCP data connections arrived within 5 s", got,
-					    t->n);
+					    "only %u of %u TCP data connections arrived within 5 s",
+					    got, t->n);
 		fd = accept4(t->tcp_listen, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -290,9 +290,9 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 		}
 		t->streams[sid].fd = fd;
 		t->streams[sid].local_port = t->plan.dport;
-		t->streams[sid].remote_port = ntohs(from.ss_family == AF_INET6
-							    ? ((struct sockaddr_in6 *)&from)->sin6_port
-							    : ((struct sockaddr_in *)&from)->sin_port);
+		t->streams[sid].remote_port =
+			ntohs(from.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&from)->sin6_port
+							 : ((struct sockaddr_in *)&from)->sin_port);
 		got++;
 	}
 	return 0;
@@ -329,7 +329,7 @@ void bc_test_stop_senders(struct bc_test *t)
 
 void bc_test_stop_receivers(struct bc_test *t, uint32_t wait_ms)
 {
-	struct timespec ts = { wait_ms / 1000, (long)(wait_ms % 1000) * 1000000 };
+	struct timespec ts = {wait_ms / 1000, (long)(wait_ms % 1000) * 1000000};
 
 	if (wait_ms)
 		nanosleep(&ts, NULL);
@@ -372,20 +372,27 @@ struct json_object *bc_test_snap_json(struct bc_test *t)
 
 		bc_stream_snap(&t->streams[i], &sn, true);
 		json_object_object_add(o, "id", json_object_new_int64(i));
-		json_object_object_add(o, "role", json_object_new_string(t->streams[i].sender
-										? "sender"
-										: "receiver"));
+		json_object_object_add(
+			o, "role",
+			json_object_new_string(t->streams[i].sender ? "sender" : "receiver"));
 		if (t->streams[i].sender) {
-			json_object_object_add(o, "sent_packets", json_object_new_uint64(sn.sent_pkts));
-			json_object_object_add(o, "sent_bytes", json_object_new_uint64(sn.sent_bytes));
+			json_object_object_add(o, "sent_packets",
+					       json_object_new_uint64(sn.sent_pkts));
+			json_object_object_add(o, "sent_bytes",
+					       json_object_new_uint64(sn.sent_bytes));
 			json_object_object_add(o, "send_errors",
 					       json_object_new_uint64(sn.send_errors));
 		} else {
-			json_object_object_add(o, "received_packets", json_object_new_uint64(sn.rx_pkts));
-			json_object_object_add(o, "received_bytes", json_object_new_uint64(sn.rx_bytes));
-			json_object_object_add(o, "lost_packets", json_object_new_uint64(sn.lost_so_far));
-			json_object_object_add(o, "out_of_order_packets", json_object_new_uint64(sn.ooo));
-			json_object_object_add(o, "duplicate_packets", json_object_new_uint64(sn.dups));
+			json_object_object_add(o, "received_packets",
+					       json_object_new_uint64(sn.rx_pkts));
+			json_object_object_add(o, "received_bytes",
+					       json_object_new_uint64(sn.rx_bytes));
+			json_object_object_add(o, "lost_packets",
+					       json_object_new_uint64(sn.lost_so_far));
+			json_object_object_add(o, "out_of_order_packets",
+					       json_object_new_uint64(sn.ooo));
+			json_object_object_add(o, "duplicate_packets",
+					       json_object_new_uint64(sn.dups));
 		}
 		if ((ti = bc_tcp_sample_json(&sn.tcp)))
 			json_object_object_add(o, "tcp_info", ti);
@@ -405,10 +412,11 @@ struct json_object *bc_test_sent_json(struct bc_test *t)
 			continue;
 		o = json_object_new_object();
 		json_object_object_add(o, "id", json_object_new_int64(i));
-		json_object_object_add(o, "packets",
-				       json_object_new_uint64(atomic_load(&t->streams[i].sent_pkts)));
-		json_object_object_add(o, "bytes",
-				       json_object_new_uint64(atomic_load(&t->streams[i].sent_bytes)));
+		json_object_object_add(
+			o, "packets",
+			json_object_new_uint64(atomic_load(&t->streams[i].sent_pkts)));
+		json_object_object_add(
+			o, "bytes", json_object_new_uint64(atomic_load(&t->streams[i].sent_bytes)));
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -22,16 +22,16 @@
 struct bc_test {
 	struct bc_plan plan;
 	bool client;
-	struct sockaddr_storage peer;   /* the control connection's peer */
-	struct sockaddr_storage local;  /* the control connection's local address */
+	struct sockaddr_storage peer;	   /* the control connection's peer */
+	struct sockaddr_storage local;	   /* the control connection's local address */
 	uint16_t cport_base, cport_stride; /* client source ports; base 0 = ephemeral */
-	const uint16_t *cports;         /* client: explicit per-stream ports (placement), or NULL */
+	const uint16_t *cports; /* client: explicit per-stream ports (placement), or NULL */
 	struct bc_stream *streams;
 	uint32_t n;
 	int tcp_listen;
 	atomic_int stop_send, stop_recv;
 	int64_t start_ns;
-	uint64_t *peer_sent;            /* per stream: the peer sender's datagram count */
+	uint64_t *peer_sent; /* per stream: the peer sender's datagram count */
 	struct bc_error err;
 };
 
@@ -71,8 +71,8 @@ void bc_test_set_peer_sent(struct bc_test *t, struct json_object *sent);
 struct json_object *bc_test_results_json(struct bc_test *t);
 
 /* Address helpers (sockaddr.c). */
-int bc_sockaddr_parse(const char *addr, uint16_t port, struct sockaddr_storage *ss,
-		      socklen_t *len, struct bc_error *err);
+int bc_sockaddr_parse(const char *addr, uint16_t port, struct sockaddr_storage *ss, socklen_t *len,
+		      struct bc_error *err);
 void bc_sockaddr_unmap(struct sockaddr_storage *ss);
 void bc_sockaddr_set_port(struct sockaddr_storage *ss, uint16_t port);
 socklen_t bc_sockaddr_len(const struct sockaddr_storage *ss);

@@ -73,19 +73,21 @@ int bc_udphdr_decode(const uint8_t *buf, size_t len, struct bc_udphdr *h, struct
 	uint32_t magic;
 
 	if (len < BC_UDPHDR_LEN)
-		return bc_error_set(err, -EMSGSIZE,
-				    "UDP payload of %zu bytes is shorter than the %d-byte bondcheck header",
-				    len, BC_UDPHDR_LEN);
+		return bc_error_set(
+			err, -EMSGSIZE,
+			"UDP payload of %zu bytes is shorter than the %d-byte bondcheck header",
+			len, BC_UDPHDR_LEN);
 	magic = get32(buf);
 	if (magic != BC_UDPHDR_MAGIC)
-		return bc_error_set(err, -EBADMSG,
-				    "UDP payload starts with 0x%08x, expected the bondcheck magic 0x%08x",
-				    magic, BC_UDPHDR_MAGIC);
+		return bc_error_set(
+			err, -EBADMSG,
+			"UDP payload starts with 0x%08x, expected the bondcheck magic 0x%08x",
+			magic, BC_UDPHDR_MAGIC);
 	h->version = get16(buf + 4);
 	if (h->version != BC_UDPHDR_VERSION)
 		return bc_error_set(err, -EPROTONOSUPPORT,
-				    "UDP header version %u, this build speaks version %d", h->version,
-				    BC_UDPHDR_VERSION);
+				    "UDP header version %u, this build speaks version %d",
+				    h->version, BC_UDPHDR_VERSION);
 	h->flags = get16(buf + 6);
 	h->stream_id = get32(buf + 8);
 	h->test_id = get32(buf + 12);

@@ -66,9 +66,9 @@ int bc_agent_listen(const struct bc_agent_cfg *c, struct bc_error *err)
 	if (fd < 0)
 		return bc_error_set(err, -errno, "cannot create the control socket: %s",
 				    strerror(errno));
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){1}, sizeof(int));
 	if (ss.ss_family == AF_INET6 && !c->bind_addr)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &(int){ 0 }, sizeof(int));
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &(int){0}, sizeof(int));
 	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 16) < 0) {
 		r = -errno;
 		close(fd);
@@ -97,11 +97,10 @@ static int reply_error(int fd, const char *code, const char *msg)
  * Read the next message, answering malformed ones and giving up on a
  * stream that is out of step.  Returns 0 with *@msg, or -errno (session over).
  */
-static int next_msg(const struct bc_agent_cfg *c, int fd, int timeout_ms,
-		    struct json_object **msg)
+static int next_msg(const struct bc_agent_cfg *c, int fd, int timeout_ms, struct json_object **msg)
 {
 	for (int bad = 0; bad < MAX_MALFORMED; bad++) {
-		struct bc_error err = { 0 };
+		struct bc_error err = {0};
 		int r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, timeout_ms, msg, &err);
 
 		if (r == 0)
@@ -155,8 +154,9 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 	if (ver != BC_CTL_VERSION) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "client speaks control protocol %d, this agent speaks %d",
-			 ver, BC_CTL_VERSION);
+		snprintf(msg, sizeof(msg),
+			 "client speaks control protocol %d, this agent speaks %d", ver,
+			 BC_CTL_VERSION);
 		reply_error(fd, BC_CTL_E_VERSION, msg);
 		say(c, "%s", msg);
 		return -EPROTONOSUPPORT;
@@ -176,7 +176,8 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 	if (r < 0)
 		return r;
 	if (strcmp(bc_ctl_type(m), "auth")) {
-		reply_error(fd, BC_CTL_E_UNEXPECTED, "expected an auth message after the challenge");
+		reply_error(fd, BC_CTL_E_UNEXPECTED,
+			    "expected an auth message after the challenge");
 		json_object_put(m);
 		return -EPROTO;
 	}
@@ -184,15 +185,17 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 	mac = json_object_object_get_ex(m, "mac", &v) ? json_object_get_string(v) : NULL;
 	if (c->key.len) {
 		if (!mac) {
-			reply_error(fd, BC_CTL_E_AUTH_REQUIRED,
-				    "this agent requires a pre-shared key: run with --auth-key FILE");
+			reply_error(
+				fd, BC_CTL_E_AUTH_REQUIRED,
+				"this agent requires a pre-shared key: run with --auth-key FILE");
 			say(c, "refused a client without a key");
 			json_object_put(m);
 			return -EACCES;
 		}
 		if (bc_auth_check(&c->key, "client", anonce, cnonce, mac) < 0) {
-			reply_error(fd, BC_CTL_E_AUTH_FAILED,
-				    "authentication failed: the client's key differs from the agent's");
+			reply_error(
+				fd, BC_CTL_E_AUTH_FAILED,
+				"authentication failed: the client's key differs from the agent's");
 			say(c, "refused a client with a wrong key");
 			json_object_put(m);
 			return -EACCES;
@@ -255,7 +258,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, struct bc_test *t)
 	next = t->start_ns + (int64_t)t->plan.interval_ms * 1000000;
 	hard_end = t->start_ns + ((int64_t)t->plan.duration_ms + t->plan.tmax_ms + 30000) * 1000000;
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		int64_t now = bc_mono_ns(), wait = (next - now) / 1000000;
 
 		if (now >= hard_end) {
@@ -266,7 +269,8 @@ static int run_test(const struct bc_agent_cfg *c, int fd, struct bc_test *t)
 		if (poll(&p, 1, wait > 0 ? (int)wait : 0) > 0) {
 			r = next_msg(c, fd, 5000, &m);
 			if (r < 0) {
-				say(c, "test %u: control connection lost; cleaning up", t->plan.test_id);
+				say(c, "test %u: control connection lost; cleaning up",
+				    t->plan.test_id);
 				goto out;
 			}
 			if (!strcmp(bc_ctl_type(m), "stop"))
@@ -314,7 +318,7 @@ static int session(const struct bc_agent_cfg *c, int fd, const struct sockaddr_s
 	socklen_t ll = sizeof(local);
 	int r;
 
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
 	getsockname(fd, (struct sockaddr *)&local, &ll);
 	r = handshake(c, fd);
 	if (r < 0)
@@ -322,15 +326,16 @@ static int session(const struct bc_agent_cfg *c, int fd, const struct sockaddr_s
 	for (;;) {
 		struct json_object *m, *v, *o;
 		struct bc_test t;
-		struct bc_error err = { 0 };
+		struct bc_error err = {0};
 
 		r = next_msg(c, fd, c->idle_timeout_ms, &m);
 		if (r < 0)
 			return r;
 		if (!strcmp(bc_ctl_type(m), "bulk-hello")) {
-			reply_error(fd, BC_CTL_E_UNSUPPORTED,
-				    "the bulk connection is reserved for per-packet records and not "
-				    "served by this version");
+			reply_error(
+				fd, BC_CTL_E_UNSUPPORTED,
+				"the bulk connection is reserved for per-packet records and not "
+				"served by this version");
 			json_object_put(m);
 			continue;
 		}
@@ -380,7 +385,7 @@ static void linger_close(int fd)
 
 	shutdown(fd, SHUT_WR);
 	while (bc_mono_ns() < deadline) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 
 		if (poll(&p, 1, 50) <= 0)
 			continue;
@@ -401,15 +406,17 @@ static void *busy_main(void *arg)
 	struct busy_ctx *b = arg;
 
 	while (!atomic_load(&b->done)) {
-		struct pollfd p = { .fd = b->listen_fd, .events = POLLIN };
+		struct pollfd p = {.fd = b->listen_fd, .events = POLLIN};
 		int fd;
 
 		if (poll(&p, 1, 100) <= 0 || atomic_load(&b->done))
-			continue; /* a session that just ended leaves the newcomer to the main loop */
+			continue; /* a session that just ended leaves the newcomer to the main loop
+				   */
 		fd = accept4(b->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			continue;
-		reply_error(fd, BC_CTL_E_BUSY, "this agent is running another test; try again later");
+		reply_error(fd, BC_CTL_E_BUSY,
+			    "this agent is running another test; try again later");
 		linger_close(fd);
 	}
 	return NULL;
@@ -421,7 +428,7 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 	while (!*quit) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
-		struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+		struct pollfd p = {.fd = listen_fd, .events = POLLIN};
 		char host[INET6_ADDRSTRLEN + 8] = "?";
 		int fd, r;
 
@@ -435,10 +442,11 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 					    strerror(errno));
 		}
 		bc_sockaddr_unmap(&peer);
-		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
+		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0,
+			    NI_NUMERICHOST);
 		say(c, "control connection from %s", host);
 		{
-			struct busy_ctx b = { .listen_fd = listen_fd };
+			struct busy_ctx b = {.listen_fd = listen_fd};
 			pthread_t th;
 			bool busy_thread = pthread_create(&th, NULL, busy_main, &b) == 0;
 

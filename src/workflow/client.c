@@ -34,10 +34,9 @@ void bc_client_cfg_defaults(struct bc_client_cfg *c)
 	bc_plan_defaults(&c->plan);
 }
 
-static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
-		struct bc_error *err)
+static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer, struct bc_error *err)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
 	char port[8];
 	int r, fd = -1, last = -EHOSTUNREACH;
 
@@ -61,7 +60,7 @@ static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
 			fd = -1;
 			continue;
 		}
-		p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		p = (struct pollfd){.fd = fd, .events = POLLOUT};
 		if (poll(&p, 1, c->connect_timeout_ms) <= 0) {
 			last = -ETIMEDOUT;
 		} else {
@@ -82,7 +81,7 @@ static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
 				    "running there and the port open?",
 				    c->peer, c->port, strerror(-last));
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
 	return fd;
 }
 
@@ -90,9 +89,10 @@ static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
 static int agent_error(struct json_object *m, struct bc_error *err)
 {
 	struct json_object *v;
-	const char *code = json_object_object_get_ex(m, "code", &v) ? json_object_get_string(v) : "";
-	const char *msg = json_object_object_get_ex(m, "message", &v) ? json_object_get_string(v)
-									  : "";
+	const char *code =
+		json_object_object_get_ex(m, "code", &v) ? json_object_get_string(v) : "";
+	const char *msg =
+		json_object_object_get_ex(m, "message", &v) ? json_object_get_string(v) : "";
 	int r = -EPROTO;
 
 	if (!strcmp(code, BC_CTL_E_VERSION))
@@ -153,8 +153,9 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	r = expect(fd, "challenge", 10000, &m, err);
 	if (r == -EPROTONOSUPPORT && !strstr(err->msg, "agent:")) {
 		bc_error_clear(err);
-		return bc_error_set(err, r, "the agent speaks another control-protocol version; "
-					    "run the same bondcheck version on both hosts");
+		return bc_error_set(err, r,
+				    "the agent speaks another control-protocol version; "
+				    "run the same bondcheck version on both hosts");
 	}
 	if (r < 0)
 		return r;
@@ -166,7 +167,8 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 		if (bc_auth_proof(&c->key, "client", anonce, cnonce, proof) < 0) {
 			json_object_put(o);
 			json_object_put(m);
-			return bc_error_set(err, -EPROTO, "the agent's challenge nonce is malformed");
+			return bc_error_set(err, -EPROTO,
+					    "the agent's challenge nonce is malformed");
 		}
 		json_object_object_add(o, "mac", json_object_new_string(proof));
 	}
@@ -179,19 +181,22 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	r = expect(fd, "welcome", 10000, &o, err);
 	if (r == -EACCES && strstr(err->msg, BC_CTL_E_AUTH_REQUIRED)) {
 		bc_error_clear(err);
-		r = bc_error_set(err, r, "the agent requires a pre-shared key; pass the same file "
-					 "with --auth-key");
+		r = bc_error_set(err, r,
+				 "the agent requires a pre-shared key; pass the same file "
+				 "with --auth-key");
 	} else if (r == -EACCES) {
 		bc_error_clear(err);
-		r = bc_error_set(err, r, "authentication failed: the key given with --auth-key "
-					 "differs from the agent's");
+		r = bc_error_set(err, r,
+				 "authentication failed: the key given with --auth-key "
+				 "differs from the agent's");
 	}
 	if (r == 0 && c->key.len) {
 		mac = json_object_object_get_ex(o, "mac", &v) ? json_object_get_string(v) : NULL;
 		if (!mac || bc_auth_check(&c->key, "agent", cnonce, anonce, mac) < 0)
-			r = bc_error_set(err, -EACCES,
-					 "the agent did not prove it holds the key (it runs without "
-					 "--auth-key, or with another key)");
+			r = bc_error_set(
+				err, -EACCES,
+				"the agent did not prove it holds the key (it runs without "
+				"--auth-key, or with another key)");
 	}
 	json_object_put(m);
 	json_object_put(o);
@@ -229,8 +234,9 @@ static int64_t retrans(struct json_object *snap)
 {
 	struct json_object *ti;
 
-	return snap && json_object_object_get_ex(snap, "tcp_info", &ti) ? get_i64(ti, "total_retrans")
-									 : 0;
+	return snap && json_object_object_get_ex(snap, "tcp_info", &ti)
+		       ? get_i64(ti, "total_retrans")
+		       : 0;
 }
 
 struct ivl_state {
@@ -258,34 +264,43 @@ static void interval(const struct bc_client_cfg *c, struct bc_test *t, struct iv
 		struct json_object *ptx = find_id(rev ? st->prev_agent : st->prev_local, i);
 		struct json_object *prx = find_id(rev ? st->prev_local : st->prev_agent, i);
 		struct json_object *s = json_object_new_object(), *ti;
-		double bytes = (double)(get_i64(rx, "received_bytes") - get_i64(prx, "received_bytes"));
+		double bytes =
+			(double)(get_i64(rx, "received_bytes") - get_i64(prx, "received_bytes"));
 		double gp = dt > 0 ? 8.0 * bytes / dt : 0;
 
 		json_object_object_add(s, "id", json_object_new_int64(i));
-		json_object_object_add(s, "direction", json_object_new_string(rev ? "agent-to-client"
-										   : "client-to-agent"));
+		json_object_object_add(
+			s, "direction",
+			json_object_new_string(rev ? "agent-to-client" : "client-to-agent"));
 		json_object_object_add(s, "goodput_bps", json_object_new_double(gp));
 		json_object_object_add(s, "received_bytes", json_object_new_int64((int64_t)bytes));
 		if (t->plan.proto == BC_L4_UDP) {
 			json_object_object_add(s, "sent_packets",
 					       json_object_new_int64(get_i64(tx, "sent_packets") -
 								     get_i64(ptx, "sent_packets")));
-			json_object_object_add(s, "received_packets",
-					       json_object_new_int64(get_i64(rx, "received_packets") -
-								     get_i64(prx, "received_packets")));
+			json_object_object_add(
+				s, "received_packets",
+				json_object_new_int64(get_i64(rx, "received_packets") -
+						      get_i64(prx, "received_packets")));
 			json_object_object_add(s, "lost_packets",
 					       json_object_new_int64(get_i64(rx, "lost_packets") -
 								     get_i64(prx, "lost_packets")));
-			json_object_object_add(s, "out_of_order_packets",
-					       json_object_new_int64(get_i64(rx, "out_of_order_packets") -
-								     get_i64(prx, "out_of_order_packets")));
+			json_object_object_add(
+				s, "out_of_order_packets",
+				json_object_new_int64(get_i64(rx, "out_of_order_packets") -
+						      get_i64(prx, "out_of_order_packets")));
 		} else {
 			json_object_object_add(s, "retransmits",
 					       json_object_new_int64(retrans(tx) - retrans(ptx)));
 			if (tx && json_object_object_get_ex(tx, "tcp_info", &ti)) {
-				json_object_object_add(s, "rtt_us", json_object_new_int64(get_i64(ti, "rtt_us")));
-				json_object_object_add(s, "snd_cwnd", json_object_new_int64(get_i64(ti, "snd_cwnd")));
-				json_object_object_add(s, "reord_seen", json_object_new_int64(get_i64(ti, "reord_seen")));
+				json_object_object_add(
+					s, "rtt_us", json_object_new_int64(get_i64(ti, "rtt_us")));
+				json_object_object_add(
+					s, "snd_cwnd",
+					json_object_new_int64(get_i64(ti, "snd_cwnd")));
+				json_object_object_add(
+					s, "reord_seen",
+					json_object_new_int64(get_i64(ti, "reord_seen")));
 			}
 		}
 		sum += gp;
@@ -318,13 +333,14 @@ static void copy_keys(struct json_object *dst, struct json_object *src, const ch
 
 static struct json_object *merge_streams(struct bc_test *t, struct json_object *agent_streams)
 {
-	static const char *const tx_keys[] = { "sent_packets", "sent_bytes", "send_errors",
-					       "enobufs", "offered_bps", "send_rate_bps",
-					       "limited_by", NULL };
-	static const char *const rx_keys[] = { "received_packets", "received_bytes",
-					       "lost_packets", "duplicate_packets",
-					       "out_of_order_packets", "late_packets", "goodput_bps",
-					       "jitter_ms", "reordering", NULL };
+	static const char *const tx_keys[] = {"sent_packets", "sent_bytes",  "send_errors",
+					      "enobufs",      "offered_bps", "send_rate_bps",
+					      "limited_by",   NULL};
+	static const char *const rx_keys[] = {"received_packets",     "received_bytes",
+					      "lost_packets",	      "duplicate_packets",
+					      "out_of_order_packets", "late_packets",
+					      "goodput_bps",	      "jitter_ms",
+					      "reordering",	      NULL};
 	struct json_object *local = bc_test_results_json(t), *arr = json_object_new_array();
 
 	for (uint32_t i = 0; i < t->n; i++) {
@@ -334,21 +350,25 @@ static struct json_object *merge_streams(struct bc_test *t, struct json_object *
 		struct json_object *s = json_object_new_object(), *ti;
 
 		json_object_object_add(s, "id", json_object_new_int64(i));
-		json_object_object_add(s, "protocol", json_object_new_string(
-							      t->plan.proto == BC_L4_UDP ? "udp" : "tcp"));
-		json_object_object_add(s, "direction", json_object_new_string(rev ? "agent-to-client"
-										   : "client-to-agent"));
+		json_object_object_add(
+			s, "protocol",
+			json_object_new_string(t->plan.proto == BC_L4_UDP ? "udp" : "tcp"));
+		json_object_object_add(
+			s, "direction",
+			json_object_new_string(rev ? "agent-to-client" : "client-to-agent"));
 		json_object_object_add(s, "client_port",
 				       json_object_new_int64(t->streams[i].local_port));
-		json_object_object_add(s, "agent_port", json_object_new_int64(t->streams[i].remote_port));
+		json_object_object_add(s, "agent_port",
+				       json_object_new_int64(t->streams[i].remote_port));
 		copy_keys(s, tx, tx_keys);
 		copy_keys(s, rx, rx_keys);
 		if (t->plan.proto == BC_L4_TCP) {
-			json_object_object_add(s, "retransmits",
-					       json_object_new_int64(
-						       tx && json_object_object_get_ex(tx, "tcp_info", &ti)
-							       ? get_i64(ti, "total_retrans")
-							       : 0));
+			json_object_object_add(
+				s, "retransmits",
+				json_object_new_int64(
+					tx && json_object_object_get_ex(tx, "tcp_info", &ti)
+						? get_i64(ti, "total_retrans")
+						: 0));
 		}
 		json_object_object_add(s, "sender", json_object_get(tx));
 		json_object_object_add(s, "receiver", json_object_get(rx));
@@ -376,9 +396,10 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 		      struct json_object *result, struct json_object *notes)
 {
 	struct bc_egress e;
-	struct bc_ceiling_in in = { .ip_version = t->plan.family, .proto = t->plan.proto,
-				    .tcp_timestamps = tcp_timestamps(),
-				    .udp_payload = t->plan.proto == BC_L4_UDP ? t->plan.length : 0 };
+	struct bc_ceiling_in in = {.ip_version = t->plan.family,
+				   .proto = t->plan.proto,
+				   .tcp_timestamps = tcp_timestamps(),
+				   .udp_payload = t->plan.proto == BC_L4_UDP ? t->plan.length : 0};
 	struct bc_ceiling out;
 	struct bc_link_rate rate;
 	struct json_object *l = json_object_new_object();
@@ -387,47 +408,56 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 
 	in.mtu = have ? e.dev.mtu : 1500;
 	if (c->link_rate_bps > 0) {
-		rate = (struct bc_link_rate){ c->link_rate_bps, c->link_conv, BC_RATE_OPTION };
+		rate = (struct bc_link_rate){c->link_rate_bps, c->link_conv, BC_RATE_OPTION};
 	} else if (have && e.is_bond && e.n_slaves) {
 		uint64_t used = 0;
 
 		for (unsigned i = 0; i < e.n_slaves; i++) {
 			in.rate_bps = e.slaves[i].rate.rate_bps;
 			in.conv = e.slaves[i].rate.conv;
-			g[i] = in.rate_bps > 0 && bc_ceiling_link(&in, &out, NULL) == 0 ? out.goodput_bps : 0;
+			g[i] = in.rate_bps > 0 && bc_ceiling_link(&in, &out, NULL) == 0
+				       ? out.goodput_bps
+				       : 0;
 			used |= 1ull << i;
 		}
-		if (bc_ceiling_bond(e.bond_mode, g, e.n_slaves,
-				    e.bond_mode == 1 ? 1 : used, &total, NULL) < 0)
+		if (bc_ceiling_bond(e.bond_mode, g, e.n_slaves, e.bond_mode == 1 ? 1 : used, &total,
+				    NULL) < 0)
 			total = 0;
 		json_object_object_add(l, "interface", json_object_new_string(e.dev.name));
 		json_object_object_add(l, "bond_mode", json_object_new_int(e.bond_mode));
 		json_object_object_add(l, "slaves", json_object_new_int((int)e.n_slaves));
-		json_object_array_add(notes, json_object_new_string(
-			"bond ceiling assumes every slave carries test traffic (hash modes: an upper "
-			"bound until placement or capture says which links were used)"));
+		json_object_array_add(
+			notes,
+			json_object_new_string(
+				"bond ceiling assumes every slave carries test traffic (hash "
+				"modes: an upper "
+				"bound until placement or capture says which links were used)"));
 		json_object_object_add(l, "mtu", json_object_new_int((int)in.mtu));
 		json_object_object_add(result, "link", l);
 		return total;
 	} else if (have) {
 		rate = e.dev.rate;
 	} else {
-		rate = (struct bc_link_rate){ 0, BC_CONV_ETHERNET, BC_RATE_NONE };
+		rate = (struct bc_link_rate){0, BC_CONV_ETHERNET, BC_RATE_NONE};
 	}
 	in.rate_bps = rate.rate_bps;
 	in.conv = rate.conv;
 	json_object_object_add(l, "interface", json_object_new_string(have ? e.dev.name : ""));
 	json_object_object_add(l, "rate_bps", json_object_new_double(rate.rate_bps));
-	json_object_object_add(l, "rate_source", json_object_new_string(bc_rate_source_name(rate.source)));
-	json_object_object_add(l, "accounting", json_object_new_string(
-							rate.conv == BC_CONV_QDISC ? "qdisc (IP length + 14 per segment)"
-										   : "ethernet (IP length + 38 per frame)"));
+	json_object_object_add(l, "rate_source",
+			       json_object_new_string(bc_rate_source_name(rate.source)));
+	json_object_object_add(
+		l, "accounting",
+		json_object_new_string(rate.conv == BC_CONV_QDISC
+					       ? "qdisc (IP length + 14 per segment)"
+					       : "ethernet (IP length + 38 per frame)"));
 	json_object_object_add(l, "mtu", json_object_new_int((int)in.mtu));
 	json_object_object_add(result, "link", l);
 	if (rate.source == BC_RATE_ETHTOOL)
-		json_object_array_add(notes, json_object_new_string(
-			"link rate is the negotiated speed; veth and emulated NICs do not enforce it: "
-			"give --link-rate for shaped links"));
+		json_object_array_add(
+			notes, json_object_new_string("link rate is the negotiated speed; veth and "
+						      "emulated NICs do not enforce it: "
+						      "give --link-rate for shaped links"));
 	if (rate.rate_bps <= 0 || bc_ceiling_link(&in, &out, NULL) < 0)
 		return 0;
 	return out.goodput_bps;
@@ -436,8 +466,8 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 static void summarize(const struct bc_client_cfg *c, struct bc_test *t, struct json_object *res,
 		      struct json_object *streams, struct json_object *notes)
 {
-	double sum[2] = { 0, 0 }, ceil = ceiling(c, t, res, notes), eff;
-	bool any[2] = { false, false };
+	double sum[2] = {0, 0}, ceil = ceiling(c, t, res, notes), eff;
+	bool any[2] = {false, false};
 	struct json_object *s = json_object_new_object();
 
 	for (size_t i = 0; i < json_object_array_length(streams); i++) {
@@ -455,12 +485,14 @@ static void summarize(const struct bc_client_cfg *c, struct bc_test *t, struct j
 		o = json_object_new_object();
 		json_object_object_add(o, "goodput_bps", json_object_new_double(sum[d]));
 		json_object_object_add(o, "ceiling_bps", json_object_new_double(ceil));
-		json_object_object_add(o, "efficiency", json_object_new_double(bc_efficiency(sum[d], ceil)));
+		json_object_object_add(o, "efficiency",
+				       json_object_new_double(bc_efficiency(sum[d], ceil)));
 		json_object_object_add(s, d ? "agent-to-client" : "client-to-agent", o);
 	}
 	json_object_object_add(res, "sum", s);
 	eff = bc_efficiency(any[0] ? sum[0] : sum[1], ceil);
-	json_object_object_add(res, "goodput_bps", json_object_new_double(any[0] ? sum[0] : sum[1]));
+	json_object_object_add(res, "goodput_bps",
+			       json_object_new_double(any[0] ? sum[0] : sum[1]));
 	json_object_object_add(res, "ceiling_bps", json_object_new_double(ceil));
 	json_object_object_add(res, "efficiency", json_object_new_double(eff));
 }
@@ -476,7 +508,7 @@ static struct json_object *end_json(struct json_object *counters, struct json_ob
 
 static void note_cpu_bound(struct json_object *ends, struct json_object *notes)
 {
-	static const char *const names[] = { "client", "agent" };
+	static const char *const names[] = {"client", "agent"};
 
 	for (int i = 0; i < 2; i++) {
 		struct json_object *e, *c, *b;
@@ -487,7 +519,8 @@ static void note_cpu_bound(struct json_object *ends, struct json_object *notes)
 			char msg[160];
 
 			snprintf(msg, sizeof(msg),
-				 "CPU-bound: a CPU on the %s was at least %.0f %% busy; the figures may "
+				 "CPU-bound: a CPU on the %s was at least %.0f %% busy; the "
+				 "figures may "
 				 "measure the host, not the link",
 				 names[i], BC_CPU_BOUND_PCT);
 			json_object_array_add(notes, json_object_new_string(msg));
@@ -507,16 +540,18 @@ static void note_shared_kernel(struct json_object *ends, struct json_object *not
 	    !json_object_object_get_ex(mb, "boot_id", &ib))
 		return;
 	if (!strcmp(json_object_get_string(ia), json_object_get_string(ib)))
-		json_object_array_add(notes, json_object_new_string(
-			"both ends run on one kernel (same boot_id): softnet_stat and CPU figures are "
-			"shared and cannot be split between the ends"));
+		json_object_array_add(
+			notes,
+			json_object_new_string("both ends run on one kernel (same boot_id): "
+					       "softnet_stat and CPU figures are "
+					       "shared and cannot be split between the ends"));
 }
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		    struct json_object *findings, struct json_object *placement,
 		    struct json_object **out, struct bc_error *err)
 {
-	struct ivl_state st = { .all = json_object_new_array() };
+	struct ivl_state st = {.all = json_object_new_array()};
 	struct bc_host_sample ha, hb;
 	struct json_object *o, *m = NULL, *v, *agent_streams = NULL, *res, *notes, *ends, *meta;
 	int64_t end;
@@ -540,7 +575,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		goto fail;
 	end = t->start_ns + (int64_t)t->plan.duration_ms * 1000000;
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		int64_t left = (end - bc_mono_ns()) / 1000000;
 
 		if (left <= 0)
@@ -587,7 +622,8 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		struct json_object *s = json_object_array_get_idx(agent_streams, i);
 		int64_t id = get_i64(s, "id");
 
-		if (id >= 0 && (uint64_t)id < t->n && json_object_object_get_ex(s, "sent_packets", &v))
+		if (id >= 0 && (uint64_t)id < t->n &&
+		    json_object_object_get_ex(s, "sent_packets", &v))
 			t->peer_sent[id] = json_object_get_uint64(v);
 	}
 	bc_test_stop_receivers(t, 0);
@@ -633,8 +669,7 @@ fail:
 	return r;
 }
 
-int bc_client_run(const struct bc_client_cfg *c, struct json_object **out,
-		  struct bc_error *err)
+int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struct bc_error *err)
 {
 	struct json_object *o, *m = NULL, *findings = json_object_new_array(), *placement = NULL;
 	uint16_t *ports = NULL;

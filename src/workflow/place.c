@@ -34,16 +34,20 @@ static void single_path_finding(struct json_object *findings, const struct bc_bo
 	json_object_object_add(f, "id", json_object_new_string("hash-single-path"));
 	json_object_object_add(f, "severity", json_object_new_string("warning"));
 	json_object_object_add(f, "subject", json_object_new_string(b->name));
-	json_object_object_add(ev, "mode", json_object_new_string(
-						   bc_mode_name((int)b->mode.v) ? bc_mode_name((int)b->mode.v) : "?"));
+	json_object_object_add(ev, "mode",
+			       json_object_new_string(bc_mode_name((int)b->mode.v)
+							      ? bc_mode_name((int)b->mode.v)
+							      : "?"));
 	json_object_object_add(ev, "xmit_hash_policy",
 			       json_object_new_string(b->xmit_hash_policy_name));
 	json_object_object_add(ev, "streams", json_object_new_int64(streams));
 	json_object_object_add(f, "evidence", ev);
-	json_object_object_add(f, "advice", json_object_new_string(
-						    "between two hosts every flow shares one MAC/IP pair, so one "
-						    "link carries all of them; use xmit_hash_policy layer3+4 to "
-						    "spread flows by port"));
+	json_object_object_add(
+		f, "advice",
+		json_object_new_string(
+			"between two hosts every flow shares one MAC/IP pair, so one "
+			"link carries all of them; use xmit_hash_policy layer3+4 to "
+			"spread flows by port"));
 	json_object_array_add(findings, f);
 }
 
@@ -51,7 +55,7 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 		 uint16_t port_stride, uint16_t **ports, struct json_object *findings,
 		 struct json_object **placement, struct bc_error *err)
 {
-	struct bc_snapshot snap = { 0 };
+	struct bc_snapshot snap = {0};
 	struct bc_egress e;
 	struct bc_bond *b;
 	struct bc_flow *flows = NULL;
@@ -85,10 +89,11 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 	}
 	want = (uint32_t)(k * n);
 	if (streams_given && t->plan.streams != want) {
-		r = bc_error_set(err, -EINVAL,
-				 "-P %u conflicts with --place per-slave=%u on %zu usable slaves of %s "
-				 "(%u streams); drop -P",
-				 t->plan.streams, k, n, b->name, want);
+		r = bc_error_set(
+			err, -EINVAL,
+			"-P %u conflicts with --place per-slave=%u on %zu usable slaves of %s "
+			"(%u streams); drop -P",
+			t->plan.streams, k, n, b->name, want);
 		goto out;
 	}
 	t->plan.streams = want;
@@ -96,10 +101,11 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 		goto out; /* the finding says why ports cannot place flows */
 	hdr = (t->plan.family == 6 ? 40 : 20) + (t->plan.proto == BC_L4_UDP ? 8 : 0);
 	if (t->plan.proto == BC_L4_UDP && t->plan.length + hdr > e.dev.mtu) {
-		r = bc_error_set(err, -EINVAL,
-				 "--place refuses --length %u: it fragments at MTU %u, and fragments "
-				 "hash with ports 0; use --length %u or less",
-				 t->plan.length, e.dev.mtu, e.dev.mtu - hdr);
+		r = bc_error_set(
+			err, -EINVAL,
+			"--place refuses --length %u: it fragments at MTU %u, and fragments "
+			"hash with ports 0; use --length %u or less",
+			t->plan.length, e.dev.mtu, e.dev.mtu - hdr);
 		goto out;
 	}
 	uname(&u);
@@ -130,8 +136,9 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 	json_object_object_add(*placement, "xmit_hash_policy",
 			       json_object_new_string(b->xmit_hash_policy_name));
 	json_object_object_add(*placement, "kernel_release", json_object_new_string(u.release));
-	json_object_object_add(*placement, "observed", json_object_new_string(
-							       "not measured: capture comes with the capture issue"));
+	json_object_object_add(
+		*placement, "observed",
+		json_object_new_string("not measured: capture comes with the capture issue"));
 	{
 		struct json_object *a = json_object_new_array();
 
@@ -140,7 +147,8 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 
 			(*ports)[i] = flows[i].sport;
 			json_object_object_add(o, "id", json_object_new_int64(i));
-			json_object_object_add(o, "client_port", json_object_new_int(flows[i].sport));
+			json_object_object_add(o, "client_port",
+					       json_object_new_int(flows[i].sport));
 			json_object_object_add(o, "predicted_slave",
 					       json_object_new_string(b->slaves[slave_of[i]].name));
 			json_object_array_add(a, o);

@@ -13,8 +13,13 @@
 static struct bc_ceiling link(double rate, uint32_t mtu, int ipv, enum bc_l4 p,
 			      enum bc_rate_conv conv, uint32_t udp_len)
 {
-	struct bc_ceiling_in in = { .rate_bps = rate, .mtu = mtu, .ip_version = ipv, .proto = p,
-				    .tcp_timestamps = true, .conv = conv, .udp_payload = udp_len };
+	struct bc_ceiling_in in = {.rate_bps = rate,
+				   .mtu = mtu,
+				   .ip_version = ipv,
+				   .proto = p,
+				   .tcp_timestamps = true,
+				   .conv = conv,
+				   .udp_payload = udp_len};
 	struct bc_ceiling c;
 
 	assert_int_equal(bc_ceiling_link(&in, &c, NULL), 0);
@@ -59,8 +64,11 @@ static void test_field_notes_table(void **state)
 
 static void test_ipv6_vlan_no_timestamps(void **state)
 {
-	struct bc_ceiling_in in = { .rate_bps = 1e9, .mtu = 1500, .ip_version = 6,
-				    .proto = BC_L4_TCP, .tcp_timestamps = true };
+	struct bc_ceiling_in in = {.rate_bps = 1e9,
+				   .mtu = 1500,
+				   .ip_version = 6,
+				   .proto = BC_L4_TCP,
+				   .tcp_timestamps = true};
 	struct bc_ceiling c;
 
 	(void)state;
@@ -103,7 +111,8 @@ static void test_udp_fragments(void **state)
 	assert_int_equal(c.frames_per_message, 7);
 	assert_int_equal(c.cost_per_message, 10654);
 	assert_near(c.efficiency, 0.9611, 0.0001);
-	/* small datagrams pay the 84-byte minimum slot: 32 + 28 + 38 = 98 > 84 but 10 + 28 + 38 = 76 */
+	/* small datagrams pay the 84-byte minimum slot: 32 + 28 + 38 = 98 > 84 but 10 + 28 + 38 =
+	 * 76 */
 	c = link(1e9, 1500, 4, BC_L4_UDP, BC_CONV_ETHERNET, 10);
 	assert_int_equal(c.cost_per_message, 84);
 	/* IPv6 fragments: (1500 - 48) & ~7 = 1448 data bytes each; 3000 + 8 -> 3 fragments */
@@ -114,9 +123,12 @@ static void test_udp_fragments(void **state)
 
 static void test_rejects(void **state)
 {
-	struct bc_ceiling_in in = { .rate_bps = 1e9, .mtu = 1500, .ip_version = 4,
-				    .proto = BC_L4_UDP, .udp_payload = 65508 };
-	struct bc_error err = { 0 };
+	struct bc_ceiling_in in = {.rate_bps = 1e9,
+				   .mtu = 1500,
+				   .ip_version = 4,
+				   .proto = BC_L4_UDP,
+				   .udp_payload = 65508};
+	struct bc_error err = {0};
 	struct bc_ceiling c;
 
 	(void)state;
@@ -150,7 +162,7 @@ static void test_rate_choice(void **state)
 
 static void test_bond(void **state)
 {
-	const double g[3] = { 94.148e6, 941.48e6, 941.48e6 };
+	const double g[3] = {94.148e6, 941.48e6, 941.48e6};
 	double out;
 
 	(void)state;

@@ -36,32 +36,37 @@ static void test_encode_layout(void **state)
 
 static void test_header_errors(void **state)
 {
-	struct bc_error err = { 0 };
+	struct bc_error err = {0};
 	unsigned version;
 	uint32_t len;
 
 	(void)state;
 	assert_int_equal(bc_ctl_header_parse((const uint8_t *)"BCK\x01\x00\x01\x00\x00", 65536,
-					     &len, &version, NULL), 0);
+					     &len, &version, NULL),
+			 0);
 	assert_int_equal(len, 65536);
 	assert_int_equal(bc_ctl_header_parse((const uint8_t *)"BCK\x01\x00\x01\x00\x01", 65536,
-					     &len, &version, &err), -EMSGSIZE);
+					     &len, &version, &err),
+			 -EMSGSIZE);
 	assert_int_equal(len, 65537);
 	bc_error_clear(&err);
 	assert_int_equal(bc_ctl_header_parse((const uint8_t *)"BCK\x02\x00\x00\x00\x02", 65536,
-					     &len, &version, &err), -EPROTONOSUPPORT);
+					     &len, &version, &err),
+			 -EPROTONOSUPPORT);
 	assert_int_equal(version, 2);
 	assert_non_null(strstr(err.msg, "version 2"));
 	bc_error_clear(&err);
 	/* an iperf3 client's cookie is not our magic */
-	assert_int_equal(bc_ctl_header_parse((const uint8_t *)"abcdefgh", 65536, &len, &version,
-					     &err), -EBADMSG);
+	assert_int_equal(
+		bc_ctl_header_parse((const uint8_t *)"abcdefgh", 65536, &len, &version, &err),
+		-EBADMSG);
 }
 
 static void test_body_errors(void **state)
 {
-	static const char *bad[] = { "{\"type\":", "[1,2]", "{\"x\":1}", "{\"type\":3}",
-				     "{\"type\":\"a\"} trailing", "\x01\x02" };
+	static const char *bad[] = {
+		"{\"type\":", "[1,2]", "{\"x\":1}", "{\"type\":3}", "{\"type\":\"a\"} trailing",
+		"\x01\x02"};
 	const char *ok = "{\"type\":\"hello\",\"protocol\":1}\n";
 	struct json_object *o;
 
@@ -78,7 +83,7 @@ static void test_body_errors(void **state)
 static void test_socket_roundtrip(void **state)
 {
 	struct json_object *m = bc_ctl_error_msg(BC_CTL_E_BUSY, "agent runs test %d", 7), *o;
-	struct bc_error err = { 0 };
+	struct bc_error err = {0};
 	int sv[2];
 
 	(void)state;
@@ -102,7 +107,7 @@ static void test_socket_roundtrip(void **state)
 
 static void test_auth(void **state)
 {
-	struct bc_auth_key k = { .len = 16 }, k2 = { .len = 16 };
+	struct bc_auth_key k = {.len = 16}, k2 = {.len = 16};
 	char na[BC_AUTH_HEX], nb[BC_AUTH_HEX], p[BC_AUTH_HEX], q[BC_AUTH_HEX];
 	char path[] = "/tmp/bc-test-key-XXXXXX";
 	int fd;
@@ -125,10 +130,13 @@ static void test_auth(void **state)
 	assert_string_not_equal(p, q);
 	/* known answer, computed independently with Python's hmac module:
 	 * HMAC-SHA256("0123456789abcdef", "bondcheck-ctl-v1 client" || 32 x 00 || 32 x 11) */
-	assert_int_equal(bc_auth_proof(&k, "client", "00000000000000000000000000000000"
-						      "00000000000000000000000000000000",
+	assert_int_equal(bc_auth_proof(&k, "client",
+				       "00000000000000000000000000000000"
+				       "00000000000000000000000000000000",
 				       "11111111111111111111111111111111"
-				       "11111111111111111111111111111111", p), 0);
+				       "11111111111111111111111111111111",
+				       p),
+			 0);
 	assert_string_equal(p, "e11f9a9650c4c827710a8592494ce66dc659917bfc89c06e2142ede067d7e1a9");
 
 	fd = mkstemp(path);
@@ -148,10 +156,8 @@ static void test_auth(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_encode_layout),
-		cmocka_unit_test(test_header_errors),
-		cmocka_unit_test(test_body_errors),
-		cmocka_unit_test(test_socket_roundtrip),
+		cmocka_unit_test(test_encode_layout), cmocka_unit_test(test_header_errors),
+		cmocka_unit_test(test_body_errors),   cmocka_unit_test(test_socket_roundtrip),
 		cmocka_unit_test(test_auth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

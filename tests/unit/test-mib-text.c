@@ -18,7 +18,7 @@ static const char snmp[] =
 
 static void test_snmp(void **state)
 {
-	struct bc_mib m = { 0 };
+	struct bc_mib m = {0};
 	int64_t v;
 
 	(void)state;
@@ -36,7 +36,7 @@ static void test_snmp(void **state)
 
 static void test_snmp_bad(void **state)
 {
-	struct bc_mib m = { 0 };
+	struct bc_mib m = {0};
 
 	(void)state;
 	assert_int_equal(bc_mib_parse("Ip: A B\nIp: 1\n", &m, NULL), -EBADMSG);
@@ -58,7 +58,8 @@ static void test_softnet(void **state)
 	assert_int_equal(bc_softnet_parse("0000ff00 00000002 0000000a 00000000 00000000 00000000 "
 					  "00000000 00000000 00000000 00000000 00000000 00000000 "
 					  "00000000\n00000100 00000001 00000001\n",
-					  &s, NULL), 0);
+					  &s, NULL),
+			 0);
 	assert_int_equal(s.cpus, 2);
 	assert_int_equal(s.processed, 0xff00 + 0x100);
 	assert_int_equal(s.dropped, 3);
@@ -74,7 +75,8 @@ static void test_cpu(void **state)
 	assert_int_equal(bc_cpu_times_parse("cpu  10 0 10 100 0 0 5 0 0 0\n"
 					    "cpu0 1 2 3 40 5 6 7 8 0 0\n"
 					    "cpu1 10 0 0 90 0 0 0 0\nintr 1 2\n",
-					    &c, NULL), 0);
+					    &c, NULL),
+			 0);
 	assert_int_equal(c.n, 2);
 	assert_int_equal(c.total[0], 72);
 	assert_int_equal(c.busy[0], 72 - 40 - 5);

@@ -35,9 +35,9 @@ static void test_roundtrip(void **state)
 static void test_validation(void **state)
 {
 	struct bc_plan p;
-	struct bc_error err = { 0 };
-	struct bc_plan_limits lim = { .max_streams = 4, .max_duration_ms = 5000,
-				      .max_rate_bps = 100000000 };
+	struct bc_error err = {0};
+	struct bc_plan_limits lim = {
+		.max_streams = 4, .max_duration_ms = 5000, .max_rate_bps = 100000000};
 
 	(void)state;
 	bc_plan_defaults(&p);

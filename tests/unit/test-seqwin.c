@@ -48,7 +48,7 @@ static void test_in_order_and_loss(void **state)
 
 static void test_duplicates(void **state)
 {
-	static const uint64_t seq[] = { 0, 1, 1, 2, 2, 2, 3 };
+	static const uint64_t seq[] = {0, 1, 1, 2, 2, 2, 3};
 	struct bc_seqwin w;
 
 	(void)state;
@@ -65,7 +65,7 @@ static void test_duplicates(void **state)
 
 static void test_single_swap(void **state)
 {
-	static const uint64_t seq[] = { 0, 1, 3, 2, 4, 5 };
+	static const uint64_t seq[] = {0, 1, 3, 2, 4, 5};
 	struct bc_seqwin w;
 
 	(void)state;
@@ -88,8 +88,8 @@ static void test_single_swap(void **state)
 static void test_extent_and_nreordering(void **state)
 {
 	/* 4,5,6 overtaken by 7,8,9: extents 3,4,5; only 4 is 1-, 2- and 3-reordered */
-	static const uint64_t seq[] = { 0, 1, 2, 3, 7, 8, 9, 4, 5, 6 };
-	static const uint64_t seq2[] = { 0, 4, 1, 2, 3, 5 };
+	static const uint64_t seq[] = {0, 1, 2, 3, 7, 8, 9, 4, 5, 6};
+	static const uint64_t seq2[] = {0, 4, 1, 2, 3, 5};
 	struct bc_seqwin w;
 
 	(void)state;
@@ -183,8 +183,8 @@ static void test_jitter_hand_computed(void **state)
 	/* transits 10000, 10500, 10000, 10600 ns -> |D| = 500, 500, 600
 	 * J = 500/16 = 31.25; + (500 - 31.25)/16 = 60.546875;
 	 * + (600 - 60.546875)/16 = 94.2626953125 */
-	static const uint64_t snd[] = { 0, 1000, 2000, 3000 };
-	static const uint64_t rcv[] = { 10000, 11500, 12000, 13600 };
+	static const uint64_t snd[] = {0, 1000, 2000, 3000};
+	static const uint64_t rcv[] = {10000, 11500, 12000, 13600};
 	struct bc_seqwin w;
 
 	(void)state;
@@ -203,7 +203,7 @@ static void test_jitter_hand_computed(void **state)
 static void test_reorder_density_threshold(void **state)
 {
 	/* DT 2: 1 arrives 4 positions late, beyond DT -> treated as lost */
-	static const uint64_t seq[] = { 0, 2, 3, 4, 5, 1, 6 };
+	static const uint64_t seq[] = {0, 2, 3, 4, 5, 1, 6};
 	struct bc_rd rd;
 
 	(void)state;

@@ -11,13 +11,16 @@
 
 static void test_wire_layout(void **state)
 {
-	struct bc_udphdr h = { .flags = BC_UDPHDR_F_OMIT, .stream_id = 3, .test_id = 0xdeadbeef,
-			       .seq = 0x0000000100000002ull, .send_ns = 0x1122334455667788ull };
+	struct bc_udphdr h = {.flags = BC_UDPHDR_F_OMIT,
+			      .stream_id = 3,
+			      .test_id = 0xdeadbeef,
+			      .seq = 0x0000000100000002ull,
+			      .send_ns = 0x1122334455667788ull};
 	uint8_t buf[40];
 	static const uint8_t want[32] = {
-		0x42, 0x43, 0x4b, 0x31, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x03,
-		0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02,
-		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+		0x42, 0x43, 0x4b, 0x31, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00,
+		0x03, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00,
+		0x00, 0x02, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
 	};
 
 	(void)state;
@@ -27,7 +30,7 @@ static void test_wire_layout(void **state)
 
 static void test_roundtrip_and_patch(void **state)
 {
-	struct bc_udphdr h = { .stream_id = 7, .test_id = 42, .seq = 5 }, out;
+	struct bc_udphdr h = {.stream_id = 7, .test_id = 42, .seq = 5}, out;
 	uint8_t buf[32];
 
 	(void)state;
@@ -43,8 +46,8 @@ static void test_roundtrip_and_patch(void **state)
 
 static void test_rejects(void **state)
 {
-	struct bc_udphdr h = { 0 }, out;
-	struct bc_error err = { 0 };
+	struct bc_udphdr h = {0}, out;
+	struct bc_error err = {0};
 	uint8_t buf[32];
 
 	(void)state;

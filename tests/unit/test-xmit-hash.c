@@ -14,10 +14,14 @@
 
 static struct bc_flow v4_flow(uint16_t sport, uint16_t dport)
 {
-	struct bc_flow f = { .family = AF_INET, .src = { 10, 0, 0, 1 }, .dst = { 10, 0, 0, 2 },
-			     .sport = sport, .dport = dport, .proto = IPPROTO_UDP,
-			     .smac = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
-			     .dmac = { 0x52, 0x54, 0x00, 0xab, 0xcd, 0xef } };
+	struct bc_flow f = {.family = AF_INET,
+			    .src = {10, 0, 0, 1},
+			    .dst = {10, 0, 0, 2},
+			    .sport = sport,
+			    .dport = dport,
+			    .proto = IPPROTO_UDP,
+			    .smac = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56},
+			    .dmac = {0x52, 0x54, 0x00, 0xab, 0xcd, 0xef}};
 	return f;
 }
 
@@ -33,7 +37,7 @@ static void test_layer34_example(void **state)
 {
 	struct bc_flow f = v4_flow(40000, 5301), r = v4_flow(5301, 40000);
 	struct bc_flow f6 = f;
-	static const int seq[12] = { 0, 2, 1, 0, 0, 2, 1, 0, 0, 2, 1, 0 };
+	static const int seq[12] = {0, 2, 1, 0, 0, 2, 1, 0, 0, 2, 1, 0};
 
 	(void)state;
 	/* 7.1: 0x5B51713F, %3 = 0, %2 = 1, %4 = 3, the same on every class */
@@ -102,7 +106,7 @@ static void test_vlan_srcmac(void **state)
 	assert_int_equal(hash(BC_XMIT_VLAN_SRCMAC, BC_HK_CURRENT, &f), 0x00406032);
 	f.vlan_tci = 0xA064;
 	assert_int_equal(hash(BC_XMIT_VLAN_SRCMAC, BC_HK_CURRENT, &f), 0x0040C032);
-	assert_int_equal(bc_xmit_hash(BC_XMIT_VLAN_SRCMAC, BC_HK_PRE_515, &f, &(uint32_t){ 0 }, NULL),
+	assert_int_equal(bc_xmit_hash(BC_XMIT_VLAN_SRCMAC, BC_HK_PRE_515, &f, &(uint32_t){0}, NULL),
 			 -EINVAL);
 }
 
@@ -165,14 +169,14 @@ static struct bc_flow live_flow(uint16_t sport)
 {
 	struct bc_flow f = v4_flow(sport, 5301);
 
-	memcpy(f.smac, (uint8_t[]){ 2, 0, 0, 0, 0, 0x0a }, 6);
-	memcpy(f.dmac, (uint8_t[]){ 2, 0, 0, 0, 0, 0x0b }, 6);
+	memcpy(f.smac, (uint8_t[]){2, 0, 0, 0, 0, 0x0a}, 6);
+	memcpy(f.dmac, (uint8_t[]){2, 0, 0, 0, 0, 0x0b}, 6);
 	return f;
 }
 
 static void test_live_table(void **state)
 {
-	static const size_t l34[8] = { 0, 2, 1, 0, 0, 2, 1, 0 };
+	static const size_t l34[8] = {0, 2, 1, 0, 0, 2, 1, 0};
 	struct bc_slave s[3];
 	struct bc_bond b;
 	size_t slave;
