@@ -506,11 +506,12 @@ static struct json_object *end_json(struct json_object *counters, struct json_ob
 	return o;
 }
 
-static void note_cpu_bound(struct json_object *ends, struct json_object *notes)
+/* A CPU at or above BC_CPU_BOUND_PCT on an end; said once when both ends share a kernel. */
+static void note_cpu_bound(struct json_object *ends, struct json_object *notes, bool shared)
 {
 	static const char *const names[] = {"client", "agent"};
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < (shared ? 1 : 2); i++) {
 		struct json_object *e, *c, *b;
 
 		if (json_object_object_get_ex(ends, names[i], &e) &&
@@ -519,16 +520,17 @@ static void note_cpu_bound(struct json_object *ends, struct json_object *notes)
 			char msg[160];
 
 			snprintf(msg, sizeof(msg),
-				 "CPU-bound: a CPU on the %s was at least %.0f %% busy; the "
-				 "figures may "
+				 "CPU-bound: a CPU %s%s was at least %.0f %% busy; the figures may "
 				 "measure the host, not the link",
-				 names[i], BC_CPU_BOUND_PCT);
+				 shared ? "of the kernel both ends share" : "on the ",
+				 shared ? "" : names[i], BC_CPU_BOUND_PCT);
 			json_object_array_add(notes, json_object_new_string(msg));
 		}
 	}
 }
 
-static void note_shared_kernel(struct json_object *ends, struct json_object *notes)
+/* Same boot_id on both ends: one kernel, so global counters cannot be split. */
+static bool note_shared_kernel(struct json_object *ends, struct json_object *notes)
 {
 	struct json_object *a, *b, *ma, *mb, *ia, *ib;
 
@@ -538,13 +540,14 @@ static void note_shared_kernel(struct json_object *ends, struct json_object *not
 	    !json_object_object_get_ex(b, "metadata", &mb) ||
 	    !json_object_object_get_ex(ma, "boot_id", &ia) ||
 	    !json_object_object_get_ex(mb, "boot_id", &ib))
-		return;
-	if (!strcmp(json_object_get_string(ia), json_object_get_string(ib)))
-		json_object_array_add(
-			notes,
-			json_object_new_string("both ends run on one kernel (same boot_id): "
-					       "softnet_stat and CPU figures are "
-					       "shared and cannot be split between the ends"));
+		return false;
+	if (strcmp(json_object_get_string(ia), json_object_get_string(ib)))
+		return false;
+	json_object_array_add(notes,
+			      json_object_new_string("both ends run on one kernel (same boot_id): "
+						     "softnet_stat and CPU figures are shared and "
+						     "cannot be split between the ends"));
+	return true;
 }
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
@@ -647,8 +650,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	json_object_object_add(ends, "agent",
 			       end_json(json_object_get(json_object_object_get(m, "counters")),
 					json_object_get(json_object_object_get(m, "metadata"))));
-	note_shared_kernel(ends, notes);
-	note_cpu_bound(ends, notes);
+	note_cpu_bound(ends, notes, note_shared_kernel(ends, notes));
 	json_object_object_add(res, "ends", ends);
 	json_object_object_add(res, "intervals", st.all);
 	st.all = NULL;
