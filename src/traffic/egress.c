@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Egress interface, its MTU, speed, tbf limit and bond slaves; see egress.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <netlink/netlink.h>
 #include <netlink/route/qdisc.h>
@@ -40,7 +42,7 @@ static double tbf_rate(struct nl_cache *cache, const char *dev)
 
 	if (!cache || !ifindex)
 		return 0;
-	q = rtnl_qdisc_get(cache, ifindex, TC_H_ROOT);
+	q = rtnl_qdisc_get_by_parent(cache, ifindex, TC_H_ROOT);
 	if (!q)
 		return 0;
 	if (rtnl_tc_get_kind(TC_CAST(q)) && !strcmp(rtnl_tc_get_kind(TC_CAST(q)), "tbf"))
@@ -124,4 +126,118 @@ int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e)
 		nl_cache_free(cache);
 	nl_socket_free(sk);
 	return 0;
+}
+
+/* IRQs whose /proc/interrupts name mentions @dev, with their CPU affinity. */
+static struct json_object *irqs_json(const char *dev)
+{
+	struct json_object *a = json_object_new_array();
+	char line[4096];
+	FILE *f = fopen("/proc/interrupts", "re");
+
+	if (!f)
+		return a;
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strrchr(line, ' '), path[64], aff[256] = "";
+		unsigned irq;
+		FILE *g;
+
+		if (sscanf(line, " %u:", &irq) != 1 || !name)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (strncmp(name + 1, dev, strlen(dev)) ||
+		    (name[1 + strlen(dev)] && name[1 + strlen(dev)] != '-'))
+			continue;
+		snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity_list", irq);
+		g = fopen(path, "re");
+		if (g) {
+			if (fgets(aff, sizeof(aff), g))
+				aff[strcspn(aff, "\n")] = '\0';
+			fclose(g);
+		}
+		{
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "irq", json_object_new_int((int)irq));
+			json_object_object_add(o, "name", json_object_new_string(name + 1));
+			json_object_object_add(o, "affinity", json_object_new_string(aff));
+			json_object_array_add(a, o);
+		}
+	}
+	fclose(f);
+	return a;
+}
+
+static struct json_object *link_json(const struct bc_egress_link *l)
+{
+	struct json_object *o = json_object_new_object();
+	char path[160], target[256];
+	ssize_t n;
+
+	json_object_object_add(o, "name", json_object_new_string(l->name));
+	json_object_object_add(o, "mtu", json_object_new_int((int)l->mtu));
+	json_object_object_add(o, "speed_mbps", json_object_new_int64(l->speed_mbps));
+	json_object_object_add(o, "tbf_bps", json_object_new_double(l->tbf_bps));
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", l->name);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		json_object_object_add(o, "driver",
+				       json_object_new_string(strrchr(target, '/')
+								      ? strrchr(target, '/') + 1
+								      : target));
+	}
+	json_object_object_add(o, "irqs", irqs_json(l->name));
+	return o;
+}
+
+/* Every readable file of /sys/class/net/<bond>/bonding as text. */
+static struct json_object *bond_options_json(const char *bond)
+{
+	struct json_object *o = json_object_new_object();
+	char dir[128];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/sys/class/net/%s/bonding", bond);
+	d = opendir(dir);
+	if (!d)
+		return o;
+	while ((de = readdir(d))) {
+		char path[400], val[512] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(val, sizeof(val), f))
+			val[strcspn(val, "\n")] = '\0';
+		fclose(f);
+		json_object_object_add(o, de->d_name, json_object_new_string(val));
+	}
+	closedir(d);
+	return o;
+}
+
+struct json_object *bc_egress_json(const struct bc_egress *e)
+{
+	struct json_object *o = link_json(&e->dev), *b, *a;
+
+	if (!e->is_bond)
+		return o;
+	b = json_object_new_object();
+	json_object_object_add(b, "options", bond_options_json(e->dev.name));
+	a = json_object_new_array();
+	for (unsigned i = 0; i < e->n_slaves; i++)
+		json_object_array_add(a, link_json(&e->slaves[i]));
+	json_object_object_add(b, "slaves", a);
+	json_object_object_add(
+		b, "not_recorded",
+		json_object_new_string("offloads, rings and coalescing come from the "
+				       "collector (ethtool), not this stopgap"));
+	json_object_object_add(o, "bond", b);
+	return o;
 }

@@ -39,6 +39,13 @@ struct bc_egress {
 int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e);
 
 /*
+ * bc_egress_json() - the egress interface for run metadata: MTU, speed, tbf
+ * rate, driver, IRQs with their CPU affinity; for a bond also every
+ * bonding/ option and each slave the same way.
+ */
+struct json_object *bc_egress_json(const struct bc_egress *e);
+
+/*
  * bc_egress_bond() - add bond @name to @snap from sysfs (bond-sysfs.c): mode,
  * policy, slaves in enslave order with MII status, state and 802.3ad ids.
  * Returns 0 and *@out; -ENODEV when @name is not a bond.

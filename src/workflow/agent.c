@@ -22,6 +22,7 @@
 #include "bondcheck/agent.h"
 #include "bondcheck/ctl.h"
 #include "bondcheck/host-stats.h"
+#include "traffic/egress.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
 
@@ -298,7 +299,14 @@ static int run_test(const struct bc_agent_cfg *c, int fd, struct bc_test *t)
 	json_object_object_add(o, "tmax_ms", json_object_new_int64(t->plan.tmax_ms));
 	json_object_object_add(o, "streams", bc_test_results_json(t));
 	json_object_object_add(o, "counters", bc_host_delta_json(&a, &b));
-	json_object_object_add(o, "metadata", bc_host_metadata_json());
+	{
+		struct json_object *meta = bc_host_metadata_json();
+		struct bc_egress e;
+
+		if (bc_egress_find(&t->local, &e) == 0)
+			json_object_object_add(meta, "egress", bc_egress_json(&e));
+		json_object_object_add(o, "metadata", meta);
+	}
 	r = bc_ctl_send(fd, o, 10000, NULL);
 	json_object_put(o);
 	bc_host_sample_free(&b);

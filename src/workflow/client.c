@@ -564,6 +564,12 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 
 	bc_host_sample_take(&ha);
 	meta = bc_host_metadata_json();
+	{
+		struct bc_egress e;
+
+		if (bc_egress_find(&t->local, &e) == 0)
+			json_object_object_add(meta, "egress", bc_egress_json(&e));
+	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("start"));
 	r = bc_ctl_send(fd, o, 5000, err);

@@ -144,6 +144,9 @@ case_sender_qdisc() {
 	note "small queue: limited_by $(j '.streams[0].limited_by'), send errors $(j '.streams[0].send_errors'), lost $(j '.streams[0].lost_packets')"
 	check "small queue: the run says send-side drops" [ "$(j '.streams[0].limited_by')" = "send-errors" ]
 	check "failed sends consumed no sequence number: lost 0" [ "$(j '.streams[0].lost_packets')" -eq 0 ]
+	check "the link rate comes from the tbf on the egress veth" [ "$(j '.link.rate_source')" = tbf ]
+	# 20 Mbit/s x 1472 / 1514 = 19.445 Mbit/s
+	check "ceiling uses the tbf accounting" within "$(j '.ceiling_bps')" 19440000 19450000
 	# a queue larger than the socket buffer: the socket blocks instead
 	tc -n "$C" qdisc replace dev c0 root tbf rate 20mbit burst 16kb limit 64mb || fail "tbf on c0"
 	client --peer 10.77.2.1 -u -b 200M -t 1 --socket-buffer 256K --json
