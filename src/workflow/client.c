@@ -506,6 +506,36 @@ static struct json_object *end_json(struct json_object *counters, struct json_ob
 	return o;
 }
 
+/* Say when the kernel granted less socket buffer than asked (net.core.[rw]mem_max). */
+static void note_clamped(struct json_object *streams, struct json_object *notes)
+{
+	static const char *const ends[] = {"sender", "receiver"};
+
+	for (size_t i = 0; i < json_object_array_length(streams); i++) {
+		struct json_object *s = json_object_array_get_idx(streams, i);
+
+		for (int k = 0; k < 2; k++) {
+			struct json_object *e, *b, *c;
+			char msg[200];
+
+			if (!json_object_object_get_ex(s, ends[k], &e) ||
+			    !json_object_object_get_ex(e, "socket_buffers", &b) ||
+			    !json_object_object_get_ex(b, "clamped", &c) ||
+			    !json_object_get_boolean(c))
+				continue;
+			snprintf(msg, sizeof(msg),
+				 "stream %zu %s: socket buffers clamped by the kernel: asked %lld "
+				 "bytes, "
+				 "got sndbuf %lld / rcvbuf %lld (raise net.core.wmem_max/rmem_max)",
+				 i, ends[k], (long long)get_i64(b, "requested"),
+				 (long long)get_i64(b, "sndbuf_granted"),
+				 (long long)get_i64(b, "rcvbuf_granted"));
+			json_object_array_add(notes, json_object_new_string(msg));
+			return; /* once is enough: every stream asks the same */
+		}
+	}
+}
+
 /* A CPU at or above BC_CPU_BOUND_PCT on an end; said once when both ends share a kernel. */
 static void note_cpu_bound(struct json_object *ends, struct json_object *notes, bool shared)
 {
@@ -650,6 +680,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	o = merge_streams(t, agent_streams);
 	json_object_object_add(res, "streams", o);
 	summarize(c, t, res, o, notes);
+	note_clamped(o, notes);
 	ends = json_object_new_object();
 	json_object_object_add(ends, "client", end_json(bc_host_delta_json(&ha, &hb), meta));
 	meta = NULL;
