@@ -9,14 +9,17 @@ BC_CHECKS=0
 bc_scenario() {
 	BC_NAME=$1
 	BC_FILE=$2
+	BC_T0=$(date +%s)
 	echo "scenario $BC_NAME ($BC_FILE) on $(uname -r)"
 }
+
+_el() { echo "+$(($(date +%s) - BC_T0))s"; }
 
 bc_step() {
 	_line=$1
 	shift
 	if ! _out=$("$@" 2>&1); then
-		echo "SETUP FAILED at $BC_FILE:$_line: $*"
+		echo "SETUP FAILED at $BC_FILE:$_line ($(_el)): $*"
 		[ -z "$_out" ] || echo "$_out" | sed 's/^/    /'
 		exit 2
 	fi
@@ -29,16 +32,16 @@ bc_expect() {
 	shift 2
 	BC_CHECKS=$((BC_CHECKS + 1))
 	if _out=$("expect_$_kind" "$@" 2>&1); then
-		echo "ok   $BC_FILE:$_line: $_kind $*${_out:+: $_out}"
+		echo "ok   $BC_FILE:$_line ($(_el)): $_kind $*${_out:+: $_out}"
 	else
-		echo "FAIL $BC_FILE:$_line: $_kind $*"
+		echo "FAIL $BC_FILE:$_line ($(_el)): $_kind $*"
 		echo "$_out" | sed 's/^/    /'
 		BC_FAILED=$((BC_FAILED + 1))
 	fi
 }
 
 bc_done() {
-	echo "$BC_CHECKS checks, $BC_FAILED failed"
+	echo "$BC_CHECKS checks, $BC_FAILED failed ($(_el))"
 	[ "$BC_FAILED" -eq 0 ]
 }
 
@@ -254,16 +257,18 @@ _si() {
 		m=1; if (u=="k"||u=="K") m=1e3; if (u=="m"||u=="M") m=1e6; if (u=="g"||u=="G") m=1e9; printf "%.0f", v*m}'
 }
 
+# one-off iperf3 server in NS; wait until it listens (TCG guests are slow to start it)
 _iperf_server() {
 	ip netns exec "$1" iperf3 -s -1 -D -I "/tmp/bc-iperf-$1.pid" >/dev/null 2>&1
-	sleep 0.5
+	BC_POLL=10 _poll sh -c "ip netns exec '$1' ss -Hltn 'sport = :5201' | grep -q LISTEN"
 }
 
 # iperf_tcp CLIENT_NS SERVER_NS ADDR SECONDS MIN MAX (bits/s received, SI suffixes)
 expect_iperf_tcp() {
 	_iperf_server "$2"
-	_r=$(ip netns exec "$1" iperf3 -J -c "$3" -t "$4" 2>&1 | jq -r '.end.sum_received.bits_per_second // "error"')
-	[ "$_r" != error ] || { echo "iperf3 failed"; return 1; }
+	_j=$(ip netns exec "$1" iperf3 -J -c "$3" -t "$4" 2>&1)
+	_r=$(echo "$_j" | jq -r '.end.sum_received.bits_per_second // "error"' 2>/dev/null)
+	[ -n "$_r" ] && [ "$_r" != error ] || { echo "iperf3 failed: $(echo "$_j" | jq -r .error 2>/dev/null || echo "$_j")"; return 1; }
 	echo "received $(_si "$_r" | awk '{printf "%.2f", $1/1e6}') Mbit/s"
 	awk -v r="$_r" -v lo="$(_si "$5")" -v hi="$(_si "$6")" 'BEGIN { exit !(r >= lo && r <= hi) }'
 }
@@ -272,8 +277,8 @@ expect_iperf_tcp() {
 expect_iperf_udp() {
 	_iperf_server "$2"
 	_j=$(ip netns exec "$1" iperf3 -J -u -c "$3" -t "$4" -b "$5" 2>&1)
-	_l=$(echo "$_j" | jq -r '.end.sum.lost_percent // "error"')
-	[ "$_l" != error ] || { echo "iperf3 failed"; return 1; }
+	_l=$(echo "$_j" | jq -r '.end.sum.lost_percent // "error"' 2>/dev/null)
+	[ -n "$_l" ] && [ "$_l" != error ] || { echo "iperf3 failed: $(echo "$_j" | jq -r .error 2>/dev/null || echo "$_j")"; return 1; }
 	echo "lost $_l % of $(echo "$_j" | jq -r '.end.sum.packets') datagrams"
 	awk -v l="$_l" -v lo="$6" -v hi="$7" 'BEGIN { exit !(l >= lo && l <= hi) }'
 }

@@ -54,13 +54,12 @@ teardown() {
 			sleep 0.1
 		done
 	done
+	# reset the pool NICs in one netlink batch
 	for d in /sys/class/net/*; do
-		n=${d##*/}
-		[ "$n" = lo ] && continue
-		ip link set "$n" down 2>/dev/null
-		ip link set "$n" mtu 1500 2>/dev/null
-		tc qdisc del dev "$n" root 2>/dev/null
-	done
+		case " $pool_macs " in *" $(cat "$d/address") "*) ;; *) continue ;; esac
+		echo "link set ${d##*/} down mtu 1500"
+		tc qdisc del dev "${d##*/}" root 2>/dev/null
+	done | ip -force -batch - 2>/dev/null
 	return 0
 }
 echo "guest: $(uname -r), $(nproc) CPUs"
