@@ -158,6 +158,7 @@ struct bc_slave {
 	char driver[32], driver_version[32], fw_version[32], bus_info[32];
 	bool drvinfo_present;
 	struct bc_u32 autoneg;
+	struct bc_u32 port;               /* ethtool LINKINFO PORT_* (0 TP, 3 FIBRE, 0xef other) */
 	struct bc_offloads offloads;
 	struct bc_u32 rx_ring, rx_ring_max, tx_ring, tx_ring_max;
 	struct bc_u32 rx_channels, tx_channels, combined_channels;

@@ -23,8 +23,11 @@ static bool mac_zero(const struct bc_str *m)
 }
 
 /*
- * lacp-details-hidden (info): ad_info_status is BC_HIDDEN, or a slave's
- * actor/partner port state is BC_HIDDEN.  Names what could not be checked.
+ * lacp-details-hidden (info): some source hid 802.3ad details from a reader
+ * without CAP_NET_ADMIN: ad_info_status is BC_HIDDEN (/proc without
+ * netlink), the actor system priority/MAC is BC_HIDDEN (netlink attributes
+ * 24-26, /proc System priority/MAC), or a slave's LACPDU details or oper
+ * port states are BC_HIDDEN.  Names what could not be checked.
  *
  * lacp-no-active-aggregator (error): ad_info_status is BC_NA, i.e. a
  * visible source said "bond X has no active aggregator" (netlink: no
@@ -36,22 +39,32 @@ static bool mac_zero(const struct bc_str *m)
 static void check_bond_level(struct fnd_ctx *c)
 {
 	const struct bc_bond *b = c->bond;
-	bool hidden = b->ad_info_status == BC_HIDDEN;
+	bool agg = b->ad_info_status == BC_HIDDEN, ports = false, pdu = false;
+	bool sys = b->ad_actor_sys_prio.st == BC_HIDDEN || b->ad_actor_system.st == BC_HIDDEN;
+	char what[LIST] = "";
 	struct bc_finding *f;
 
-	for (size_t i = 0; i < b->n_slaves; i++)
-		hidden |= b->slaves[i].actor_oper_port_state.st == BC_HIDDEN ||
-			  b->slaves[i].partner_oper_port_state.st == BC_HIDDEN;
-	if (hidden) {
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+
+		ports |= s->actor_oper_port_state.st == BC_HIDDEN ||
+			 s->partner_oper_port_state.st == BC_HIDDEN;
+		pdu |= s->actor.port_state.st == BC_HIDDEN || s->partner.system_mac.st == BC_HIDDEN;
+	}
+	if (agg)
+		fnd_list_add(what, sizeof(what), "active aggregator");
+	if (sys)
+		fnd_list_add(what, sizeof(what), "actor system priority/MAC");
+	if (ports)
+		fnd_list_add(what, sizeof(what), "port states");
+	if (pdu)
+		fnd_list_add(what, sizeof(what), "LACPDU details");
+	if (what[0]) {
 		f = fnd_add(c, "lacp-details-hidden", NULL,
-			    "Run as root (or with CAP_NET_ADMIN), e.g. `sudo cat "
-			    "/proc/net/bonding/%s`: the active aggregator, partner and LACPDU "
-			    "checks were skipped, not passed.",
+			    "Run as root (or with CAP_NET_ADMIN), e.g. `sudo bondcheck inspect "
+			    "%s`: the checks that need these details were skipped, not passed.",
 			    b->name);
-		fnd_ev(f, "hidden", "%s",
-		       b->ad_info_status == BC_HIDDEN
-			       ? "active aggregator, system priority/MAC, LACPDU details"
-			       : "LACPDU details");
+		fnd_ev(f, "hidden", "%s", what);
 		fnd_ev(f, "reason", "reader lacks CAP_NET_ADMIN");
 	}
 	if (b->ad_info_status == BC_NA) {

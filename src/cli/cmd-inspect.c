@@ -5,8 +5,9 @@
  * Two ways to fill the snapshot, then one shared tail (findings, render,
  * exit status):
  *   offline  --from-proc FILE...   saved /proc/net/bonding/<bond> text
- *   live     (no --from-proc)      the collector in src/collect/ (not built
- *                                  yet: run_live() says so, exit 3)
+ *   live     (no --from-proc)      the collector in src/collect/
+ *                                  (rtnetlink, ethtool, ioctl, /proc, sysfs),
+ *                                  or a --replay of its recording
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bondcheck/collect.h"
 #include "bondcheck/error.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/inspect-report.h"
@@ -56,11 +58,16 @@ static void usage(FILE *out)
 		"                    name (\"case-7.txt\"). Names pair with files in order:\n"
 		"                    the first --name names the first FILE, and so on.\n"
 		"\n"
-		"Live (netlink, ethtool, /proc, sysfs; NOT BUILT YET in this version):\n"
+		"Live (rtnetlink, ethtool netlink and ioctls, /proc, sysfs):\n"
 		"  BOND...           inspect only these bonds (default: every bond)\n"
 		"  --netns NAME      inspect the bonds of network namespace NAME\n"
-		"  --record DIR      save every source read, for --replay\n"
-		"  --replay DIR      inspect a recording instead of the live system\n"
+		"                    (/run/netns/NAME, as `ip netns` makes them)\n"
+		"  --record DIR      also save every source read (raw netlink replies,\n"
+		"                    ioctl results, /proc text) under DIR, for --replay\n"
+		"  --replay DIR      inspect a recording instead of the live system; needs\n"
+		"                    no privilege and no bonding driver\n"
+		"  Without CAP_NET_ADMIN the 802.3ad details that the kernel hides are\n"
+		"  reported as hidden (finding lacp-details-hidden), never as missing.\n"
 		"\n"
 		"Output:\n"
 		"  -j, --json        print JSON instead of text (docs/inspect-json.md)\n"
@@ -71,6 +78,9 @@ static void usage(FILE *out)
 		"  -h, --help        this help\n"
 		"\n"
 		"Examples:\n"
+		"  bondcheck inspect                      # every bond, live\n"
+		"  bondcheck inspect --netns a bond0 -j\n"
+		"  bondcheck inspect --record /tmp/rec bond0; bondcheck inspect --replay /tmp/rec\n"
 		"  bondcheck inspect --from-proc /proc/net/bonding/bond0\n"
 		"  bondcheck inspect --from-proc sos/proc/net/bonding/bond0 "
 		"sos/proc/net/bonding/bond1\n"
@@ -78,9 +88,10 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status:\n"
 		"  0  no error-level finding      1  at least one error-level finding\n"
-		"  2  usage error                 3  environment: a file is missing, unreadable\n"
-		"                                    or not /proc/net/bonding text; live\n"
-		"                                    inspection unavailable\n"
+		"  2  usage error                 3  environment: no bond, no such bond or\n"
+		"                                    namespace, a file is missing, unreadable\n"
+		"                                    or not /proc/net/bonding text, a broken\n"
+		"                                    recording\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }
@@ -235,20 +246,34 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 }
 
 /*
- * The live path.  It will call bc_collect_snapshot() from
- * include/bondcheck/collect.h (src/collect/, written separately) with the
- * bond names, --netns, --record and --replay; until that exists it says so.
+ * The live path (or a --replay of one): bc_collect_snapshot() reads every
+ * source; its errors (no bond, unknown bond, no such netns, a broken
+ * recording) are environment problems, exit 3.
  */
 static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
-	(void)o;
-	(void)snap;
-	fprintf(stderr,
-		"bondcheck inspect: live inspection (netlink, ethtool, /proc, sysfs) is not "
-		"built yet in this bondcheck.\n"
-		"Inspect saved text instead: bondcheck inspect --from-proc "
-		"/proc/net/bonding/BOND\n");
-	return BC_EXIT_ENV;
+	struct bc_collect_opts co = {
+		.bonds = (const char *const *)o->bonds,
+		.n_bonds = o->n_bonds,
+		.netns = o->netns,
+		.record_dir = o->record_dir,
+		.replay_dir = o->replay_dir,
+	};
+	struct bc_error err = {0};
+	int rc;
+
+	if (o->record_dir && o->replay_dir)
+		return usage_error("--record and --replay exclude each other%s", "");
+	if (o->replay_dir && o->netns)
+		return usage_error("--netns is recorded with --record; a --replay ignores the "
+				   "live namespaces, so do not give both%s",
+				   "");
+	rc = bc_collect_snapshot(&co, snap, &err);
+	if (rc) {
+		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
+		return BC_EXIT_ENV;
+	}
+	return 0;
 }
 
 /* RFC 3339 UTC time of the report: SOURCE_DATE_EPOCH when set (reproducible output). */
