@@ -225,9 +225,76 @@ static struct json_object *snapshot_msg(struct bc_test *t, unsigned index)
 	return o;
 }
 
-/* Run one test after "ready": start, intervals, stop, result.  0 or -errno. */
-static int run_test(const struct bc_agent_cfg *c, int fd, struct bc_test *t)
+/*
+ * Close so that a final error reply is delivered: a close() with unread
+ * input would reset the connection and discard the reply.
+ */
+static void linger_close(int fd)
 {
+	char buf[4096];
+	int64_t deadline = bc_mono_ns() + 200000000;
+
+	shutdown(fd, SHUT_WR);
+	while (bc_mono_ns() < deadline) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
+			break;
+	}
+	close(fd);
+}
+
+/* The responder that answers other clients `busy` while a test runs. */
+struct busy_ctx {
+	int listen_fd;
+	atomic_int done;
+	pthread_t th;
+	bool running;
+};
+
+/* While a test runs, answer every other control connection with `busy`. */
+static void *busy_main(void *arg)
+{
+	struct busy_ctx *b = arg;
+
+	while (!atomic_load(&b->done)) {
+		struct pollfd p = {.fd = b->listen_fd, .events = POLLIN};
+		int fd;
+
+		if (poll(&p, 1, 100) <= 0 || atomic_load(&b->done))
+			continue; /* after the test the newcomer waits for the main loop */
+		fd = accept4(b->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			continue;
+		reply_error(fd, BC_CTL_E_BUSY,
+			    "this agent is running another test; try again later");
+		linger_close(fd);
+	}
+	return NULL;
+}
+
+static void busy_start(struct busy_ctx *b, int listen_fd)
+{
+	b->listen_fd = listen_fd;
+	atomic_init(&b->done, 0);
+	b->running = pthread_create(&b->th, NULL, busy_main, b) == 0;
+}
+
+/* Stop answering `busy` before the result goes out, so the next client is served. */
+static void busy_stop(struct busy_ctx *b)
+{
+	atomic_store(&b->done, 1);
+	if (b->running)
+		pthread_join(b->th, NULL);
+	b->running = false;
+}
+
+/* Run one test after "ready": start, intervals, stop, result.  0 or -errno. */
+static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct bc_test *t)
+{
+	struct busy_ctx busy;
 	struct bc_host_sample a, b;
 	struct json_object *m = NULL, *o, *v;
 	int64_t next, hard_end;
@@ -244,8 +311,10 @@ static int run_test(const struct bc_agent_cfg *c, int fd, struct bc_test *t)
 	}
 	json_object_put(m);
 	bc_host_sample_take(&a);
+	busy_start(&busy, listen_fd);
 	r = bc_test_start(t, NULL);
 	if (r < 0) {
+		busy_stop(&busy);
 		reply_error(fd, BC_CTL_E_BAD_PLAN, t->err.msg);
 		bc_host_sample_free(&a);
 		return r;
@@ -294,6 +363,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, struct bc_test *t)
 	json_object_put(m);
 	bc_test_finish(t);
 	bc_host_sample_take(&b);
+	busy_stop(&busy);
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("result"));
 	json_object_object_add(o, "tmax_ms", json_object_new_int64(t->plan.tmax_ms));
@@ -317,12 +387,14 @@ out:
 	/* nobody waits for a result: no Tmax, free the agent for the next client now */
 	bc_test_stop_senders(t);
 	bc_test_stop_receivers(t, 0);
+	busy_stop(&busy);
 	bc_host_sample_free(&a);
 	return r;
 }
 
 /* One control connection.  Returns 1 when a test ran, 0 or -errno otherwise. */
-static int session(const struct bc_agent_cfg *c, int fd, const struct sockaddr_storage *peer)
+static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
+		   const struct sockaddr_storage *peer)
 {
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
@@ -378,58 +450,10 @@ static int session(const struct bc_agent_cfg *c, int fd, const struct sockaddr_s
 		r = bc_ctl_send(fd, o, 5000, NULL);
 		json_object_put(o);
 		if (r == 0)
-			r = run_test(c, fd, &t);
+			r = run_test(c, fd, listen_fd, &t);
 		bc_test_free(&t);
 		return r;
 	}
-}
-
-/*
- * Close so that a final error reply is delivered: a close() with unread
- * input would reset the connection and discard the reply.
- */
-static void linger_close(int fd)
-{
-	char buf[4096];
-	int64_t deadline = bc_mono_ns() + 200000000;
-
-	shutdown(fd, SHUT_WR);
-	while (bc_mono_ns() < deadline) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
-			break;
-	}
-	close(fd);
-}
-
-struct busy_ctx {
-	int listen_fd;
-	atomic_int done;
-};
-
-/* While a session runs, answer every other control connection with `busy`. */
-static void *busy_main(void *arg)
-{
-	struct busy_ctx *b = arg;
-
-	while (!atomic_load(&b->done)) {
-		struct pollfd p = {.fd = b->listen_fd, .events = POLLIN};
-		int fd;
-
-		if (poll(&p, 1, 100) <= 0 || atomic_load(&b->done))
-			continue; /* a session that just ended leaves the newcomer to the main loop
-				   */
-		fd = accept4(b->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0)
-			continue;
-		reply_error(fd, BC_CTL_E_BUSY,
-			    "this agent is running another test; try again later");
-		linger_close(fd);
-	}
-	return NULL;
 }
 
 int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
@@ -455,16 +479,7 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0,
 			    NI_NUMERICHOST);
 		say(c, "control connection from %s", host);
-		{
-			struct busy_ctx b = {.listen_fd = listen_fd};
-			pthread_t th;
-			bool busy_thread = pthread_create(&th, NULL, busy_main, &b) == 0;
-
-			r = session(c, fd, &peer);
-			atomic_store(&b.done, 1);
-			if (busy_thread)
-				pthread_join(th, NULL);
-		}
+		r = session(c, fd, listen_fd, &peer);
 		linger_close(fd);
 		if (r > 0 && c->once)
 			break;
