@@ -61,16 +61,10 @@ bond_create() {
 
 bridge_create() { ip -n "$1" link add "$2" type bridge; }
 
-# veth_pair NSA IFA NSB IFB: created under unique names in the root namespace,
-# then moved and renamed (the root namespace may hold an emulated NIC's name)
-_vn=0
-veth_pair() {
-	_vn=$((_vn + 1))
-	_t=bcv$$x$_vn
-	ip link add "${_t}a" type veth peer name "${_t}b" &&
-		ip link set "${_t}a" netns "$1" && ip -n "$1" link set "${_t}a" name "$2" &&
-		ip link set "${_t}b" netns "$3" && ip -n "$3" link set "${_t}b" name "$4"
-}
+# veth_pair NSA IFA NSB IFB, in one netlink request.  It runs inside NSA:
+# rtnetlink looks the new name up in the caller's namespace, and the root
+# namespace may hold an emulated NIC called eth0.
+veth_pair() { ip -n "$1" link add "$2" type veth peer name "$4" netns "$3"; }
 
 link_veth() { veth_pair "$@"; }
 
@@ -138,7 +132,8 @@ impair() {
 	tc -n "$_ns" qdisc add dev "$_dev" $_parent netem limit 10000 $_args
 }
 
-enslave() { ip -n "$1" link set "$2" down && ip -n "$1" link set "$2" master "$3"; }
+# links are still down here (they come up after enslaving), as bonding wants
+enslave() { ip -n "$1" link set "$2" master "$3"; }
 
 bond_primary() { ip -n "$1" link set "$2" type bond primary "$3"; }
 

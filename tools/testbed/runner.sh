@@ -56,7 +56,7 @@ teardown() {
 	done
 	# reset the pool NICs in one netlink batch
 	for d in /sys/class/net/*; do
-		case " $pool_macs " in *" $(cat "$d/address") "*) ;; *) continue ;; esac
+		case " $pool_macs " in *" $(cat "$d/address" 2>/dev/null) "*) ;; *) continue ;; esac
 		echo "link set ${d##*/} down mtu 1500"
 		tc qdisc del dev "${d##*/}" root 2>/dev/null
 	done | ip -force -batch - 2>/dev/null
