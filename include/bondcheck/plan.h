@@ -41,6 +41,7 @@ struct bc_plan {
 	int family;	      /* 4 or 6 */
 	uint16_t dport;	      /* agent data port (base) */
 	uint32_t sock_buf;    /* requested UDP SO_SNDBUF/SO_RCVBUF, bytes; 0 = kernel default */
+	bool udp_gso;	      /* UDP GSO (UDP_SEGMENT) on senders, GRO (UDP_GRO) on receivers */
 };
 
 struct bc_plan_limits {

@@ -49,6 +49,8 @@ static void usage(FILE *out)
 		"  --cport BASE[:STRIDE]  client ports BASE, BASE+STRIDE, ... (default ephemeral)\n"
 		"  --dport N              agent data port base (default %d; UDP stream i uses "
 		"N+i)\n"
+		"  --gso                  UDP: send with GSO (UDP_SEGMENT), receive with GRO;\n"
+		"                         --length must then fit the path MTU\n"
 		"  --socket-buffer SIZE   UDP socket buffers to ask for (default 4M; clamping is "
 		"reported)\n"
 		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC "
@@ -121,6 +123,7 @@ int bc_cmd_run(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"json-stream", no_argument, NULL, 'J'},
 		{"place", required_argument, NULL, 'Q'},
+		{"gso", no_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -246,6 +249,9 @@ int bc_cmd_run(int argc, char **argv)
 			else
 				return bad("--link-accounting", optarg, "ethernet or tbf");
 			break;
+		case 'G':
+			cfg.plan.udp_gso = true;
+			break;
 		case 'Q':
 			if (!strcmp(optarg, "per-slave")) {
 				cfg.place_k = 1;
@@ -293,6 +299,10 @@ int bc_cmd_run(int argc, char **argv)
 	if (total_rate > 0 && stream_rate > 0) {
 		fprintf(stderr,
 			"bondcheck run: --rate (total) and --rate-per-stream exclude each other\n");
+		return BC_EXIT_USAGE;
+	}
+	if (cfg.plan.proto == BC_L4_TCP && cfg.plan.udp_gso) {
+		fprintf(stderr, "bondcheck run: --gso applies to UDP (-u)\n");
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.plan.proto == BC_L4_TCP && (total_rate > 0 || stream_rate > 0)) {

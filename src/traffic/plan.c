@@ -86,6 +86,8 @@ int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, str
 			return bc_error_set(err, -EINVAL,
 					    "dport: %u + %u streams runs past port 65535", p->dport,
 					    total);
+	} else if (p->udp_gso) {
+		return bc_error_set(err, -EINVAL, "gso: UDP GSO applies to UDP streams only");
 	} else if (p->length < 1 || p->length > 16 * 1024 * 1024) {
 		return bc_error_set(err, -EINVAL, "length: %u bytes; TCP writes allow 1..16777216",
 				    p->length);
@@ -120,6 +122,7 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 	json_object_object_add(o, "ip_version", json_object_new_int(p->family));
 	json_object_object_add(o, "dport", json_object_new_int(p->dport));
 	json_object_object_add(o, "socket_buffer", json_object_new_int64(p->sock_buf));
+	json_object_object_add(o, "udp_gso", json_object_new_boolean(p->udp_gso));
 	return o;
 }
 
@@ -182,6 +185,8 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 	p->family = (int)f[8].v;
 	p->dport = (uint16_t)f[9].v;
 	p->sock_buf = (uint32_t)f[10].v;
+	/* optional member (absent from early version-1 peers): false */
+	p->udp_gso = json_object_object_get_ex(o, "udp_gso", &v) && json_object_get_boolean(v);
 	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
 	    (strcmp(s, "tcp") && strcmp(s, "udp")))
 		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");

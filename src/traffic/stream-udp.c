@@ -11,16 +11,21 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/udp.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "bondcheck/udp-header.h"
 #include "traffic/stream.h"
 
-#define BATCH 64
+#define BATCH	  64
+#define GSO_MSGS  8  /* sendmmsg messages per call with UDP GSO */
+#define GSO_SEGS  64 /* UDP_MAX_SEGMENTS in older kernels */
+#define GRO_BATCH 16 /* recvmmsg messages per call with UDP GRO (64 KiB each) */
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -100,13 +105,25 @@ static int await_hello(struct bc_stream *s)
 	return -ETIMEDOUT;
 }
 
+/* Segments per message: 1, or with UDP GSO as many as fit 64 KiB (UDP_SEGMENT). */
+static uint32_t gso_segments(const struct bc_stream *s)
+{
+	uint32_t g;
+
+	if (!s->plan->udp_gso)
+		return 1;
+	g = 65000 / s->plan->length;
+	return g > GSO_SEGS ? GSO_SEGS : g ? g : 1;
+}
+
 void *bc_udp_send_main(void *arg)
 {
 	struct bc_stream *s = arg;
 	const struct bc_plan *p = s->plan;
-	uint32_t len = p->length;
+	uint32_t len = p->length, g = gso_segments(s), nmsg = g > 1 ? GSO_MSGS : BATCH;
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
+	uint32_t segs[BATCH];
 	uint8_t *bufs;
 	struct bc_udphdr h = {.stream_id = s->id, .test_id = p->test_id};
 	double ns_per_pkt = p->rate_bps ? 8.0 * len * 1e9 / (double)p->rate_bps : 0;
@@ -115,15 +132,21 @@ void *bc_udp_send_main(void *arg)
 
 	if (s->plan->dir != BC_DIR_FORWARD && s->peer.ss_family && await_hello(s) < 0)
 		return NULL;
-	bufs = calloc(BATCH, len);
+	if (g > 1 && setsockopt(s->fd, SOL_UDP, UDP_SEGMENT, &(int){(int)len}, sizeof(int)) < 0) {
+		s->err = -errno;
+		snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: UDP GSO unavailable: %s", s->id,
+			 strerror(errno));
+		return NULL;
+	}
+	bufs = calloc((size_t)nmsg * g, len);
 	if (!bufs) {
 		s->err = -ENOMEM;
 		snprintf(s->errmsg, sizeof(s->errmsg), "stream %u: out of memory", s->id);
 		return NULL;
 	}
 	memset(msgs, 0, sizeof(msgs));
-	for (int i = 0; i < BATCH; i++) {
-		iov[i] = (struct iovec){bufs + (size_t)i * len, len};
+	for (uint32_t i = 0; i < nmsg; i++) {
+		iov[i] = (struct iovec){bufs + (size_t)i * g * len, len};
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
@@ -136,8 +159,9 @@ void *bc_udp_send_main(void *arg)
 	c0 = thread_cpu_ns();
 	while (!atomic_load(s->stop)) {
 		int64_t now = bc_mono_ns();
-		uint64_t rt;
-		int n = BATCH, r;
+		uint64_t rt, n = (uint64_t)nmsg * g, k = 0;
+		uint32_t m = 0;
+		int r;
 
 		if (now >= end)
 			break;
@@ -149,16 +173,22 @@ void *bc_udp_send_main(void *arg)
 				sleep_until(t0 + (int64_t)((double)seq * ns_per_pkt));
 				continue;
 			}
-			n = due < BATCH ? (int)due : BATCH;
+			if (due < (double)n)
+				n = (uint64_t)due;
 		}
 		rt = bc_real_ns();
 		h.flags = now < omit_end ? BC_UDPHDR_F_OMIT : 0;
-		for (int i = 0; i < n; i++) {
-			h.seq = seq + (uint64_t)i;
-			h.send_ns = rt;
-			bc_udphdr_encode(&h, bufs + (size_t)i * len, len);
+		/* message m carries segs[m] datagrams, each with its own header */
+		for (; k < n; m++) {
+			segs[m] = n - k < g ? (uint32_t)(n - k) : g;
+			iov[m].iov_len = (size_t)segs[m] * len;
+			for (uint32_t i = 0; i < segs[m]; i++, k++) {
+				h.seq = seq + k;
+				h.send_ns = rt;
+				bc_udphdr_encode(&h, bufs + ((size_t)m * g + i) * len, len);
+			}
 		}
-		r = sendmmsg(s->fd, msgs, (unsigned)n, 0);
+		r = sendmmsg(s->fd, msgs, m, 0);
 		if (r < 0) {
 			int e = errno;
 
@@ -173,13 +203,24 @@ void *bc_udp_send_main(void *arg)
 				atomic_fetch_add(&s->enobufs, 1);
 			else if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH)
 				atomic_fetch_add(&s->refused, 1);
+			else if (e == EINVAL || e == EMSGSIZE) {
+				s->err = -e;
+				snprintf(s->errmsg, sizeof(s->errmsg),
+					 "stream %u: the kernel refused %u-byte datagrams%s: %s",
+					 s->id, len,
+					 g > 1 ? " with UDP GSO (larger than the path MTU?)" : "",
+					 strerror(e));
+				break;
+			}
 			drain_errqueue(s->fd);
 			sched_yield();
 			continue;
 		}
-		seq += (uint64_t)r;
+		for (int i = 0; i < r; i++) {
+			seq += segs[i];
+			atomic_fetch_add(&s->sent_bytes, (uint64_t)segs[i] * len);
+		}
 		atomic_store(&s->sent_pkts, seq);
-		atomic_fetch_add(&s->sent_bytes, (uint64_t)r * len);
 	}
 	s->wall_ns = (uint64_t)(bc_mono_ns() - w0);
 	s->cpu_ns = thread_cpu_ns() - c0;
@@ -190,7 +231,7 @@ void *bc_udp_send_main(void *arg)
 struct rx_slot {
 	struct iovec iov;
 	struct sockaddr_storage from;
-	char ctl[CMSG_SPACE(sizeof(struct timespec)) + CMSG_SPACE(sizeof(uint32_t)) + 64];
+	char ctl[CMSG_SPACE(sizeof(struct timespec)) + 2 * CMSG_SPACE(sizeof(uint32_t)) + 64];
 };
 
 static void account(struct bc_stream *s, const uint8_t *buf, size_t n, uint64_t recv_ns,
@@ -219,15 +260,19 @@ static void account(struct bc_stream *s, const uint8_t *buf, size_t n, uint64_t 
 void *bc_udp_recv_main(void *arg)
 {
 	struct bc_stream *s = arg;
-	size_t cap = s->plan->length + 64;
+	/* with UDP GRO one read returns up to 64 KiB of same-size datagrams */
+	bool gro = s->plan->udp_gso &&
+		   setsockopt(s->fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0;
+	size_t cap = gro ? 65536 : s->plan->length + 64;
+	unsigned batch = gro ? GRO_BATCH : BATCH;
 	struct mmsghdr msgs[BATCH];
 	struct rx_slot *slots;
 	uint8_t *bufs;
 	int64_t omit_end = s->start_ns + (int64_t)s->plan->omit_ms * 1000000, w0;
 	uint64_t c0;
 
-	slots = calloc(BATCH, sizeof(*slots));
-	bufs = calloc(BATCH, cap);
+	slots = calloc(batch, sizeof(*slots));
+	bufs = calloc(batch, cap);
 	if (!slots || !bufs) {
 		free(slots);
 		free(bufs);
@@ -244,14 +289,14 @@ void *bc_udp_recv_main(void *arg)
 		int r;
 
 		memset(msgs, 0, sizeof(msgs));
-		for (int i = 0; i < BATCH; i++) {
+		for (unsigned i = 0; i < batch; i++) {
 			slots[i].iov = (struct iovec){bufs + (size_t)i * cap, cap};
 			msgs[i].msg_hdr.msg_iov = &slots[i].iov;
 			msgs[i].msg_hdr.msg_iovlen = 1;
 			msgs[i].msg_hdr.msg_control = slots[i].ctl;
 			msgs[i].msg_hdr.msg_controllen = sizeof(slots[i].ctl);
 		}
-		r = recvmmsg(s->fd, msgs, BATCH, MSG_WAITFORONE, NULL);
+		r = recvmmsg(s->fd, msgs, batch, MSG_WAITFORONE, NULL);
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)
 				drain_errqueue(s->fd);
@@ -262,10 +307,18 @@ void *bc_udp_recv_main(void *arg)
 		pthread_mutex_lock(&s->mu);
 		for (int i = 0; i < r; i++) {
 			uint64_t recv_ns = rt;
+			size_t seg = msgs[i].msg_len;
 			struct cmsghdr *cm;
 
 			for (cm = CMSG_FIRSTHDR(&msgs[i].msg_hdr); cm;
 			     cm = CMSG_NXTHDR(&msgs[i].msg_hdr, cm)) {
+				if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
+					int gs;
+
+					memcpy(&gs, CMSG_DATA(cm), sizeof(gs));
+					if (gs > 0)
+						seg = (size_t)gs;
+				}
 				if (cm->cmsg_level != SOL_SOCKET)
 					continue;
 				if (cm->cmsg_type == SCM_TIMESTAMPNS) {
@@ -278,7 +331,13 @@ void *bc_udp_recv_main(void *arg)
 					memcpy(&s->rxq_ovfl, CMSG_DATA(cm), sizeof(uint32_t));
 				}
 			}
-			account(s, bufs + (size_t)i * cap, msgs[i].msg_len, recv_ns, now, omit_end);
+			/* a GRO read holds datagrams of gso_size bytes, the last one shorter */
+			if (seg < msgs[i].msg_len)
+				s->gro_reads++;
+			for (size_t off = 0; off < msgs[i].msg_len; off += seg)
+				account(s, bufs + (size_t)i * cap + off,
+					msgs[i].msg_len - off < seg ? msgs[i].msg_len - off : seg,
+					recv_ns, now, omit_end);
 		}
 		pthread_mutex_unlock(&s->mu);
 	}

@@ -288,6 +288,8 @@ static void add_receiver(struct json_object *o, struct bc_stream *s, uint64_t se
 	add_u64(o, "late_packets", s->win.late);
 	add_u64(o, "foreign_packets", s->not_ours);
 	add_u64(o, "socket_drops", s->rxq_ovfl);
+	if (s->plan->udp_gso)
+		add_u64(o, "gro_reads", s->gro_reads);
 	json_object_object_add(o, "jitter_ms", json_object_new_double(s->win.jitter_ns / 1e6));
 	if (s->win.received) {
 		json_object_object_add(o, "owd_min_ms",

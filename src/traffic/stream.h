@@ -67,6 +67,7 @@ struct bc_stream {
 	int64_t rx_meas_first_ns, rx_last_ns; /* CLOCK_MONOTONIC */
 	uint64_t not_ours;		      /* datagrams of another test or stream */
 	uint32_t rxq_ovfl;		      /* SO_RXQ_OVFL: socket drops so far */
+	uint64_t gro_reads;		      /* reads that returned several datagrams (UDP GRO) */
 
 	/* both */
 	int sndbuf, rcvbuf; /* granted, as getsockopt reports (kernel doubles) */

@@ -506,6 +506,21 @@ static struct json_object *end_json(struct json_object *counters, struct json_ob
 	return o;
 }
 
+/* A stream that failed on either end says so in the notes. */
+static void note_stream_errors(struct json_object *streams, struct json_object *notes)
+{
+	static const char *const ends[] = {"sender", "receiver"};
+
+	for (size_t i = 0; i < json_object_array_length(streams); i++) {
+		struct json_object *s = json_object_array_get_idx(streams, i), *e, *m;
+
+		for (int k = 0; k < 2; k++)
+			if (json_object_object_get_ex(s, ends[k], &e) &&
+			    json_object_object_get_ex(e, "error", &m))
+				json_object_array_add(notes, json_object_get(m));
+	}
+}
+
 /* Say when the kernel granted less socket buffer than asked (net.core.[rw]mem_max). */
 static void note_clamped(struct json_object *streams, struct json_object *notes)
 {
@@ -681,6 +696,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	json_object_object_add(res, "streams", o);
 	summarize(c, t, res, o, notes);
 	note_clamped(o, notes);
+	note_stream_errors(o, notes);
 	ends = json_object_new_object();
 	json_object_object_add(ends, "client", end_json(bc_host_delta_json(&ha, &hb), meta));
 	meta = NULL;
