@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
@@ -753,6 +754,7 @@ int sc_parse_buffer(const char *buf, size_t len, const char *name, struct scenar
 int sc_parse_file(const char *path, struct scenario *sc)
 {
 	FILE *f = fopen(path, "rb");
+	struct stat st = { 0 };
 	char *buf;
 	long len;
 	int rc;
@@ -760,6 +762,13 @@ int sc_parse_file(const char *path, struct scenario *sc)
 	if (!f) {
 		memset(sc, 0, sizeof(*sc));
 		snprintf(sc->err, sizeof(sc->err), "%s: cannot open: %m", path);
+		return -1;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		memset(sc, 0, sizeof(*sc));
+		snprintf(sc->err, sizeof(sc->err), "%s: expected a scenario file, found %s", path,
+			 S_ISDIR(st.st_mode) ? "a directory" : "something that is not a regular file");
 		return -1;
 	}
 	fseek(f, 0, SEEK_END);
