@@ -58,6 +58,17 @@ static const struct bc_finding_def catalog[] = {
 	 "balance-rr with tcp_reordering at its default 3: expect retransmits"},
 	{"source-disagreement", BC_SEV_WARNING,
 	 "two sources (netlink, /proc, sysfs) disagree on a field"},
+	/* per-slave capture attribution (run, analyze): bondcheck/attrib.h */
+	{"link-idle", BC_SEV_WARNING,
+	 "a slave that should carry test traffic carried < 1 % of it (captures)"},
+	{"reordering", BC_SEV_WARNING,
+	 "late datagrams beyond 3 positions, attributed to link pairs (captures)"},
+	{"wire-loss", BC_SEV_ERROR,
+	 "datagrams left on a slave and never arrived, bracketed by both captures"},
+	{"rx-loss-reassembly", BC_SEV_ERROR,
+	 "every fragment arrived but reassembly fails (ipfrag_max_dist, ipfrag_time)"},
+	{"capture-incomplete", BC_SEV_WARNING,
+	 "a capture dropped or cut packets: counts are lower bounds"},
 };
 
 const struct bc_finding_def *bc_findings_catalog(size_t *n)

@@ -21,5 +21,6 @@ struct bc_command {
 int bc_cmd_inspect(int argc, char **argv);
 int bc_cmd_serve(int argc, char **argv);
 int bc_cmd_run(int argc, char **argv);
+int bc_cmd_analyze(int argc, char **argv);
 
 #endif

@@ -14,6 +14,8 @@ static const struct bc_command commands[] = {
 	{ "serve", "the agent on the peer host: answers `run` over the control protocol", bc_cmd_serve },
 	{ "run", "drive TCP/UDP streams to an agent: goodput, loss, reordering, counters, ceiling",
 	  bc_cmd_run },
+	{ "analyze", "attribute per-slave captures (pcap): per-link loss, reordering pairs, paths",
+	  bc_cmd_analyze },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Attribution of packets to bond slaves from per-slave captures
+ * (DESIGN.md "Capture and attribution"; reference/measurement.md 1 and 3).
+ *
+ * Input: one packet stream per captured link, each tagged with the side it
+ * was captured on (BC_SIDE_TX: the sending host, BC_SIDE_RX: the receiving
+ * host).  A packet travels "forward" when its source is the sending host's
+ * address (cfg.local, or inferred as the source of most bytes in the TX
+ * captures), else "reverse".  A forward packet in a TX capture, or a reverse
+ * one in an RX capture, *left* on that link; the others *arrived* on it.
+ *
+ * Units: every IP packet of our UDP streams is one unit, keyed by
+ * (stream, sequence number, fragment offset).  Non-first IPv4 fragments are
+ * joined to their first fragment by (src, dst, protocol, id) within
+ * cfg.ipfrag_window_ns (no longer than ipfrag_time: the 16-bit id wraps);
+ * IPv6 fragments by the 32-bit identification, in the same way.
+ *
+ * From the units:
+ *  - path[tx][rx]: units that left on link tx and arrived on link rx; the
+ *    learned peer of a TX link is the RX link most of its units reached;
+ *  - loss per TX link: units that left on it, never arrived, and are
+ *    bracketed (a later sequence number of the same stream arrived);
+ *  - reordering in arrival order of the merged receiver captures (the
+ *    observation point "merged-rx-slave-captures"): RFC 4737 / 5236 per
+ *    stream through bc_seqwin, and per link pair: a late datagram (s <
+ *    NextExp) arriving on link A is charged to the pair (B, A), B the link of
+ *    the earliest arrival with a larger sequence number (RFC 4737 4.2's j);
+ *  - fragmented messages at the receiver: complete in the capture,
+ *    incomplete (a fragment lost), or complete but predicted to fail
+ *    reassembly (FRAG_TOO_FAR: more than cfg.ipfrag_max_dist fragments from
+ *    the source between two of its fragments, net/ipv4/ip_fragment.c
+ *    ip_frag_too_far()).  A fragment later than the window after the first
+ *    starts a new entry, so a message spread over more than ipfrag_time is
+ *    incomplete, as the kernel's timer makes it.
+ *
+ * Times are ns; byte counts are bytes; rates bits/s.
+ */
+#ifndef BONDCHECK_ATTRIB_H
+#define BONDCHECK_ATTRIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bondcheck/error.h"
+#include "bondcheck/model.h"
+#include "bondcheck/packet.h"
+#include "bondcheck/seqwin.h"
+
+#define BC_ATTRIB_MAX_LINKS 32
+#define BC_ATTRIB_NAME 32 /* "tx:hostA/eth0" fits in a finding subject */
+#define BC_ATTRIB_MAX_SEQ (1ull << 32) /* larger sequence numbers are foreign */
+
+enum bc_side { BC_SIDE_TX = 0, BC_SIDE_RX = 1 };
+enum bc_dir { BC_DIR_FWD = 0, BC_DIR_REV = 1 };
+
+struct bc_attrib_cfg {
+	uint32_t mtu;		   /* bytes per L3 packet for super-frame expansion; 0: none */
+	uint64_t ipfrag_window_ns; /* fragment join window (ipfrag_time, default 30 s) */
+	uint32_t ipfrag_max_dist;  /* net.ipv4.ipfrag_max_dist (64); 0 disables the check */
+	uint32_t rd_threshold;	   /* RFC 5236 DT, packets */
+	uint32_t late_threshold;   /* "reordering" finding: n-reordering n (3, UDP) */
+	double idle_share;	   /* "link-idle" below this share (0.01) */
+	bool have_local;
+	uint8_t local[16]; /* sending host's address, IPv4 in the first 4 bytes */
+	uint8_t local_version;
+};
+
+/* Per link, per direction of travel (forward/reverse). */
+struct bc_link_dir {
+	uint64_t frames, bytes;		  /* captured frames; bytes = pcap original length */
+	uint64_t wire_frames, wire_bytes; /* super-frames expanded; +24/frame, 64 min */
+	uint64_t super_frames;		  /* frames longer than cfg.mtu (TSO/GSO/GRO) */
+	uint64_t first_ns, last_ns;
+	uint32_t flows; /* distinct 5-tuples (after finish) */
+};
+
+struct bc_attrib_link {
+	char name[BC_ATTRIB_NAME]; /* "tx:eth0", qualified by side */
+	enum bc_side side;
+	struct bc_link_dir dir[2];
+	uint64_t units_left, units_arrived; /* our datagrams/fragments */
+	uint64_t lost;			    /* left here, bracketed, never arrived */
+	uint64_t unbracketed;		    /* left here after the last arrival of its stream */
+	int peer;			    /* learned peer link (index), -1 unknown */
+	uint64_t lacpdus;
+	struct bc_lacpdu last_lacp;
+	uint64_t other_frames; /* not IP and not LACP (ARP, ...) */
+	uint64_t foreign;      /* IP neither from nor to the sending host (with cfg.local) */
+	uint64_t snapped;      /* our header or a needed header cut by the snap length */
+	uint64_t malformed;
+	bool truncated; /* the file ended inside a record */
+	char trunc_msg[160];
+	uint32_t snaplen, linktype; /* of the file, when read from one */
+};
+
+struct bc_attrib_flow {
+	uint8_t version, proto;
+	uint8_t src[16], dst[16];
+	uint16_t sport, dport;
+	enum bc_dir dir;
+	uint64_t frames, bytes;
+	uint64_t link_mask; /* bit i: seen on link i */
+};
+
+/* One of our UDP streams in one direction (test_id, stream_id). */
+struct bc_attrib_stream {
+	uint32_t test_id, stream_id;
+	enum bc_dir dir;
+	int flow; /* index in flows[] */
+	uint64_t left, arrived, lost, unbracketed, duplicates;
+	uint64_t max_rx_seq;
+	bool any_rx;
+	struct bc_seqwin win; /* receiver metrics in merged RX arrival order */
+	bool win_ready;
+	/* internal: record-setting arrivals (seq, link) for the pair attribution */
+	uint64_t *rec_seq, *rec_pos;
+	uint8_t *rec_link;
+	size_t n_rec, cap_rec;
+};
+
+struct bc_attrib_frag {
+	uint64_t messages_rx;	 /* fragmented messages seen at the receiver */
+	uint64_t complete;	 /* every fragment arrived */
+	uint64_t incomplete;	 /* a fragment never arrived (reassembly fails; wire loss) */
+	uint64_t too_far;	 /* complete but predicted to fail: ipfrag_max_dist */
+	uint64_t unjoined[2];	 /* non-first fragments whose first never showed [side] */
+	int too_far_link;	 /* RX link of the most too-far late fragments, -1 */
+	uint64_t fragments[2];	 /* fragments seen [side] */
+};
+
+struct bc_attrib {
+	struct bc_attrib_cfg cfg;
+	struct bc_attrib_link links[BC_ATTRIB_MAX_LINKS];
+	size_t n_links;
+	struct bc_attrib_flow *flows;
+	size_t n_flows;
+	struct bc_attrib_stream *streams;
+	size_t n_streams;
+
+	uint64_t path[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* [left link][arrived link] */
+	uint64_t pairs[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* [early link][late link] */
+	uint64_t pair_extent_max[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];
+	uint64_t rx_received, rx_reordered; /* over all streams (first copies) */
+	uint64_t rx_without_tx; /* arrived units that no TX capture saw leave */
+	uint64_t skew_units;	/* units that arrived before they left (clock skew) */
+	int64_t delay_min_ns, delay_max_ns;
+	struct bc_attrib_frag frag;
+	bool local_inferred;
+	bool finished;
+
+	struct bc_finding *findings;
+	size_t n_findings;
+
+	void *priv; /* records, hash tables */
+};
+
+/* bc_attrib_cfg_default() - MTU 1500, 30 s window, max_dist 64, DT 16, n 3, 1 %. */
+void bc_attrib_cfg_default(struct bc_attrib_cfg *cfg);
+
+/* bc_attrib_init() - 0 or -ENOMEM. */
+int bc_attrib_init(struct bc_attrib *a, const struct bc_attrib_cfg *cfg, struct bc_error *err);
+void bc_attrib_free(struct bc_attrib *a);
+
+/*
+ * bc_attrib_add_link() - declare a captured link; @name is qualified with the
+ * side ("tx:" + name).  Returns its index, -E2BIG past BC_ATTRIB_MAX_LINKS,
+ * -EEXIST for a second link of that name and side.
+ */
+int bc_attrib_add_link(struct bc_attrib *a, enum bc_side side, const char *name,
+		       struct bc_error *err);
+
+/*
+ * bc_attrib_add_packet() - one captured frame on link @link, in capture
+ * order.  @ts_ns: capture time; @wire_len: pcap original length.
+ * Returns 0 or -ENOMEM; undecodable frames are counted, not errors.
+ */
+int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wire_len);
+
+/*
+ * bc_attrib_read_pcap() - add every frame of a pcap or pcapng file (ours or
+ * tcpdump's) to @link.  Timestamps are read with nanosecond precision.
+ * Errors: -ENOENT/-EIO when libpcap cannot open it (its errbuf in @err),
+ * -EPROTONOSUPPORT for a link type other than Ethernet (DLT_EN10MB).
+ * A file that ends inside a record is not an error: the link is marked
+ * truncated (and the analysis flagged capture-incomplete).
+ */
+int bc_attrib_read_pcap(struct bc_attrib *a, int link, const char *path, struct bc_error *err);
+
+/* bc_attrib_finish() - merge, join, attribute; then findings.  0 or -ENOMEM. */
+int bc_attrib_finish(struct bc_attrib *a, struct bc_error *err);
+
+/* bc_attrib_reordered_ratio() - RFC 4737 reordered / received over all streams, 0..1. */
+double bc_attrib_reordered_ratio(const struct bc_attrib *a);
+
+/* bc_attrib_wire_bps() - wire rate of @l in direction @d, bits/s (0 for < 2 frames). */
+double bc_attrib_wire_bps(const struct bc_attrib_link *l, enum bc_dir d);
+
+/* bc_attrib_findings() - add the analysis findings (internal, called by finish). */
+int bc_attrib_findings(struct bc_attrib *a);
+
+#endif

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Attribution, ingest side: links, per-packet decode (decode/packet.c),
+ * per-link counters, flows, our streams and the compact records that
+ * attrib-merge.c joins and attributes.  Model in bondcheck/attrib.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/attrib-int.h"
+
+void bc_attrib_cfg_default(struct bc_attrib_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mtu = 1500;
+	cfg->ipfrag_window_ns = 30ull * 1000000000ull; /* net.ipv4.ipfrag_time default */
+	cfg->ipfrag_max_dist = 64;		       /* net.ipv4.ipfrag_max_dist default */
+	cfg->rd_threshold = 16;
+	cfg->late_threshold = 3;
+	cfg->idle_share = 0.01;
+}
+
+int bc_attrib_init(struct bc_attrib *a, const struct bc_attrib_cfg *cfg, struct bc_error *err)
+{
+	struct priv *pv;
+
+	memset(a, 0, sizeof(*a));
+	a->cfg = *cfg;
+	pv = calloc(1, sizeof(*pv));
+	if (!pv)
+		return bc_error_set(err, -ENOMEM, "out of memory for the attribution state");
+	pv->last_pair = pv->last_flow = pv->last_stream = -1;
+	a->priv = pv;
+	a->frag.too_far_link = -1;
+	return 0;
+}
+
+void bc_attrib_free(struct bc_attrib *a)
+{
+	struct priv *pv;
+
+	if (!a)
+		return;
+	pv = a->priv;
+	if (pv) {
+		free(pv->recs);
+		for (size_t i = 0; i < BC_ATTRIB_MAX_LINKS; i++)
+			free(pv->link_recs[i]);
+		free(pv->flow_tab);
+		free(pv->flow_pair);
+		free(pv->stream_min_seq);
+		free(pv);
+	}
+	for (size_t i = 0; i < a->n_streams; i++) {
+		bc_seqwin_free(&a->streams[i].win);
+		free(a->streams[i].rec_seq);
+		free(a->streams[i].rec_pos);
+		free(a->streams[i].rec_link);
+	}
+	free(a->streams);
+	free(a->flows);
+	free(a->findings);
+	memset(a, 0, sizeof(*a));
+}
+
+int bc_attrib_add_link(struct bc_attrib *a, enum bc_side side, const char *name,
+		       struct bc_error *err)
+{
+	char q[BC_ATTRIB_NAME];
+	struct bc_attrib_link *l;
+
+	if (a->n_links >= BC_ATTRIB_MAX_LINKS)
+		return bc_error_set(err, -E2BIG, "more than %d captured links; give at most %d",
+				    BC_ATTRIB_MAX_LINKS, BC_ATTRIB_MAX_LINKS);
+	if (strlen(name) + 4 > sizeof(q))
+		return bc_error_set(err, -ENAMETOOLONG,
+				    "link name '%s' is longer than %zu characters", name,
+				    sizeof(q) - 4);
+	snprintf(q, sizeof(q), "%s:%s", side == BC_SIDE_TX ? "tx" : "rx", name);
+	for (size_t i = 0; i < a->n_links; i++)
+		if (!strcmp(a->links[i].name, q))
+			return bc_error_set(err, -EEXIST,
+					    "link %s given twice; name each capture once", q);
+	l = &a->links[a->n_links];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->name, sizeof(l->name), "%s", q);
+	l->side = side;
+	l->peer = -1;
+	return (int)a->n_links++;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 1024;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static int pair_index(struct priv *pv, const struct bc_pkt *p)
+{
+	struct addr_pair *ap;
+
+	if (pv->last_pair >= 0) {
+		ap = &pv->pairs[pv->last_pair];
+		if (ap->version == p->ip_version && !memcmp(ap->src, p->src, 16) &&
+		    !memcmp(ap->dst, p->dst, 16))
+			return pv->last_pair;
+	}
+	for (size_t i = 0; i < pv->n_pairs; i++) {
+		ap = &pv->pairs[i];
+		if (ap->version == p->ip_version && !memcmp(ap->src, p->src, 16) &&
+		    !memcmp(ap->dst, p->dst, 16))
+			return pv->last_pair = (int)i;
+	}
+	if (pv->n_pairs == MAX_PAIRS)
+		return -1;
+	ap = &pv->pairs[pv->n_pairs];
+	ap->version = p->ip_version;
+	memcpy(ap->src, p->src, 16);
+	memcpy(ap->dst, p->dst, 16);
+	ap->dir = -1;
+	return pv->last_pair = (int)pv->n_pairs++;
+}
+
+static uint64_t flow_hash(int pair, uint8_t proto, uint16_t sp, uint16_t dp)
+{
+	uint64_t h = ((uint64_t)pair << 40) | ((uint64_t)proto << 32) | ((uint64_t)sp << 16) | dp;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static int flow_rehash(struct bc_attrib *a, struct priv *pv)
+{
+	size_t n = pv->flow_tab_size ? pv->flow_tab_size * 2 : 256;
+	uint32_t *t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->n_flows; i++) {
+		struct bc_attrib_flow *f = &a->flows[i];
+		size_t k = flow_hash(pv->flow_pair[i], f->proto, f->sport, f->dport) & (n - 1);
+
+		while (t[k])
+			k = (k + 1) & (n - 1);
+		t[k] = (uint32_t)i + 1;
+	}
+	free(pv->flow_tab);
+	pv->flow_tab = t;
+	pv->flow_tab_size = n;
+	return 0;
+}
+
+static int flow_index(struct bc_attrib *a, struct priv *pv, int pair, const struct bc_pkt *p)
+{
+	struct bc_attrib_flow *f;
+	size_t k;
+
+	if (pv->last_flow >= 0) {
+		f = &a->flows[pv->last_flow];
+		if (pv->flow_pair[pv->last_flow] == pair && f->proto == p->proto &&
+		    f->sport == p->sport && f->dport == p->dport)
+			return pv->last_flow;
+	}
+	if ((a->n_flows + 1) * 2 > pv->flow_tab_size && flow_rehash(a, pv))
+		return -ENOMEM;
+	k = flow_hash(pair, p->proto, p->sport, p->dport) & (pv->flow_tab_size - 1);
+	for (; pv->flow_tab[k]; k = (k + 1) & (pv->flow_tab_size - 1)) {
+		uint32_t i = pv->flow_tab[k] - 1;
+
+		f = &a->flows[i];
+		if (pv->flow_pair[i] == pair && f->proto == p->proto && f->sport == p->sport &&
+		    f->dport == p->dport)
+			return pv->last_flow = (int)i;
+	}
+	if (a->n_flows == pv->cap_flows) {
+		size_t n = pv->cap_flows ? pv->cap_flows * 2 : 64;
+		void *q = realloc(a->flows, n * sizeof(*a->flows));
+
+		if (!q)
+			return -ENOMEM;
+		a->flows = q;
+		q = realloc(pv->flow_pair, n);
+		if (!q)
+			return -ENOMEM;
+		pv->flow_pair = q;
+		pv->cap_flows = n;
+	}
+	f = &a->flows[a->n_flows];
+	memset(f, 0, sizeof(*f));
+	f->version = p->ip_version;
+	f->proto = p->proto;
+	memcpy(f->src, p->src, 16);
+	memcpy(f->dst, p->dst, 16);
+	f->sport = p->sport;
+	f->dport = p->dport;
+	pv->flow_pair[a->n_flows] = (uint8_t)pair;
+	pv->flow_tab[k] = (uint32_t)a->n_flows + 1;
+	return pv->last_flow = (int)a->n_flows++;
+}
+
+static int stream_index(struct bc_attrib *a, struct priv *pv, int pair, int flow,
+			const struct bc_pkt *p)
+{
+	struct bc_attrib_stream *s;
+
+	if (pv->last_stream >= 0) {
+		s = &a->streams[pv->last_stream];
+		if (s->flow == flow && s->test_id == p->ours.test_id &&
+		    s->stream_id == p->ours.stream_id)
+			return pv->last_stream;
+	}
+	for (size_t i = 0; i < a->n_streams; i++) {
+		s = &a->streams[i];
+		if (s->flow == flow && s->test_id == p->ours.test_id &&
+		    s->stream_id == p->ours.stream_id)
+			return pv->last_stream = (int)i;
+	}
+	s = realloc(a->streams, (a->n_streams + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	a->streams = s;
+	s = &a->streams[a->n_streams];
+	memset(s, 0, sizeof(*s));
+	s->test_id = p->ours.test_id;
+	s->stream_id = p->ours.stream_id;
+	s->flow = flow;
+	(void)pair;
+	{
+		uint64_t *m = realloc(pv->stream_min_seq, (a->n_streams + 1) * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		pv->stream_min_seq = m;
+		m[a->n_streams] = UINT64_MAX;
+	}
+	return pv->last_stream = (int)a->n_streams++;
+}
+
+static int add_rec(struct bc_attrib *a, struct priv *pv, int link, const struct rec *r)
+{
+	if (grow((void **)&pv->recs, &pv->cap_recs, pv->n_recs + 1, sizeof(*pv->recs)) ||
+	    grow((void **)&pv->link_recs[link], &pv->cap_link_recs[link],
+		 pv->n_link_recs[link] + 1, sizeof(uint32_t)))
+		return -ENOMEM;
+	if (pv->n_recs >= UINT32_MAX)
+		return -E2BIG;
+	pv->link_recs[link][pv->n_link_recs[link]++] = (uint32_t)pv->n_recs;
+	pv->recs[pv->n_recs++] = *r;
+	(void)a;
+	return 0;
+}
+
+int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const uint8_t *data,
+			 uint32_t caplen, uint32_t wire_len)
+{
+	struct priv *pv = a->priv;
+	struct bc_attrib_link *l = &a->links[link];
+	struct pair_stats *ps;
+	struct bc_pkt p;
+	struct rec r;
+	uint64_t wb;
+	uint32_t wf;
+	int pair, flow = -1, rc;
+
+	if (bc_pkt_decode(data, caplen, wire_len, &p)) {
+		l->malformed++;
+		return 0;
+	}
+	if (p.layer == BC_PKT_LACP) {
+		l->lacpdus++;
+		l->last_lacp = p.lacp;
+		return 0;
+	}
+	if (p.layer < BC_PKT_L3) {
+		if (p.stop == BC_PKT_STOP_SNAPPED)
+			l->snapped++;
+		else
+			l->other_frames++;
+		return 0;
+	}
+	pair = pair_index(pv, &p);
+	if (pair < 0) {
+		l->foreign++;
+		return 0;
+	}
+	ps = &pv->ls[link][pair];
+	wf = bc_pkt_wire_frames(&p, a->cfg.mtu, &wb);
+	if (!ps->frames)
+		ps->first_ns = ts_ns;
+	ps->frames++;
+	ps->bytes += p.wire_len;
+	ps->wire_frames += wf;
+	ps->wire_bytes += wb;
+	ps->super_frames += wf > 1;
+	ps->last_ns = ts_ns;
+	if (l->side == BC_SIDE_TX)
+		pv->pairs[pair].tx_bytes += p.wire_len;
+	if (p.stop == BC_PKT_STOP_SNAPPED && p.layer < BC_PKT_OURS && p.proto == 17)
+		l->snapped++;
+	if (p.layer >= BC_PKT_L4) {
+		flow = flow_index(a, pv, pair, &p);
+		if (flow < 0)
+			return flow;
+		a->flows[flow].frames++;
+		a->flows[flow].bytes += p.wire_len;
+		a->flows[flow].link_mask |= 1ull << link;
+	}
+	if (p.layer != BC_PKT_OURS && !p.frag)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.ts = ts_ns;
+	r.link = (uint8_t)link;
+	r.pair = (uint8_t)pair;
+	r.proto = p.proto;
+	r.stream = NO_STREAM;
+	if (p.frag) {
+		r.flags |= R_FRAG | (p.more_frags ? R_MF : 0);
+		r.ip_id = p.ip_id;
+		r.off8 = (uint16_t)(p.frag_off / 8);
+		r.frag_len = p.ip_len - p.l3_hdr_len;
+	}
+	if (p.layer == BC_PKT_OURS) {
+		if (p.ours.seq >= BC_ATTRIB_MAX_SEQ) {
+			l->foreign++;
+			return 0;
+		}
+		rc = stream_index(a, pv, pair, flow, &p);
+		if (rc < 0)
+			return rc;
+		r.flags |= R_OURS;
+		r.stream = (uint32_t)rc;
+		r.seq = p.ours.seq;
+		r.send_ns = p.ours.send_ns;
+		if (r.seq < pv->stream_min_seq[rc])
+			pv->stream_min_seq[rc] = r.seq;
+	}
+	return add_rec(a, pv, link, &r);
+}
+
+double bc_attrib_wire_bps(const struct bc_attrib_link *l, enum bc_dir d)
+{
+	const struct bc_link_dir *x = &l->dir[d];
+
+	if (x->frames < 2 || x->last_ns <= x->first_ns)
+		return 0;
+	return (double)x->wire_bytes * 8e9 / (double)(x->last_ns - x->first_ns);
+}
+
+double bc_attrib_reordered_ratio(const struct bc_attrib *a)
+{
+	return a->rx_received ? (double)a->rx_reordered / (double)a->rx_received : 0;
+}

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Attribution (analyze/attrib*.c) on synthetic per-slave pcaps written with
+ * pcap_open_dead + pcap_dump: known striping, loss and reordering, exact
+ * counts asserted.
+ */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bondcheck/attrib.h"
+#include "bondcheck/findings.h"
+#include "bondcheck/packet.h"
+
+#define N 1000
+#define US 1000ull
+
+static char dir[64];
+
+struct cap {
+	pcap_t *p;
+	pcap_dumper_t *d;
+	char path[128];
+};
+
+static void cap_open(struct cap *c, const char *name)
+{
+	c->p = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+	snprintf(c->path, sizeof(c->path), "%s/%s.pcap", dir, name);
+	c->d = pcap_dump_open(c->p, c->path);
+	assert_non_null(c->d);
+}
+
+static void cap_put(struct cap *c, uint64_t ts, const uint8_t *b, int len, uint32_t caplen)
+{
+	struct pcap_pkthdr h = {.caplen = caplen && caplen < (uint32_t)len ? caplen : (uint32_t)len,
+				.len = (uint32_t)len};
+
+	h.ts.tv_sec = (time_t)(ts / 1000000000ull);
+	h.ts.tv_usec = (suseconds_t)(ts % 1000000000ull);
+	pcap_dump((u_char *)c->d, &h, b);
+}
+
+static void cap_close(struct cap *c)
+{
+	pcap_dump_close(c->d);
+	pcap_close(c->p);
+}
+
+static int udp_frame(uint64_t seq, uint8_t *buf)
+{
+	struct bc_udphdr h = {.stream_id = 0, .test_id = 42, .seq = seq, .send_ns = seq * 10 * US};
+	struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 40000, .dport = 5201,
+				.ip_id = (uint32_t)seq, .payload_len = 100, .ours = &h};
+
+	s.src[0] = 10, s.src[3] = 1;
+	s.dst[0] = 10, s.dst[3] = 2;
+	return bc_pkt_build(&s, buf, 2048);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/bc-attrib-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return getenv("KEEP") ? 0 : system(cmd) ? -1 : 0;
+}
+
+static const struct bc_finding *find(const struct bc_attrib *a, const char *id)
+{
+	for (size_t i = 0; i < a->n_findings; i++)
+		if (!strcmp(a->findings[i].id, id))
+			return &a->findings[i];
+	return NULL;
+}
+
+/*
+ * 1000 datagrams striped round-robin over 3 links (seq % 3); on eth1 every
+ * 20th datagram (k % 20 == 19 of its 333) is lost on the wire: 16; on eth2,
+ * 20 datagrams (seq = 3j + 2, j = 10, 20, ..., 200) arrive after the next 2
+ * (s+1 on eth0, s+2 on eth1), still before s+3 on their own link (a link
+ * keeps its own order).
+ */
+static void test_striped_loss_reorder(void **state)
+{
+	const char *names[3] = {"eth0", "eth1", "eth2"};
+	struct cap tx[3], rx[3];
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	struct bc_attrib a;
+	const struct bc_finding *f;
+	uint8_t buf[2048];
+	int link[6];
+
+	(void)state;
+	for (int l = 0; l < 3; l++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "tx-%s", names[l]);
+		cap_open(&tx[l], n);
+		snprintf(n, sizeof(n), "rx-%s", names[l]);
+		cap_open(&rx[l], n);
+	}
+	for (uint64_t s = 0; s < N; s++) {
+		int l = (int)(s % 3), len = udp_frame(s, buf);
+		uint64_t t = s * 10 * US, arr = t + 50 * US;
+		uint64_t j = (s - 2) / 3;
+
+		cap_put(&tx[l], t, buf, len, 96);
+		if (l == 1 && (s / 3) % 20 == 19)
+			continue; /* lost on the wire */
+		if (l == 2 && j % 10 == 0 && j >= 10 && j <= 200)
+			arr += 25 * US; /* after s+2 (at +70 us), before s+3 (+80) */
+		cap_put(&rx[l], arr, buf, len, 96);
+	}
+	for (int l = 0; l < 3; l++) {
+		cap_close(&tx[l]);
+		cap_close(&rx[l]);
+	}
+	bc_attrib_cfg_default(&cfg);
+	cfg.late_threshold = 2; /* the finding for 2-reordered datagrams */
+	assert_int_equal(bc_attrib_init(&a, &cfg, &err), 0);
+	for (int l = 0; l < 3; l++) {
+		link[l] = bc_attrib_add_link(&a, BC_SIDE_TX, names[l], &err);
+		assert_int_equal(bc_attrib_read_pcap(&a, link[l], tx[l].path, &err), 0);
+	}
+	for (int l = 0; l < 3; l++) {
+		link[3 + l] = bc_attrib_add_link(&a, BC_SIDE_RX, names[l], &err);
+		assert_int_equal(bc_attrib_read_pcap(&a, link[3 + l], rx[l].path, &err), 0);
+	}
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	assert_true(a.local_inferred);
+	assert_string_equal(a.links[0].name, "tx:eth0");
+	assert_string_equal(a.links[4].name, "rx:eth1");
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].frames, 334);
+	assert_int_equal(a.links[1].dir[BC_DIR_FWD].frames, 333);
+	assert_int_equal(a.links[4].dir[BC_DIR_FWD].frames, 317);
+	/* bytes from the original length (142), never the 96-byte snap */
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].bytes, 334 * 142);
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].wire_bytes, 334 * (142 + 24));
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].flows, 1);
+	/* paths learned: eth_i -> eth_i */
+	for (int l = 0; l < 3; l++) {
+		assert_int_equal(a.links[l].peer, 3 + l);
+		assert_int_equal(a.links[3 + l].peer, l);
+	}
+	assert_int_equal(a.path[1][4], 317);
+	assert_int_equal(a.path[2][5], 333);
+	assert_int_equal(a.path[0][4], 0);
+	/* per-path loss: 16 on tx:eth1 only */
+	assert_int_equal(a.links[0].lost, 0);
+	assert_int_equal(a.links[1].lost, 16);
+	assert_int_equal(a.links[2].lost, 0);
+	assert_int_equal(a.n_streams, 1);
+	assert_int_equal(a.streams[0].left, 1000);
+	assert_int_equal(a.streams[0].arrived, 984);
+	assert_int_equal(a.streams[0].lost, 16);
+	/* reordering: 20 late on rx:eth2, each behind seq+1 on rx:eth0 */
+	assert_int_equal(a.rx_received, 984);
+	assert_int_equal(a.rx_reordered, 20);
+	assert_int_equal(a.pairs[3][5], 20);
+	for (int e = 0; e < 6; e++)
+		for (int l = 0; l < 6; l++)
+			if (e != 3 || l != 5)
+				assert_int_equal(a.pairs[e][l], 0);
+	assert_int_equal(a.pair_extent_max[3][5], 2);
+	assert_int_equal(a.streams[0].win.nreord[1], 20);
+	assert_int_equal(a.streams[0].win.nreord[2], 0);
+	assert_int_equal(bc_rd_count(&a.streams[0].win.rd, 2), 20);
+	f = find(&a, "wire-loss");
+	assert_non_null(f);
+	assert_string_equal(f->subject, "tx:eth1");
+	assert_string_equal(f->evidence[0].value, "10.0.0.1");
+	f = find(&a, "reordering");
+	assert_non_null(f);
+	assert_string_equal(f->subject, "rx:eth2");
+	assert_null(find(&a, "link-idle")); /* one flow for three links: expected idle */
+	assert_null(find(&a, "capture-incomplete"));
+	assert_int_equal(a.skew_units, 0);
+	bc_attrib_free(&a);
+}
+
+/* IPv4 fragments: 3 per message over 2 links; one fragment lost, one too far. */
+static void test_fragments(void **state)
+{
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	struct bc_attrib a;
+	uint8_t buf[2048];
+	int t0, t1, r0, r1;
+	uint64_t ts = 0;
+
+	(void)state;
+	bc_attrib_cfg_default(&cfg);
+	cfg.ipfrag_max_dist = 8;
+	assert_int_equal(bc_attrib_init(&a, &cfg, &err), 0);
+	t0 = bc_attrib_add_link(&a, BC_SIDE_TX, "a/eth0", &err);
+	t1 = bc_attrib_add_link(&a, BC_SIDE_TX, "a/eth1", &err);
+	r0 = bc_attrib_add_link(&a, BC_SIDE_RX, "b/eth0", &err);
+	r1 = bc_attrib_add_link(&a, BC_SIDE_RX, "b/eth1", &err);
+	/* 10 messages of 2952 bytes of UDP payload: fragments 1480 + 1480 + 0 */
+	for (uint32_t m = 0; m < 10; m++) {
+		struct bc_udphdr h = {.test_id = 1, .seq = m};
+
+		for (uint32_t k = 0; k < 3; k++) {
+			struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 1, .dport = 2,
+						.ip_id = 500 + m, .frag_off = 1480 * k,
+						.more_frags = k < 2, .ours = k ? NULL : &h,
+						.payload_len = k == 0 ? 1472 : k == 1 ? 1480 : 8,
+						.udp_total = 2968};
+			int len, l = (int)((m + k) % 2);
+
+			s.src[0] = 10, s.src[3] = 1;
+			s.dst[0] = 10, s.dst[3] = 2;
+			len = bc_pkt_build(&s, buf, sizeof(buf));
+			ts += 1000;
+			assert_int_equal(bc_attrib_add_packet(&a, l ? t1 : t0, ts, buf,
+							      (uint32_t)len, (uint32_t)len), 0);
+			if (m == 3 && k == 1)
+				continue; /* lost */
+			if (m == 5 && k == 2)
+				continue; /* delivered below, after 12 other fragments */
+			assert_int_equal(bc_attrib_add_packet(&a, l ? r1 : r0, ts + 100, buf,
+							      (uint32_t)len, (uint32_t)len), 0);
+			if (m == 9 && k == 2) {
+				struct bc_pkt_spec s5 = s;
+
+				s5.ip_id = 505;
+				s5.more_frags = false;
+				len = bc_pkt_build(&s5, buf, sizeof(buf));
+				assert_int_equal(bc_attrib_add_packet(&a, r1, ts + 200, buf,
+								      (uint32_t)len,
+								      (uint32_t)len), 0);
+			}
+		}
+	}
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	assert_int_equal(a.frag.fragments[0], 30);
+	assert_int_equal(a.frag.fragments[1], 29);
+	assert_int_equal(a.frag.messages_rx, 10);
+	assert_int_equal(a.frag.incomplete, 1);
+	assert_int_equal(a.frag.complete, 9);
+	assert_int_equal(a.frag.too_far, 1);
+	assert_int_equal(a.frag.too_far_link, r1);
+	assert_int_equal(a.links[t0].lost + a.links[t1].lost, 1);
+	assert_int_equal(a.links[(3 + 1) % 2 ? t1 : t0].lost, 1);
+	assert_non_null(find(&a, "rx-loss-reassembly"));
+	assert_string_equal(find(&a, "rx-loss-reassembly")->subject, "rx:b/eth1");
+	assert_int_equal(a.frag.unjoined[0] + a.frag.unjoined[1], 0);
+	bc_attrib_free(&a);
+}
+
+/* Bad input: truncated file, wrong link type, tiny snap length, clock skew. */
+static void test_bad_input(void **state)
+{
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	struct bc_attrib a;
+	struct cap c;
+	uint8_t buf[2048];
+	char path[160];
+	pcap_t *p;
+	pcap_dumper_t *d;
+	int l, len;
+	FILE *fp;
+	long sz;
+
+	(void)state;
+	cap_open(&c, "trunc");
+	for (uint64_t s = 0; s < 10; s++) {
+		len = udp_frame(s, buf);
+		cap_put(&c, s * US, buf, len, 0);
+	}
+	cap_close(&c);
+	fp = fopen(c.path, "r+");
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	fclose(fp);
+	assert_int_equal(truncate(c.path, sz - 50), 0);
+	bc_attrib_cfg_default(&cfg);
+	bc_attrib_init(&a, &cfg, &err);
+	l = bc_attrib_add_link(&a, BC_SIDE_RX, "eth0", &err);
+	assert_int_equal(bc_attrib_read_pcap(&a, l, c.path, &err), 0);
+	assert_true(a.links[l].truncated);
+	/* a tiny snap length: our header is cut, the file is flagged */
+	p = pcap_open_dead(DLT_EN10MB, 60);
+	snprintf(path, sizeof(path), "%s/snap.pcap", dir);
+	d = pcap_dump_open(p, path);
+	len = udp_frame(100, buf);
+	{
+		struct pcap_pkthdr h = {.caplen = 60, .len = (uint32_t)len};
+
+		pcap_dump((u_char *)d, &h, buf);
+	}
+	pcap_dump_close(d);
+	pcap_close(p);
+	l = bc_attrib_add_link(&a, BC_SIDE_RX, "eth1", &err);
+	assert_int_equal(bc_attrib_read_pcap(&a, l, path, &err), 0);
+	assert_int_equal(a.links[l].snapped, 1);
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].frames, 9); /* the 10th was cut */
+	assert_non_null(find(&a, "capture-incomplete"));
+	assert_string_equal(find(&a, "capture-incomplete")->subject, "rx:eth0");
+	bc_attrib_free(&a);
+
+	/* a Linux cooked capture (tcpdump -i any) is refused with a clear error */
+	p = pcap_open_dead(DLT_LINUX_SLL, 65535);
+	snprintf(path, sizeof(path), "%s/sll.pcap", dir);
+	d = pcap_dump_open(p, path);
+	pcap_dump_close(d);
+	pcap_close(p);
+	bc_attrib_init(&a, &cfg, &err);
+	l = bc_attrib_add_link(&a, BC_SIDE_TX, "eth0", &err);
+	assert_int_equal(bc_attrib_read_pcap(&a, l, path, &err), -EPROTONOSUPPORT);
+	assert_non_null(strstr(err.msg, "expected EN10MB"));
+	err.msg[0] = 0;
+	err.code = 0;
+	assert_int_equal(bc_attrib_read_pcap(&a, l, "/nonexistent.pcap", &err), -ENOENT);
+
+	/* receiver clock 1 s behind: arrivals before departures are counted */
+	for (uint64_t s = 0; s < 5; s++) {
+		len = udp_frame(s, buf);
+		bc_attrib_add_packet(&a, l, 2000000000ull + s * US, buf, (uint32_t)len,
+				     (uint32_t)len);
+	}
+	l = bc_attrib_add_link(&a, BC_SIDE_RX, "eth0", &err);
+	for (uint64_t s = 0; s < 5; s++) {
+		len = udp_frame(s, buf);
+		bc_attrib_add_packet(&a, l, 1000000000ull + s * US, buf, (uint32_t)len,
+				     (uint32_t)len);
+	}
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	assert_int_equal(a.skew_units, 5);
+	assert_int_equal(a.path[0][1], 5);
+	bc_attrib_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_striped_loss_reorder),
+		cmocka_unit_test(test_fragments),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
