@@ -38,6 +38,8 @@ O=/tmp/bc-out
 pool_macs="$(pool_macs <"$out/pool")"
 EOF
 		cat <<'EOF'
+# Process starts are expensive in a TCG guest (~0.1-0.4 s each), so the
+# teardown uses shell builtins and one batch per tool.
 teardown() {
 	for ns in $(ip netns list | awk '{print $1}'); do
 		for d in $(ip -n "$ns" -j link show | jq -r '.[] | select(.master != null) | .ifname'); do
@@ -47,19 +49,26 @@ teardown() {
 	ip -all netns delete 2>/dev/null
 	# emulated NICs return to the root namespace asynchronously: wait for them
 	t=0
-	for m in $pool_macs; do
-		while ! grep -qx "$m" /sys/class/net/*/address 2>/dev/null; do
-			t=$((t + 1))
-			[ $t -lt 100 ] || { echo "teardown: NIC $m did not come back"; return 1; }
-			sleep 0.1
+	while :; do
+		have=" $(cat /sys/class/net/*/address 2>/dev/null | tr '\n' ' ') "
+		missing=""
+		for m in $pool_macs; do
+			case $have in *" $m "*) ;; *) missing="$missing $m" ;; esac
 		done
+		[ -z "$missing" ] && break
+		t=$((t + 1))
+		[ $t -lt 100 ] || { echo "teardown: NIC(s)$missing did not come back"; return 1; }
+		sleep 0.1
 	done
-	# reset the pool NICs in one netlink batch
+	[ -n "$pool_macs" ] || return 0
+	# reset the pool NICs: one ip batch, one tc batch
+	links=""
 	for d in /sys/class/net/*; do
-		case " $pool_macs " in *" $(cat "$d/address" 2>/dev/null) "*) ;; *) continue ;; esac
-		echo "link set ${d##*/} down mtu 1500"
-		tc qdisc del dev "${d##*/}" root 2>/dev/null
-	done | ip -force -batch - 2>/dev/null
+		read -r a <"$d/address" 2>/dev/null || continue
+		case " $pool_macs " in *" $a "*) links="$links ${d##*/}" ;; esac
+	done
+	for n in $links; do echo "link set $n down mtu 1500"; done | ip -force -batch - 2>/dev/null
+	for n in $links; do echo "qdisc del dev $n root"; done | tc -force -batch - 2>/dev/null
 	return 0
 }
 echo "guest: $(uname -r), $(nproc) CPUs"
