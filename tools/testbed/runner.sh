@@ -42,7 +42,7 @@ EOF
 # teardown uses shell builtins and one batch per tool.
 teardown() {
 	for ns in $(ip netns list | awk '{print $1}'); do
-		for d in $(ip -n "$ns" -j link show | jq -r '.[] | select(.master != null) | .ifname'); do
+		for d in $(ip -n "$ns" -o link show | sed -n 's/^[0-9]*: \([^:@]*\)[:@].* master .*/\1/p'); do
 			ip -n "$ns" link set "$d" nomaster 2>/dev/null
 		done
 	done
