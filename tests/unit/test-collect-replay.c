@@ -203,8 +203,8 @@ static void t_8023ad(void **state)
 	(void)state;
 	replay_ok("mode-802.3ad");
 	assert_true(snap.cap_net_admin);
-	assert_int_equal(snap.have & (BC_HAVE_RTNL | BC_HAVE_ETHTOOL_NL | BC_HAVE_IOCTL |
-				      BC_HAVE_PROC),
+	assert_int_equal(snap.have &
+				 (BC_HAVE_RTNL | BC_HAVE_ETHTOOL_NL | BC_HAVE_IOCTL | BC_HAVE_PROC),
 			 BC_HAVE_RTNL | BC_HAVE_ETHTOOL_NL | BC_HAVE_IOCTL | BC_HAVE_PROC);
 	b = bond("bond0");
 	assert_known(&b->mode, BC_MODE_8023AD);
