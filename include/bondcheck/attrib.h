@@ -49,8 +49,8 @@
 #include "bondcheck/seqwin.h"
 
 #define BC_ATTRIB_MAX_LINKS 32
-#define BC_ATTRIB_NAME 32 /* "tx:hostA/eth0" fits in a finding subject */
-#define BC_ATTRIB_MAX_SEQ (1ull << 32) /* larger sequence numbers are foreign */
+#define BC_ATTRIB_NAME	    32		 /* "tx:hostA/eth0" fits in a finding subject */
+#define BC_ATTRIB_MAX_SEQ   (1ull << 32) /* larger sequence numbers are foreign */
 
 enum bc_side { BC_SIDE_TX = 0, BC_SIDE_RX = 1 };
 enum bc_dir { BC_DIR_FWD = 0, BC_DIR_REV = 1 };
@@ -121,13 +121,13 @@ struct bc_attrib_stream {
 };
 
 struct bc_attrib_frag {
-	uint64_t messages_rx;	 /* fragmented messages seen at the receiver */
-	uint64_t complete;	 /* every fragment arrived */
-	uint64_t incomplete;	 /* a fragment never arrived (reassembly fails; wire loss) */
-	uint64_t too_far;	 /* complete but predicted to fail: ipfrag_max_dist */
-	uint64_t unjoined[2];	 /* non-first fragments whose first never showed [side] */
-	int too_far_link;	 /* RX link of the most too-far late fragments, -1 */
-	uint64_t fragments[2];	 /* fragments seen [side] */
+	uint64_t messages_rx;  /* fragmented messages seen at the receiver */
+	uint64_t complete;     /* every fragment arrived */
+	uint64_t incomplete;   /* a fragment never arrived (reassembly fails; wire loss) */
+	uint64_t too_far;      /* complete but predicted to fail: ipfrag_max_dist */
+	uint64_t unjoined[2];  /* non-first fragments whose first never showed [side] */
+	int too_far_link;      /* RX link of the most too-far late fragments, -1 */
+	uint64_t fragments[2]; /* fragments seen [side] */
 };
 
 struct bc_attrib {
@@ -139,12 +139,12 @@ struct bc_attrib {
 	struct bc_attrib_stream *streams;
 	size_t n_streams;
 
-	uint64_t path[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* [left link][arrived link] */
+	uint64_t path[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];  /* [left link][arrived link] */
 	uint64_t pairs[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* [early link][late link] */
 	uint64_t pair_extent_max[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];
 	uint64_t rx_received, rx_reordered; /* over all streams (first copies) */
-	uint64_t rx_without_tx; /* arrived units that no TX capture saw leave */
-	uint64_t skew_units;	/* units that arrived before they left (clock skew) */
+	uint64_t rx_without_tx;		    /* arrived units that no TX capture saw leave */
+	uint64_t skew_units;		    /* units that arrived before they left (clock skew) */
 	int64_t delay_min_ns, delay_max_ns;
 	struct bc_attrib_frag frag;
 	bool local_inferred;

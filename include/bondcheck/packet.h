@@ -27,11 +27,11 @@
 
 #include "bondcheck/udp-header.h"
 
-#define BC_ETH_P_IPV4 0x0800
-#define BC_ETH_P_IPV6 0x86dd
-#define BC_ETH_P_8021Q 0x8100
+#define BC_ETH_P_IPV4	0x0800
+#define BC_ETH_P_IPV6	0x86dd
+#define BC_ETH_P_8021Q	0x8100
 #define BC_ETH_P_8021AD 0x88a8
-#define BC_ETH_P_SLOW 0x8809
+#define BC_ETH_P_SLOW	0x8809
 
 /* How far decoding got: the deepest layer recognised (in order). */
 enum bc_pkt_layer {
@@ -69,19 +69,19 @@ struct bc_pkt {
 	enum bc_pkt_stop stop;
 	const char *why; /* static text for stop != NONE ("IPv4 IHL < 5") */
 
-	uint32_t wire_len; /* pcap original length, bytes, L2 header included, no FCS */
+	uint32_t wire_len;  /* pcap original length, bytes, L2 header included, no FCS */
 	uint16_t ethertype; /* after VLAN tags */
 	uint8_t n_vlan;
 	uint16_t vlan_id; /* outermost tag's VID, 0 without a tag */
 	uint16_t l2_len;  /* bytes of Ethernet + tags */
 
-	uint8_t ip_version; /* 4, 6 or 0 */
+	uint8_t ip_version;	  /* 4, 6 or 0 */
 	uint8_t src[16], dst[16]; /* IPv4 in the first 4 bytes, rest zero */
-	uint8_t proto;	  /* upper-layer protocol after IPv6 extension headers */
-	uint16_t l3_hdr_len; /* IP header incl. IPv6 extension headers, bytes */
-	uint32_t ip_len;      /* L3 packet length, bytes (see above) */
-	bool ip_len_from_wire; /* header said 0 (super-frame): taken from wire_len */
-	bool frag;	       /* a fragment: offset > 0 or more-fragments set */
+	uint8_t proto;		  /* upper-layer protocol after IPv6 extension headers */
+	uint16_t l3_hdr_len;	  /* IP header incl. IPv6 extension headers, bytes */
+	uint32_t ip_len;	  /* L3 packet length, bytes (see above) */
+	bool ip_len_from_wire;	  /* header said 0 (super-frame): taken from wire_len */
+	bool frag;		  /* a fragment: offset > 0 or more-fragments set */
 	bool more_frags;
 	uint32_t frag_off; /* bytes (header field x 8) */
 	uint32_t ip_id;	   /* IPv4 identification (16 bits) or IPv6 fragment id */

@@ -52,8 +52,8 @@ static const char *host_of(const struct bc_attrib *a, const struct bc_attrib_lin
 	for (size_t i = 0; i < pv->n_pairs; i++)
 		if (pv->pairs[i].dir == want) {
 			/* forward pairs start at the sender, reverse ones at the receiver */
-			inet_ntop(pv->pairs[i].version == 6 ? AF_INET6 : AF_INET,
-				  pv->pairs[i].src, buf, (socklen_t)len);
+			inet_ntop(pv->pairs[i].version == 6 ? AF_INET6 : AF_INET, pv->pairs[i].src,
+				  buf, (socklen_t)len);
 			return buf;
 		}
 	if (l->side == BC_SIDE_TX || !pv->n_pairs) {
@@ -63,8 +63,8 @@ static const char *host_of(const struct bc_attrib *a, const struct bc_attrib_lin
 	}
 	for (size_t i = 0; i < pv->n_pairs; i++)
 		if (pv->pairs[i].dir == BC_DIR_FWD) {
-			inet_ntop(pv->pairs[i].version == 6 ? AF_INET6 : AF_INET,
-				  pv->pairs[i].dst, buf, (socklen_t)len);
+			inet_ntop(pv->pairs[i].version == 6 ? AF_INET6 : AF_INET, pv->pairs[i].dst,
+				  buf, (socklen_t)len);
 			return buf;
 		}
 	return "unknown";
@@ -82,7 +82,8 @@ static int capture_incomplete(struct bc_attrib *a)
 		if (!l->truncated && !l->snapped && !small)
 			continue;
 		f = add(a, "capture-incomplete", l->name,
-			"Counts on %s are lower bounds, loss derived from it an upper bound and its "
+			"Counts on %s are lower bounds, loss derived from it an upper bound and "
+			"its "
 			"reordering unknown; capture again with a snap length of at least %d bytes "
 			"and let the capture finish",
 			l->name, NEED_SNAPLEN);
@@ -225,7 +226,8 @@ static int wire_loss(struct bc_attrib *a)
 				    l->peer >= 0 ? a->links[l->peer].name : "?");
 		bc_finding_evidence(f, "lost", "%llu", (unsigned long long)l->lost);
 		bc_finding_evidence(f, "left_bracketed", "%llu", (unsigned long long)sent);
-		bc_finding_evidence(f, "stage", "between the sender's and the receiver's slave taps");
+		bc_finding_evidence(f, "stage",
+				    "between the sender's and the receiver's slave taps");
 	}
 	return 0;
 }

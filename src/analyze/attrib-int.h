@@ -12,23 +12,23 @@
 #define MAX_PAIRS 64 /* distinct (src, dst) address pairs; more are counted foreign */
 
 enum {
-	R_FRAG = 0x01,	/* an IP fragment */
-	R_MF = 0x02,	/* more fragments follow */
-	R_OURS = 0x04,	/* carries our header: stream and seq are valid */
+	R_FRAG = 0x01, /* an IP fragment */
+	R_MF = 0x02,   /* more fragments follow */
+	R_OURS = 0x04, /* carries our header: stream and seq are valid */
 };
 
 /* One packet of interest: our datagram, or any fragment (48 bytes). */
 struct rec {
-	uint64_t ts;	  /* capture time, ns */
-	uint64_t seq;	  /* our sequence number (R_OURS) */
-	uint64_t send_ns; /* our header's send stamp (R_OURS) */
-	uint32_t stream;  /* index in a->streams or NO_STREAM */
-	uint32_t ip_id;	  /* fragments: IPv4 id or IPv6 fragment id */
+	uint64_t ts;	   /* capture time, ns */
+	uint64_t seq;	   /* our sequence number (R_OURS) */
+	uint64_t send_ns;  /* our header's send stamp (R_OURS) */
+	uint32_t stream;   /* index in a->streams or NO_STREAM */
+	uint32_t ip_id;	   /* fragments: IPv4 id or IPv6 fragment id */
 	uint32_t frag_len; /* fragments: bytes of IP payload this fragment carries */
 	uint16_t off8;	   /* fragment offset / 8 */
 	uint8_t link;
 	uint8_t flags;
-	uint8_t pair;  /* index in priv->pairs */
+	uint8_t pair; /* index in priv->pairs */
 	uint8_t proto;
 };
 

@@ -139,7 +139,7 @@ static int rec_role(const struct bc_attrib *a, const struct priv *pv, const stru
 	if (dir < 0)
 		return -1;
 	return (a->links[r->link].side == BC_SIDE_TX) == (dir == BC_DIR_FWD) ? ROLE_LEFT
-									       : ROLE_ARRIVED;
+									     : ROLE_ARRIVED;
 }
 
 static struct unit *unit_get(struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
@@ -323,8 +323,9 @@ static int frag(struct merge *m, uint32_t gi, const struct rec *r)
 	     k = (k + 1) & (m->jt_size - 1))
 		;
 	e = &m->jt[k];
-	if (e->used && (r->ts - e->first_ts > m->a->cfg.ipfrag_window_ns ||
-			(first_ours && e->resolved && (e->stream != r->stream || e->seq != r->seq)))) {
+	if (e->used &&
+	    (r->ts - e->first_ts > m->a->cfg.ipfrag_window_ns ||
+	     (first_ours && e->resolved && (e->stream != r->stream || e->seq != r->seq)))) {
 		jent_finalize(m, e); /* the id was reused, or the kernel would have expired it */
 		memset(e, 0, sizeof(*e));
 		m->jt_used--;

@@ -22,10 +22,11 @@ int bc_attrib_read_pcap(struct bc_attrib *a, int link, const char *path, struct 
 
 	p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p)
-		return bc_error_set(err, strstr(errbuf, "No such file") ? -ENOENT : -EIO,
-				    "cannot read capture '%s' for %s: %s; give a pcap or pcapng file "
-				    "written by bondcheck or tcpdump",
-				    path, l->name, errbuf);
+		return bc_error_set(
+			err, strstr(errbuf, "No such file") ? -ENOENT : -EIO,
+			"cannot read capture '%s' for %s: %s; give a pcap or pcapng file "
+			"written by bondcheck or tcpdump",
+			path, l->name, errbuf);
 	l->linktype = (uint32_t)pcap_datalink(p);
 	l->snaplen = (uint32_t)pcap_snapshot(p);
 	if (l->linktype != DLT_EN10MB) {

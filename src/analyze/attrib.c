@@ -254,8 +254,8 @@ static int stream_index(struct bc_attrib *a, struct priv *pv, int pair, int flow
 static int add_rec(struct bc_attrib *a, struct priv *pv, int link, const struct rec *r)
 {
 	if (grow((void **)&pv->recs, &pv->cap_recs, pv->n_recs + 1, sizeof(*pv->recs)) ||
-	    grow((void **)&pv->link_recs[link], &pv->cap_link_recs[link],
-		 pv->n_link_recs[link] + 1, sizeof(uint32_t)))
+	    grow((void **)&pv->link_recs[link], &pv->cap_link_recs[link], pv->n_link_recs[link] + 1,
+		 sizeof(uint32_t)))
 		return -ENOMEM;
 	if (pv->n_recs >= UINT32_MAX)
 		return -E2BIG;

@@ -108,8 +108,10 @@ int bc_cmd_analyze(int argc, char **argv)
 			} else if (inet_pton(AF_INET6, optarg, cfg.local) == 1) {
 				cfg.local_version = 6;
 			} else {
-				fprintf(stderr, "bondcheck analyze: --local-addr '%s' is not an "
-						"IPv4 or IPv6 address\n", optarg);
+				fprintf(stderr,
+					"bondcheck analyze: --local-addr '%s' is not an "
+					"IPv4 or IPv6 address\n",
+					optarg);
 				return BC_EXIT_USAGE;
 			}
 			cfg.have_local = true;
@@ -117,7 +119,8 @@ int bc_cmd_analyze(int argc, char **argv)
 		case 'M':
 			cfg.mtu = (uint32_t)strtoul(optarg, &end, 10);
 			if (*end || cfg.mtu > 65535) {
-				fprintf(stderr, "bondcheck analyze: --mtu '%s': expected 0..65535\n",
+				fprintf(stderr,
+					"bondcheck analyze: --mtu '%s': expected 0..65535\n",
 					optarg);
 				return BC_EXIT_USAGE;
 			}
@@ -126,8 +129,10 @@ int bc_cmd_analyze(int argc, char **argv)
 			double s = strtod(optarg, &end);
 
 			if (*end || s <= 0 || s > 3600) {
-				fprintf(stderr, "bondcheck analyze: --ipfrag-time '%s': expected "
-						"seconds in (0, 3600]\n", optarg);
+				fprintf(stderr,
+					"bondcheck analyze: --ipfrag-time '%s': expected "
+					"seconds in (0, 3600]\n",
+					optarg);
 				return BC_EXIT_USAGE;
 			}
 			cfg.ipfrag_window_ns = (uint64_t)(s * 1e9);
@@ -136,8 +141,10 @@ int bc_cmd_analyze(int argc, char **argv)
 		case 'D':
 			cfg.ipfrag_max_dist = (uint32_t)strtoul(optarg, &end, 10);
 			if (*end) {
-				fprintf(stderr, "bondcheck analyze: --ipfrag-max-dist '%s' is not a "
-						"number\n", optarg);
+				fprintf(stderr,
+					"bondcheck analyze: --ipfrag-max-dist '%s' is not a "
+					"number\n",
+					optarg);
 				return BC_EXIT_USAGE;
 			}
 			break;
@@ -148,8 +155,10 @@ int bc_cmd_analyze(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			fprintf(stderr, "bondcheck analyze: unknown option '%s'; see "
-					"`bondcheck analyze --help`\n", argv[optind - 1]);
+			fprintf(stderr,
+				"bondcheck analyze: unknown option '%s'; see "
+				"`bondcheck analyze --help`\n",
+				argv[optind - 1]);
 			return BC_EXIT_USAGE;
 		}
 	}
@@ -175,8 +184,10 @@ int bc_cmd_analyze(int argc, char **argv)
 		else
 			eq = NULL;
 		if (!eq || eq - arg - 3 <= 0 || (size_t)(eq - arg - 3) >= sizeof(name) || !eq[1]) {
-			fprintf(stderr, "bondcheck analyze: argument '%s': expected tx:LINK=FILE or "
-					"rx:LINK=FILE\n", arg);
+			fprintf(stderr,
+				"bondcheck analyze: argument '%s': expected tx:LINK=FILE or "
+				"rx:LINK=FILE\n",
+				arg);
 			bc_attrib_free(&a);
 			return BC_EXIT_USAGE;
 		}

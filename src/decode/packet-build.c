@@ -94,8 +94,7 @@ int bc_pkt_build(const struct bc_pkt_spec *s, uint8_t *buf, uint32_t cap)
 	return (int)(len < 60 ? 60 : len);
 }
 
-int bc_pkt_build_lacpdu(const struct bc_lacpdu *l, const uint8_t mac[6], uint8_t *buf,
-			uint32_t cap)
+int bc_pkt_build_lacpdu(const struct bc_lacpdu *l, const uint8_t mac[6], uint8_t *buf, uint32_t cap)
 {
 	static const uint8_t slow_mac[6] = {0x01, 0x80, 0xc2, 0, 0, 0x02};
 	const struct bc_lacpdu_port *pi[2] = {&l->actor, &l->partner};

@@ -9,12 +9,12 @@
 
 #include "decode/packet-int.h"
 
-#define TCP_HLEN_MIN 20
-#define UDP_HLEN 8
+#define TCP_HLEN_MIN	  20
+#define UDP_HLEN	  8
 #define SLOW_SUBTYPE_LACP 1
-#define LACP_TLV_ACTOR 1
-#define LACP_TLV_PARTNER 2
-#define LACP_INFO_LEN 20 /* TLV type + length + 18 bytes of port information */
+#define LACP_TLV_ACTOR	  1
+#define LACP_TLV_PARTNER  2
+#define LACP_INFO_LEN	  20 /* TLV type + length + 18 bytes of port information */
 
 /* L4 bytes the packet carries on the wire (not the captured ones). */
 static uint32_t l4_bytes(const struct bc_pkt *p)

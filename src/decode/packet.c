@@ -10,12 +10,12 @@
 
 #include "decode/packet-int.h"
 
-#define ETH_HLEN 14
-#define VLAN_HLEN 4
-#define MAX_VLAN 2
-#define IPV6_HLEN 40
+#define ETH_HLEN       14
+#define VLAN_HLEN      4
+#define MAX_VLAN       2
+#define IPV6_HLEN      40
 #define IPV6_FRAG_HLEN 8
-#define MAX_EXT_HDRS 8 /* more extension headers than this: treat as malformed */
+#define MAX_EXT_HDRS   8 /* more extension headers than this: treat as malformed */
 
 enum {
 	NH_HOPOPTS = 0,
@@ -111,8 +111,7 @@ static int decode_ipv6(struct pcur *c, struct bc_pkt *p)
 	for (int i = 0; i <= MAX_EXT_HDRS; i++) {
 		uint32_t len;
 
-		if (nh != NH_HOPOPTS && nh != NH_ROUTING && nh != NH_DSTOPTS &&
-		    nh != NH_FRAGMENT)
+		if (nh != NH_HOPOPTS && nh != NH_ROUTING && nh != NH_DSTOPTS && nh != NH_FRAGMENT)
 			break;
 		if (i == MAX_EXT_HDRS)
 			return pkt_malformed(p, "more than 8 IPv6 extension headers");

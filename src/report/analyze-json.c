@@ -83,17 +83,20 @@ static struct json_object *links_json(const struct bc_attrib *a)
 		json_object_object_add(o, "units_arrived", U64(l->units_arrived));
 		json_object_object_add(o, "lost", U64(l->lost));
 		json_object_object_add(o, "unbracketed", U64(l->unbracketed));
-		json_object_object_add(o, "peer", l->peer >= 0
-			? json_object_new_string(a->links[l->peer].name) : NULL);
+		json_object_object_add(o, "peer",
+				       l->peer >= 0 ? json_object_new_string(a->links[l->peer].name)
+						    : NULL);
 		json_object_object_add(o, "lacpdus", U64(l->lacpdus));
 		if (l->lacpdus) {
 			char w[128];
 			struct json_object *lo = json_object_new_object();
 
-			json_object_object_add(lo, "actor_state", json_object_new_string(
-				bc_lacp_state_words(l->last_lacp.actor.state, w, sizeof(w))));
-			json_object_object_add(lo, "partner_state", json_object_new_string(
-				bc_lacp_state_words(l->last_lacp.partner.state, w, sizeof(w))));
+			json_object_object_add(lo, "actor_state",
+					       json_object_new_string(bc_lacp_state_words(
+						       l->last_lacp.actor.state, w, sizeof(w))));
+			json_object_object_add(lo, "partner_state",
+					       json_object_new_string(bc_lacp_state_words(
+						       l->last_lacp.partner.state, w, sizeof(w))));
 			json_object_object_add(lo, "actor_key", U64(l->last_lacp.actor.key));
 			json_object_object_add(lo, "partner_key", U64(l->last_lacp.partner.key));
 			json_object_object_add(o, "last_lacpdu", lo);
@@ -125,14 +128,17 @@ static struct json_object *flows_json(const struct bc_attrib *a)
 		const struct bc_attrib_flow *f = &a->flows[i];
 		struct json_object *o = json_object_new_object(), *ls = json_object_new_array();
 
-		json_object_object_add(o, "proto", json_object_new_string(
-			f->proto == 6 ? "tcp" : f->proto == 17 ? "udp" : "other"));
+		json_object_object_add(o, "proto",
+				       json_object_new_string(f->proto == 6    ? "tcp"
+							      : f->proto == 17 ? "udp"
+									       : "other"));
 		json_object_object_add(o, "src", addr(f->version, f->src));
 		json_object_object_add(o, "sport", U64(f->sport));
 		json_object_object_add(o, "dst", addr(f->version, f->dst));
 		json_object_object_add(o, "dport", U64(f->dport));
-		json_object_object_add(o, "direction", json_object_new_string(
-			f->dir == BC_DIR_FWD ? "forward" : "reverse"));
+		json_object_object_add(
+			o, "direction",
+			json_object_new_string(f->dir == BC_DIR_FWD ? "forward" : "reverse"));
 		json_object_object_add(o, "frames", U64(f->frames));
 		json_object_object_add(o, "bytes", U64(f->bytes));
 		for (size_t l = 0; l < a->n_links; l++)
@@ -155,8 +161,9 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 		json_object_object_add(o, "test_id", U64(s->test_id));
 		json_object_object_add(o, "stream_id", U64(s->stream_id));
 		json_object_object_add(o, "flow", U64(s->flow));
-		json_object_object_add(o, "direction", json_object_new_string(
-			s->dir == BC_DIR_FWD ? "forward" : "reverse"));
+		json_object_object_add(
+			o, "direction",
+			json_object_new_string(s->dir == BC_DIR_FWD ? "forward" : "reverse"));
 		json_object_object_add(o, "left", U64(s->left));
 		json_object_object_add(o, "arrived", U64(s->arrived));
 		json_object_object_add(o, "lost", U64(s->lost));
@@ -164,9 +171,12 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 		json_object_object_add(o, "duplicates", U64(s->duplicates));
 		if (s->win_ready) {
 			json_object_object_add(o, "reordered", U64(s->win.reordered));
-			json_object_object_add(o, "reordered_ratio", json_object_new_double(
-				s->win.received ? (double)s->win.reordered / (double)s->win.received
-						: 0));
+			json_object_object_add(
+				o, "reordered_ratio",
+				json_object_new_double(s->win.received
+							       ? (double)s->win.reordered /
+									 (double)s->win.received
+							       : 0));
 			json_object_object_add(o, "extent_max", U64(s->win.extent_max));
 			json_object_object_add(o, "n3_reordered", U64(s->win.nreord[2]));
 			/* RFC 5236 RD: displacement -> count, non-zero bins only */
@@ -258,7 +268,8 @@ struct json_object *bc_analyze_json(const struct bc_attrib *a)
 			if (!a->path[t][r])
 				continue;
 			p = json_object_new_object();
-			json_object_object_add(p, "left_on", json_object_new_string(a->links[t].name));
+			json_object_object_add(p, "left_on",
+					       json_object_new_string(a->links[t].name));
 			json_object_object_add(p, "arrived_on",
 					       json_object_new_string(a->links[r].name));
 			json_object_object_add(p, "packets", U64(a->path[t][r]));

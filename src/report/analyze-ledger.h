@@ -10,7 +10,7 @@
 /* One stage of reference/measurement.md 3.1; count valid when !absent. */
 struct ledger_stage {
 	const char *stage;
-	bool absent;	    /* needs live counters: not in the captures */
+	bool absent; /* needs live counters: not in the captures */
 	uint64_t count;
 	const char *source; /* where the count comes from, or what it would need */
 };

@@ -24,8 +24,9 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 		const struct bc_attrib_link *l = &a->links[i];
 		const struct bc_link_dir *d = &l->dir[BC_DIR_FWD];
 
-		fprintf(out, "  %-20s %10" PRIu64 " %12" PRIu64 " %14s %6u %6" PRIu64 " %8" PRIu64
-			     " %8" PRIu64 " %6" PRIu64 " %s\n",
+		fprintf(out,
+			"  %-20s %10" PRIu64 " %12" PRIu64 " %14s %6u %6" PRIu64 " %8" PRIu64
+			" %8" PRIu64 " %6" PRIu64 " %s\n",
 			l->name, d->frames, d->bytes,
 			bc_format_rate(bc_attrib_wire_bps(l, BC_DIR_FWD), rate, sizeof(rate)),
 			d->flows, d->super_frames, l->units_left, l->units_arrived, l->lost,
@@ -57,8 +58,9 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	for (size_t e = 0; e < a->n_links; e++)
 		for (size_t l = 0; l < a->n_links; l++)
 			if (a->pairs[e][l])
-				fprintf(out, "  late on %-20s behind %-20s %8" PRIu64
-					     " (extent max %" PRIu64 ")\n",
+				fprintf(out,
+					"  late on %-20s behind %-20s %8" PRIu64
+					" (extent max %" PRIu64 ")\n",
 					a->links[l].name, a->links[e].name, a->pairs[e][l],
 					a->pair_extent_max[e][l]);
 	if (a->frag.fragments[0] || a->frag.fragments[1])
@@ -77,8 +79,9 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 				st[i].source);
 	}
 	if (a->skew_units)
-		fprintf(out, "\nClock skew: %" PRIu64 " packets arrived before they left; one-way "
-			     "delays are not meaningful\n",
+		fprintf(out,
+			"\nClock skew: %" PRIu64 " packets arrived before they left; one-way "
+			"delays are not meaningful\n",
 			a->skew_units);
 	fprintf(out, "\nFindings\n");
 	if (!a->n_findings)

@@ -21,7 +21,7 @@
 #include "bondcheck/findings.h"
 #include "bondcheck/packet.h"
 
-#define N 1000
+#define N  1000
 #define US 1000ull
 
 static char dir[64];
@@ -59,8 +59,13 @@ static void cap_close(struct cap *c)
 static int udp_frame(uint64_t seq, uint8_t *buf)
 {
 	struct bc_udphdr h = {.stream_id = 0, .test_id = 42, .seq = seq, .send_ns = seq * 10 * US};
-	struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 40000, .dport = 5201,
-				.ip_id = (uint32_t)seq, .payload_len = 100, .ours = &h};
+	struct bc_pkt_spec s = {.ip_version = 4,
+				.proto = 17,
+				.sport = 40000,
+				.dport = 5201,
+				.ip_id = (uint32_t)seq,
+				.payload_len = 100,
+				.ours = &h};
 
 	s.src[0] = 10, s.src[3] = 1;
 	s.dst[0] = 10, s.dst[3] = 2;
@@ -220,10 +225,17 @@ static void test_fragments(void **state)
 		struct bc_udphdr h = {.test_id = 1, .seq = m};
 
 		for (uint32_t k = 0; k < 3; k++) {
-			struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 1, .dport = 2,
-						.ip_id = 500 + m, .frag_off = 1480 * k,
-						.more_frags = k < 2, .ours = k ? NULL : &h,
-						.payload_len = k == 0 ? 1472 : k == 1 ? 1480 : 8,
+			struct bc_pkt_spec s = {.ip_version = 4,
+						.proto = 17,
+						.sport = 1,
+						.dport = 2,
+						.ip_id = 500 + m,
+						.frag_off = 1480 * k,
+						.more_frags = k < 2,
+						.ours = k ? NULL : &h,
+						.payload_len = k == 0	? 1472
+							       : k == 1 ? 1480
+									: 8,
 						.udp_total = 2968};
 			int len, l = (int)((m + k) % 2);
 
@@ -232,13 +244,15 @@ static void test_fragments(void **state)
 			len = bc_pkt_build(&s, buf, sizeof(buf));
 			ts += 1000;
 			assert_int_equal(bc_attrib_add_packet(&a, l ? t1 : t0, ts, buf,
-							      (uint32_t)len, (uint32_t)len), 0);
+							      (uint32_t)len, (uint32_t)len),
+					 0);
 			if (m == 3 && k == 1)
 				continue; /* lost */
 			if (m == 5 && k == 2)
 				continue; /* delivered below, after 12 other fragments */
 			assert_int_equal(bc_attrib_add_packet(&a, l ? r1 : r0, ts + 100, buf,
-							      (uint32_t)len, (uint32_t)len), 0);
+							      (uint32_t)len, (uint32_t)len),
+					 0);
 			if (m == 9 && k == 2) {
 				struct bc_pkt_spec s5 = s;
 
@@ -246,8 +260,8 @@ static void test_fragments(void **state)
 				s5.more_frags = false;
 				len = bc_pkt_build(&s5, buf, sizeof(buf));
 				assert_int_equal(bc_attrib_add_packet(&a, r1, ts + 200, buf,
-								      (uint32_t)len,
-								      (uint32_t)len), 0);
+								      (uint32_t)len, (uint32_t)len),
+						 0);
 			}
 		}
 	}

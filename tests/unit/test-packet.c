@@ -17,8 +17,13 @@ static const uint8_t A4[16] = {10, 0, 0, 1}, B4[16] = {10, 0, 0, 2};
 static void test_udp_ours(void **state)
 {
 	struct bc_udphdr h = {.stream_id = 7, .test_id = 99, .seq = 123456789012ull, .send_ns = 5};
-	struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 5001, .dport = 5201,
-				.ip_id = 77, .payload_len = 1472, .ours = &h};
+	struct bc_pkt_spec s = {.ip_version = 4,
+				.proto = 17,
+				.sport = 5001,
+				.dport = 5201,
+				.ip_id = 77,
+				.payload_len = 1472,
+				.ours = &h};
 	uint8_t buf[2048];
 	struct bc_pkt p;
 	uint64_t wb;
@@ -61,9 +66,16 @@ static void test_udp_ours(void **state)
 static void test_vlan_ipv6_fragments(void **state)
 {
 	struct bc_udphdr h = {.stream_id = 1, .test_id = 2, .seq = 3};
-	struct bc_pkt_spec s = {.ip_version = 6, .vlan_id = 100, .proto = 17, .sport = 1,
-				.dport = 2, .ip_id = 0xdeadbeef, .more_frags = true,
-				.payload_len = 1000, .ours = &h, .udp_total = 3008};
+	struct bc_pkt_spec s = {.ip_version = 6,
+				.vlan_id = 100,
+				.proto = 17,
+				.sport = 1,
+				.dport = 2,
+				.ip_id = 0xdeadbeef,
+				.more_frags = true,
+				.payload_len = 1000,
+				.ours = &h,
+				.udp_total = 3008};
 	uint8_t buf[2048];
 	struct bc_pkt p;
 	int n;
@@ -96,8 +108,12 @@ static void test_vlan_ipv6_fragments(void **state)
 
 static void test_tcp_super_frame(void **state)
 {
-	struct bc_pkt_spec s = {.ip_version = 4, .proto = 6, .sport = 40000, .dport = 5201,
-				.payload_len = 1460 * 3, .tcp_seq = 1000};
+	struct bc_pkt_spec s = {.ip_version = 4,
+				.proto = 6,
+				.sport = 40000,
+				.dport = 5201,
+				.payload_len = 1460 * 3,
+				.tcp_seq = 1000};
 	uint8_t buf[8192];
 	struct bc_pkt p;
 	uint64_t wb;
@@ -123,9 +139,10 @@ static void test_tcp_super_frame(void **state)
 
 static void test_lacpdu(void **state)
 {
-	struct bc_lacpdu l = {.version = 1,
-			      .actor = {.system_priority = 65535, .key = 9, .port = 2, .state = 0x3d},
-			      .partner = {.key = 15, .port = 1, .state = 0x4f}};
+	struct bc_lacpdu l = {
+		.version = 1,
+		.actor = {.system_priority = 65535, .key = 9, .port = 2, .state = 0x3d},
+		.partner = {.key = 15, .port = 1, .state = 0x4f}};
 	uint8_t mac[6] = {2, 0, 0, 0, 0, 9}, buf[256], w[128];
 	struct bc_pkt p;
 	int n;

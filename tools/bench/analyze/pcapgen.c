@@ -36,7 +36,8 @@ int main(int argc, char **argv)
 {
 	pcap_dumper_t *tx[MAXL], *rx[MAXL], *all;
 	uint64_t n, per_link[MAXL] = {0}, tcp_seq = 1, udp_seq = 0;
-	unsigned links, drop_link = 99, drop_every = 0, late_link = 99, late_every = 0, tcp_every = 0;
+	unsigned links, drop_link = 99, drop_every = 0, late_link = 99, late_every = 0,
+			tcp_every = 0;
 	uint8_t buf[2048];
 	char path[512];
 	pcap_t *p;
@@ -76,8 +77,12 @@ int main(int argc, char **argv)
 		unsigned l = (unsigned)(i % links);
 		uint64_t t = i * 10000, arr = t + 50000, k = per_link[l]++;
 		struct bc_udphdr h = {.test_id = 7, .seq = udp_seq, .send_ns = t};
-		struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 40000,
-					.dport = 5201, .ip_id = (uint32_t)i, .payload_len = 100,
+		struct bc_pkt_spec s = {.ip_version = 4,
+					.proto = 17,
+					.sport = 40000,
+					.dport = 5201,
+					.ip_id = (uint32_t)i,
+					.payload_len = 100,
 					.ours = &h};
 		int len;
 
