@@ -146,6 +146,27 @@ static void wrap(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
+
+/*
+ * Netlink reports xmit_hash_policy for every mode, but only these modes hash
+ * (bond_mode_uses_xmit_hash() in include/net/bonding.h): show it there only.
+ */
+static bool uses_hash(const struct bc_bond *b)
+{
+	if (!bc_u32_known(&b->mode))
+		return true;
+	switch (b->mode.v) {
+	case BC_MODE_XOR:
+	case BC_MODE_8023AD:
+		return true;
+	case BC_MODE_TLB:
+	case BC_MODE_ALB:
+		return bc_u32_known(&b->tlb_dynamic_lb) && b->tlb_dynamic_lb.v == 0;
+	default:
+		return false;
+	}
+}
+
 static void summary(FILE *out, const struct bc_bond *b)
 {
 	char t1[32], t2[32], t3[32], t4[32];
@@ -160,7 +181,7 @@ static void summary(FILE *out, const struct bc_bond *b)
 		fprintf(out, "  source:      /proc file %s\n", b->origin);
 	if (b->driver_version[0])
 		fprintf(out, "  driver:      bonding %s\n", b->driver_version);
-	if (b->xmit_hash_policy_name[0] || bc_u32_known(&b->xmit_hash_policy))
+	if ((b->xmit_hash_policy_name[0] || bc_u32_known(&b->xmit_hash_policy)) && uses_hash(b))
 		fprintf(out, "  hash policy: %s (%s)\n",
 			b->xmit_hash_policy_name[0] ? b->xmit_hash_policy_name : "?",
 			tu32(&b->xmit_hash_policy, "", t1, sizeof(t1)));

@@ -64,7 +64,8 @@ teardown() {
 	# reset the pool NICs: one ip batch, one tc batch
 	links=""
 	for d in /sys/class/net/*; do
-		read -r a <"$d/address" 2>/dev/null || continue
+		[ -f "$d/address" ] || continue # bonding_masters is a file, not a device
+		read -r a <"$d/address" || continue
 		case " $pool_macs " in *" $a "*) links="$links ${d##*/}" ;; esac
 	done
 	for n in $links; do echo "link set $n down mtu 1500"; done | ip -force -batch - 2>/dev/null
