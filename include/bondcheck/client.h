@@ -39,6 +39,9 @@ struct bc_client_cfg {
 	int connect_timeout_ms;
 	uint32_t place_k;   /* --place per-slave=K; 0: no placement */
 	bool streams_given; /* -P was given (conflicts with --place unless equal) */
+	/* --rate: total UDP bits/s over all streams of a direction, split again
+	 * once --place has set the stream count; 0: plan.rate_bps is per stream */
+	double total_rate_bps;
 	/* called for each interval with a new JSON object (owned by the callee) */
 	void (*on_interval)(void *ctx, struct json_object *interval);
 	void *ctx;

@@ -309,8 +309,10 @@ int bc_cmd_run(int argc, char **argv)
 		fprintf(stderr, "bondcheck run: --rate applies to UDP (-u); TCP runs unpaced\n");
 		return BC_EXIT_USAGE;
 	}
-	if (total_rate > 0)
+	if (total_rate > 0) {
 		cfg.plan.rate_bps = (uint64_t)(total_rate / cfg.plan.streams);
+		cfg.total_rate_bps = total_rate;
+	}
 	else if (stream_rate > 0)
 		cfg.plan.rate_bps = (uint64_t)stream_rate;
 	if (cfg.plan.proto == BC_L4_UDP && !have_len)

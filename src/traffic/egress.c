@@ -234,10 +234,6 @@ struct json_object *bc_egress_json(const struct bc_egress *e)
 	for (unsigned i = 0; i < e->n_slaves; i++)
 		json_object_array_add(a, link_json(&e->slaves[i]));
 	json_object_object_add(b, "slaves", a);
-	json_object_object_add(
-		b, "not_recorded",
-		json_object_new_string("offloads, rings and coalescing come from the "
-				       "collector (ethtool), not this stopgap"));
 	json_object_object_add(o, "bond", b);
 	return o;
 }

@@ -45,12 +45,4 @@ int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e);
  */
 struct json_object *bc_egress_json(const struct bc_egress *e);
 
-/*
- * bc_egress_bond() - add bond @name to @snap from sysfs (bond-sysfs.c): mode,
- * policy, slaves in enslave order with MII status, state and 802.3ad ids.
- * Returns 0 and *@out; -ENODEV when @name is not a bond.
- */
-int bc_egress_bond(const char *name, struct bc_snapshot *snap, struct bc_bond **out,
-		   struct bc_error *err);
-
 #endif

@@ -22,6 +22,7 @@
 #include "bondcheck/agent.h"
 #include "bondcheck/ctl.h"
 #include "bondcheck/host-stats.h"
+#include "traffic/bond-meta.h"
 #include "traffic/egress.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
@@ -296,6 +297,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 {
 	struct busy_ctx busy;
 	struct bc_host_sample a, b;
+	struct bc_bond_meta bm;
 	struct json_object *m = NULL, *o, *v;
 	int64_t next, hard_end;
 	unsigned idx = 0;
@@ -310,6 +312,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		return -EPROTO;
 	}
 	json_object_put(m);
+	bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&a);
 	busy_start(&busy, listen_fd);
 	r = bc_test_start(t, NULL);
@@ -317,6 +320,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		busy_stop(&busy);
 		reply_error(fd, BC_CTL_E_BAD_PLAN, t->err.msg);
 		bc_host_sample_free(&a);
+		bc_bond_meta_free(&bm);
 		return r;
 	}
 	o = json_object_new_object();
@@ -363,6 +367,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	json_object_put(m);
 	bc_test_finish(t);
 	bc_host_sample_take(&b);
+	bc_bond_meta_end(&bm);
 	busy_stop(&busy);
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("result"));
@@ -375,6 +380,8 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 
 		if (bc_egress_find(&t->local, &e) == 0)
 			json_object_object_add(meta, "egress", bc_egress_json(&e));
+		if (bm.is_bond)
+			json_object_object_add(meta, "bond", bc_bond_meta_json(&bm));
 		json_object_object_add(o, "metadata", meta);
 	}
 	r = bc_ctl_send(fd, o, 10000, NULL);
@@ -382,6 +389,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	bc_host_sample_free(&b);
 	say(c, "test %u done", t->plan.test_id);
 	bc_host_sample_free(&a);
+	bc_bond_meta_free(&bm);
 	return r < 0 ? r : 1;
 out:
 	/* nobody waits for a result: no Tmax, free the agent for the next client now */
@@ -389,6 +397,7 @@ out:
 	bc_test_stop_receivers(t, 0);
 	busy_stop(&busy);
 	bc_host_sample_free(&a);
+	bc_bond_meta_free(&bm);
 	return r;
 }
 

@@ -22,6 +22,7 @@
 #include "bondcheck/client.h"
 #include "bondcheck/ctl.h"
 #include "bondcheck/host-stats.h"
+#include "traffic/bond-meta.h"
 #include "traffic/egress.h"
 #include "traffic/test-end.h"
 #include "workflow/client-result.h"
@@ -210,12 +211,14 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 {
 	struct bc_ivl_state st = {.all = json_object_new_array()};
 	struct bc_host_sample ha, hb;
+	struct bc_bond_meta bm;
 	struct json_object *o, *m = NULL, *v, *agent_streams = NULL, *res, *notes, *ends, *meta;
 	int64_t end;
 	time_t now;
 	char stamp[32];
 	int r;
 
+	bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&ha);
 	meta = bc_host_metadata_json();
 	{
@@ -291,6 +294,9 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	}
 	bc_test_stop_receivers(t, 0);
 	bc_host_sample_take(&hb);
+	bc_bond_meta_end(&bm);
+	if (bm.is_bond)
+		json_object_object_add(meta, "bond", bc_bond_meta_json(&bm));
 
 	res = json_object_new_object();
 	notes = json_object_new_array();
@@ -326,6 +332,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	bc_host_sample_free(&hb);
 fail:
 	bc_host_sample_free(&ha);
+	bc_bond_meta_free(&bm);
 	json_object_put(meta);
 	json_object_put(st.all);
 	json_object_put(st.prev_local);
@@ -367,6 +374,9 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 			 findings, &placement, err);
 	if (r < 0)
 		goto out;
+	/* --rate is the total: --place may have changed the stream count */
+	if (c->total_rate_bps > 0)
+		t.plan.rate_bps = (uint64_t)(c->total_rate_bps / t.plan.streams);
 	randombytes_buf(&t.plan.test_id, sizeof(t.plan.test_id));
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("test"));

@@ -2,8 +2,9 @@
 /*
  * `run --place`: predict each forward stream's transmit slave with the
  * bond's hash (bondcheck/xmit-hash.h) and pick client source ports that put
- * K streams on every usable slave.  Only the client's transmit direction is
- * steered; the agent's bond decides the reverse one.
+ * K streams on every usable slave.  The bond (mode, policy, enslave order,
+ * slave and 802.3ad state) comes from the live collector.  Only the client's
+ * transmit direction is steered; the agent's bond decides the reverse one.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -14,6 +15,7 @@
 
 #include "bondcheck/names.h"
 #include "bondcheck/xmit-hash.h"
+#include "traffic/bond-meta.h"
 #include "traffic/egress.h"
 #include "workflow/place.h"
 
@@ -75,9 +77,10 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 				    "leaves by %s",
 				    e.dev.name[0] ? e.dev.name : "an unknown interface");
 	}
-	r = bc_egress_bond(e.dev.name, &snap, &b, err);
+	r = bc_bond_collect(e.dev.name, &snap, err);
 	if (r < 0)
 		goto out;
+	b = &snap.bonds[0];
 	if (bc_xmit_single_path(b))
 		single_path_finding(findings, b, t->plan.streams);
 	if (!k)
