@@ -93,6 +93,7 @@ struct bc_attrib_link {
 	bool truncated; /* the file ended inside a record */
 	char trunc_msg[160];
 	uint32_t snaplen, linktype; /* of the file, when read from one */
+	uint64_t ps_drop;	    /* pcap_stats drops of the live capture (set by the caller) */
 };
 
 struct bc_attrib_flow {

@@ -76,16 +76,18 @@ struct bc_capture {
 
 /*
  * bc_capture_filter() - the kernel BPF filter for a test between the hosts
- * @a and @b (ports ignored): both addresses, so non-first IP fragments
- * (no ports) match; LACP (ether proto 0x8809); and the same inside one
- * VLAN tag:
- *   (host A and host B) or ether proto 0x8809 or
- *   (vlan and ((host A and host B) or ether proto 0x8809))
+ * @a and @b: IP packets between both addresses (not 5-tuples: non-first IP
+ * fragments carry no ports), except the TCP control and bulk connections
+ * on @ctl_port (0: keep them); LACP (ether proto 0x8809); and the same
+ * inside one VLAN tag:
+ *   P = ((ip or ip6) and host A and host B and not tcp port CTL)
+ *       or ether proto 0x8809
+ *   P or (vlan and (P))
  * Returns 0; -EAFNOSUPPORT for a family other than IPv4/IPv6;
  * -ENAMETOOLONG when @len is too small.
  */
 int bc_capture_filter(char *buf, size_t len, const struct sockaddr_storage *a,
-		      const struct sockaddr_storage *b, struct bc_error *err);
+		      const struct sockaddr_storage *b, uint16_t ctl_port, struct bc_error *err);
 
 /*
  * bc_capture_ifaces() - the interfaces to capture for traffic that leaves

@@ -42,6 +42,10 @@ struct bc_client_cfg {
 	/* --rate: total UDP bits/s over all streams of a direction, split again
 	 * once --place has set the stream count; 0: plan.rate_bps is per stream */
 	double total_rate_bps;
+	/* --capture: per-slave capture on both ends, attributed at the end
+	 * (result member "capture"); --keep-pcaps DIR keeps the files there */
+	bool capture;
+	const char *keep_pcaps;
 	/* called for each interval with a new JSON object (owned by the callee) */
 	void (*on_interval)(void *ctx, struct json_object *interval);
 	void *ctx;

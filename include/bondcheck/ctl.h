@@ -40,6 +40,7 @@
 #define BC_CTL_E_PORT_IN_USE   "port-in-use"
 #define BC_CTL_E_UNEXPECTED    "unexpected"
 #define BC_CTL_E_UNSUPPORTED   "unsupported"
+#define BC_CTL_E_CAPTURE       "capture-failed" /* plan.capture: the agent cannot capture */
 
 /*
  * bc_ctl_header_parse() - check a frame header and return the body length.

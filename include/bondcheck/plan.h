@@ -42,7 +42,12 @@ struct bc_plan {
 	uint16_t dport;	      /* agent data port (base) */
 	uint32_t sock_buf;    /* requested UDP SO_SNDBUF/SO_RCVBUF, bytes; 0 = kernel default */
 	bool udp_gso;	      /* UDP GSO (UDP_SEGMENT) on senders, GRO (UDP_GRO) on receivers */
+	/* per-slave capture on both ends, version of the capture exchange
+	 * (docs/protocol.md "capture"): 0 none, BC_PLAN_CAPTURE_VERSION */
+	uint32_t capture;
 };
+
+#define BC_PLAN_CAPTURE_VERSION 1
 
 struct bc_plan_limits {
 	uint32_t max_streams; /* total, both directions */

@@ -79,7 +79,7 @@ static int capture_incomplete(struct bc_attrib *a)
 		bool small = l->snaplen && l->snaplen < NEED_SNAPLEN;
 		struct bc_finding *f;
 
-		if (!l->truncated && !l->snapped && !small)
+		if (!l->truncated && !l->snapped && !small && !l->ps_drop)
 			continue;
 		f = add(a, "capture-incomplete", l->name,
 			"Counts on %s are lower bounds, loss derived from it an upper bound and "
@@ -92,6 +92,9 @@ static int capture_incomplete(struct bc_attrib *a)
 		bc_finding_evidence(f, "host", "%s", host_of(a, l, host, sizeof(host)));
 		if (l->truncated)
 			bc_finding_evidence(f, "truncated", "%s", l->trunc_msg);
+		if (l->ps_drop)
+			bc_finding_evidence(f, "ps_drop", "%llu (the capture ring was full)",
+					    (unsigned long long)l->ps_drop);
 		if (l->snapped)
 			bc_finding_evidence(f, "snapped_packets", "%llu",
 					    (unsigned long long)l->snapped);

@@ -27,15 +27,20 @@ static int host_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 }
 
 int bc_capture_filter(char *buf, size_t len, const struct sockaddr_storage *a,
-		      const struct sockaddr_storage *b, struct bc_error *err)
+		      const struct sockaddr_storage *b, uint16_t ctl_port, struct bc_error *err)
 {
-	char ha[INET6_ADDRSTRLEN], hb[INET6_ADDRSTRLEN], pair[2 * INET6_ADDRSTRLEN + 32];
+	char ha[INET6_ADDRSTRLEN], hb[INET6_ADDRSTRLEN], pair[2 * INET6_ADDRSTRLEN + 96];
+	char ctl[40] = "";
 	int n;
 
 	if (host_str(a, ha, sizeof(ha)) < 0 || host_str(b, hb, sizeof(hb)) < 0)
 		return bc_error_set(err, -EAFNOSUPPORT,
 				    "capture filter: the test's addresses are not IPv4 or IPv6");
-	snprintf(pair, sizeof(pair), "(host %s and host %s) or ether proto 0x8809", ha, hb);
+	/* `tcp port` tests the first fragment only, so fragments are never excluded */
+	if (ctl_port)
+		snprintf(ctl, sizeof(ctl), " and not tcp port %u", ctl_port);
+	snprintf(pair, sizeof(pair), "((ip or ip6) and host %s and host %s%s) or ether proto 0x8809",
+		 ha, hb, ctl);
 	/* the untagged part first: after `vlan` libpcap shifts the offsets */
 	n = snprintf(buf, len, "%s or (vlan and (%s))", pair, pair);
 	if (n < 0 || (size_t)n >= len)

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +83,7 @@ static int activate_one(struct bc_capture_if *ci, struct bc_error *err)
 static int open_one(struct bc_capture *c, struct bc_capture_if *ci, const char *filter,
 		    const char *dir, struct bc_error *err)
 {
+	char errbuf[PCAP_ERRBUF_SIZE];
 	struct bpf_program prog;
 	pcap_t *p;
 	int r;
@@ -103,6 +105,9 @@ static int open_one(struct bc_capture *c, struct bc_capture_if *ci, const char *
 	if (!ci->dumper)
 		return bc_error_set(err, -EIO, "cannot write the capture file %s: %s", ci->path,
 				    pcap_geterr(p));
+	if (pcap_setnonblock(p, 1, errbuf) < 0)
+		return bc_error_set(err, -EIO, "cannot make the capture on %s non-blocking: %s",
+				    ci->name, errbuf);
 	ci->owner = c;
 	return 0;
 }
@@ -136,14 +141,23 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *b
 	ci->bytes += h->len;
 }
 
-/* Read until told to stop; the block timeout wakes pcap_dispatch() every 50 ms. */
+/*
+ * Read until told to stop.  The handle is non-blocking and polled here with
+ * a timeout: a blocking TPACKET_V3 read polls with no timeout and the kernel
+ * does not retire an empty block, so an idle slave would never return.
+ */
 static void *capture_main(void *arg)
 {
 	struct bc_capture_if *ci = arg;
 	pcap_t *p = ci->pcap;
+	struct pollfd pf = {.fd = pcap_get_selectable_fd(p), .events = POLLIN};
 
 	while (!atomic_load(&ci->owner->stop)) {
-		int n = pcap_dispatch(p, -1, on_packet, (u_char *)ci);
+		int n;
+
+		if (poll(&pf, 1, BC_CAPTURE_TIMEOUT_MS) < 0 && errno != EINTR)
+			break;
+		n = pcap_dispatch(p, -1, on_packet, (u_char *)ci);
 
 		if (n == PCAP_ERROR) {
 			/* e.g. "The interface disappeared" (ENXIO/ENODEV in pcap-linux.c) */
@@ -178,7 +192,6 @@ void bc_capture_stop(struct bc_capture *c)
 	atomic_store(&c->stop, 1);
 	for (size_t i = 0; i < c->n; i++) {
 		struct bc_capture_if *ci = &c->ifs[i];
-		char errbuf[PCAP_ERRBUF_SIZE];
 		struct pcap_stat ps;
 		struct stat sb;
 
@@ -189,7 +202,7 @@ void bc_capture_stop(struct bc_capture *c)
 			ci->running = false;
 		}
 		/* drain the blocks the kernel has not handed over yet */
-		if (!ci->error && pcap_setnonblock(ci->pcap, 1, errbuf) == 0)
+		if (!ci->error)
 			while (pcap_dispatch(ci->pcap, -1, on_packet, (u_char *)ci) > 0)
 				;
 		if (pcap_stats(ci->pcap, &ps) == 0) {

@@ -59,6 +59,9 @@ static void usage(FILE *out)
 		"14)\n"
 		"  --place per-slave[=K]  pick client ports so each usable slave of the bond the\n"
 		"                         route leaves by transmits K streams (sets the count)\n"
+		"  --capture              capture on every slave on both ends (root), then\n"
+		"                         per-link frames, paths, loss, reordering pairs\n"
+		"  --keep-pcaps DIR       with --capture: keep one pcap per slave and side in DIR\n"
 		"  -j, --json             JSON result at the end\n"
 		"  --json-stream          one JSON line per interval, then the result\n",
 		BC_CTL_PORT, BC_PLAN_MAX_STREAMS, BC_DATA_PORT);
@@ -124,6 +127,8 @@ int bc_cmd_run(int argc, char **argv)
 		{"json-stream", no_argument, NULL, 'J'},
 		{"place", required_argument, NULL, 'Q'},
 		{"gso", no_argument, NULL, 'G'},
+		{"capture", no_argument, NULL, 'K'},
+		{"keep-pcaps", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -264,6 +269,13 @@ int bc_cmd_run(int argc, char **argv)
 			} else {
 				return bad("--place", optarg, "per-slave or per-slave=K");
 			}
+			break;
+		case 'K':
+			cfg.capture = true;
+			break;
+		case 'E':
+			cfg.capture = true;
+			cfg.keep_pcaps = optarg;
 			break;
 		case 'j':
 			out.mode = OUT_JSON;

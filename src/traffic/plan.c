@@ -123,6 +123,8 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 	json_object_object_add(o, "dport", json_object_new_int(p->dport));
 	json_object_object_add(o, "socket_buffer", json_object_new_int64(p->sock_buf));
 	json_object_object_add(o, "udp_gso", json_object_new_boolean(p->udp_gso));
+	if (p->capture) /* absent when off: agents older than the member keep working */
+		json_object_object_add(o, "capture", json_object_new_int64(p->capture));
 	return o;
 }
 
@@ -187,6 +189,19 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 	p->sock_buf = (uint32_t)f[10].v;
 	/* optional member (absent from early version-1 peers): false */
 	p->udp_gso = json_object_object_get_ex(o, "udp_gso", &v) && json_object_get_boolean(v);
+	/* optional: capture exchange version, absent = 0 (no capture) */
+	p->capture = 0;
+	if (json_object_object_get_ex(o, "capture", &v)) {
+		int64_t cv = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || cv < 0 ||
+		    cv > BC_PLAN_CAPTURE_VERSION)
+			return bc_error_set(err, -EINVAL,
+					    "plan: \"capture\" is %s; this agent serves capture "
+					    "versions 0..%d",
+					    json_object_get_string(v), BC_PLAN_CAPTURE_VERSION);
+		p->capture = (uint32_t)cv;
+	}
 	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
 	    (strcmp(s, "tcp") && strcmp(s, "udp")))
 		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");

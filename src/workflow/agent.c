@@ -26,6 +26,8 @@
 #include "traffic/egress.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
+#include "workflow/bulk.h"
+#include "workflow/run-capture.h"
 
 #define MAX_MALFORMED 8
 
@@ -293,7 +295,8 @@ static void busy_stop(struct busy_ctx *b)
 }
 
 /* Run one test after "ready": start, intervals, stop, result.  0 or -errno. */
-static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct bc_test *t)
+static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct bc_test *t,
+		    struct bc_run_capture *cap)
 {
 	struct busy_ctx busy;
 	struct bc_host_sample a, b;
@@ -315,6 +318,13 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&a);
 	busy_start(&busy, listen_fd);
+	if (cap && bc_run_capture_start(cap, &t->err) < 0) {
+		busy_stop(&busy);
+		reply_error(fd, BC_CTL_E_CAPTURE, t->err.msg);
+		bc_host_sample_free(&a);
+		bc_bond_meta_free(&bm);
+		return -EIO;
+	}
 	r = bc_test_start(t, NULL);
 	if (r < 0) {
 		busy_stop(&busy);
@@ -366,6 +376,8 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		bc_test_set_peer_sent(t, v);
 	json_object_put(m);
 	bc_test_finish(t);
+	if (cap)
+		bc_run_capture_stop(cap);
 	bc_host_sample_take(&b);
 	bc_bond_meta_end(&bm);
 	busy_stop(&busy);
@@ -384,8 +396,19 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 			json_object_object_add(meta, "bond", bc_bond_meta_json(&bm));
 		json_object_object_add(o, "metadata", meta);
 	}
+	if (cap)
+		json_object_object_add(o, "capture", bc_run_capture_json(cap));
 	r = bc_ctl_send(fd, o, 10000, NULL);
 	json_object_put(o);
+	if (r == 0 && cap) {
+		struct bc_error be = {0};
+
+		/* the pcap files go on the bulk connection, never in the result */
+		if (bc_bulk_serve(listen_fd, t->plan.test_id, cap->token, &cap->cap, 30000,
+				  &be) < 0)
+			say(c, "test %u: capture files not fetched: %s", t->plan.test_id,
+			    be.msg);
+	}
 	bc_host_sample_free(&b);
 	say(c, "test %u done", t->plan.test_id);
 	bc_host_sample_free(&a);
@@ -417,6 +440,7 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 	for (;;) {
 		struct json_object *m, *v, *o;
 		struct bc_test t;
+		struct bc_run_capture cap;
 		struct bc_error err = {0};
 
 		r = next_msg(c, fd, c->idle_timeout_ms, &m);
@@ -453,13 +477,24 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 			bc_test_free(&t);
 			continue;
 		}
+		if (t.plan.capture) {
+			r = bc_run_capture_open(&cap, "agent", &local, peer, c->port, NULL, &err);
+			if (r < 0) {
+				reply_error(fd, BC_CTL_E_CAPTURE, err.msg);
+				say(c, "test refused: %s", err.msg);
+				bc_test_free(&t);
+				continue;
+			}
+		}
 		o = json_object_new_object();
 		json_object_object_add(o, "type", json_object_new_string("ready"));
 		json_object_object_add(o, "streams", bc_test_ports_json(&t));
 		r = bc_ctl_send(fd, o, 5000, NULL);
 		json_object_put(o);
 		if (r == 0)
-			r = run_test(c, fd, listen_fd, &t);
+			r = run_test(c, fd, listen_fd, &t, t.plan.capture ? &cap : NULL);
+		if (t.plan.capture)
+			bc_run_capture_free(&cap);
 		bc_test_free(&t);
 		return r;
 	}

@@ -27,6 +27,7 @@
 #include "traffic/test-end.h"
 #include "workflow/client-result.h"
 #include "workflow/place.h"
+#include "workflow/run-capture.h"
 
 void bc_client_cfg_defaults(struct bc_client_cfg *c)
 {
@@ -207,6 +208,7 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		    struct json_object *findings, struct json_object *placement,
+		    struct bc_run_capture *cap, const struct sockaddr_storage *ctl,
 		    struct json_object **out, struct bc_error *err)
 {
 	struct bc_ivl_state st = {.all = json_object_new_array()};
@@ -226,6 +228,11 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 
 		if (bc_egress_find(&t->local, &e) == 0)
 			json_object_object_add(meta, "egress", bc_egress_json(&e));
+	}
+	if (cap) {
+		r = bc_run_capture_start(cap, err);
+		if (r < 0)
+			goto fail;
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("start"));
@@ -293,6 +300,8 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 			t->peer_sent[id] = json_object_get_uint64(v);
 	}
 	bc_test_stop_receivers(t, 0);
+	if (cap)
+		bc_run_capture_stop(cap);
 	bc_host_sample_take(&hb);
 	bc_bond_meta_end(&bm);
 	if (bm.is_bond)
@@ -326,6 +335,17 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	json_object_object_add(res, "findings", json_object_get(findings));
 	if (placement)
 		json_object_object_add(res, "placement", json_object_get(placement));
+	if (cap) {
+		r = bc_run_capture_attribute(cap, t->plan.test_id, ctl, &t->local,
+					     json_object_object_get(m, "capture"), res,
+					     json_object_object_get(res, "findings"), notes, err);
+		if (r < 0) {
+			json_object_put(res);
+			json_object_put(m);
+			bc_host_sample_free(&hb);
+			goto fail;
+		}
+	}
 	json_object_put(m);
 	*out = res;
 	r = 0;
@@ -343,6 +363,8 @@ fail:
 int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struct bc_error *err)
 {
 	struct json_object *o, *m = NULL, *findings = json_object_new_array(), *placement = NULL;
+	struct bc_run_capture cap = {0};
+	struct sockaddr_storage ctl;
 	uint16_t *ports = NULL;
 	struct bc_test t;
 	socklen_t l;
@@ -364,6 +386,10 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	if (r < 0)
 		goto out;
 	bc_sockaddr_unmap(&t.peer);
+	ctl = t.peer;
+	bc_sockaddr_set_port(&ctl, c->port);
+	if (c->capture || c->keep_pcaps)
+		t.plan.capture = BC_PLAN_CAPTURE_VERSION;
 	t.plan.family = t.peer.ss_family == AF_INET6 ? 6 : 4;
 	if (t.plan.proto == BC_L4_UDP && t.plan.length > bc_plan_max_length(t.plan.family)) {
 		r = bc_error_set(err, -EINVAL, "--length %u exceeds IPv%d's UDP maximum %u",
@@ -391,8 +417,16 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	r = bc_test_open(&t, err);
 	if (r < 0)
 		goto out;
-	r = run_test(c, fd, &t, findings, placement, out, err);
+	if (t.plan.capture) {
+		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port,
+					c->keep_pcaps, err);
+		if (r < 0)
+			goto out;
+	}
+	r = run_test(c, fd, &t, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out,
+		     err);
 out:
+	bc_run_capture_free(&cap);
 	bc_test_free(&t);
 	close(fd);
 	free(ports);

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The client's capture analysis after a run: the agent's files over the
+ * bulk connection, attribution of both ends' per-slave captures
+ * (bondcheck/attrib.h), and the run's ledger with the live counts filled in
+ * (reference/measurement.md 3.1).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bondcheck/analyze-report.h"
+#include "bondcheck/attrib.h"
+#include "workflow/bulk.h"
+#include "workflow/run-capture.h"
+
+static void note(struct json_object *notes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct json_object *notes, const char *fmt, ...)
+{
+	char buf[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_object_array_add(notes, json_object_new_string(buf));
+}
+
+static int64_t i64(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : -1;
+}
+
+/* ps_drop of interface @name in a capture JSON object, 0 when unknown. */
+static uint64_t json_drops(struct json_object *cap, const char *name)
+{
+	struct json_object *ifs = cap ? json_object_object_get(cap, "interfaces") : NULL;
+
+	for (size_t i = 0; ifs && i < json_object_array_length(ifs); i++) {
+		struct json_object *x = json_object_array_get_idx(ifs, i), *v;
+
+		if (json_object_object_get_ex(x, "name", &v) &&
+		    !strcmp(json_object_get_string(v), name)) {
+			int64_t d = i64(json_object_object_get(x, "pcap_stats"), "ps_drop");
+
+			return d > 0 ? (uint64_t)d : 0;
+		}
+	}
+	return 0;
+}
+
+static int add_file(struct bc_attrib *a, enum bc_side side, const char *host, const char *ifname,
+		    const char *path, uint64_t drops, struct json_object *notes)
+{
+	char name[BC_ATTRIB_NAME];
+	struct bc_error e = {0};
+	int link;
+
+	snprintf(name, sizeof(name), "%s/%s", host, ifname);
+	link = bc_attrib_add_link(a, side, name, &e);
+	if (link < 0) {
+		note(notes, "capture: %s", e.msg);
+		return 0;
+	}
+	a->links[link].ps_drop = drops;
+	if (bc_attrib_read_pcap(a, link, path, &e) < 0) {
+		if (e.code == -ENOMEM)
+			return -ENOMEM;
+		note(notes, "capture: %s", e.msg);
+	}
+	return 0;
+}
+
+/*
+ * Forward UDP runs: the stages the captures cannot see come from the run
+ * (sent_by_app: the client's senders; reached_socket: the agent's Udp
+ * InDatagrams + RcvbufErrors; read_by_app: the agent's receivers).
+ */
+static void ledger_live(struct json_object *analysis, struct json_object *res)
+{
+	struct json_object *ledger = json_object_object_get(analysis, "ledger");
+	struct json_object *streams = json_object_object_get(res, "streams"), *snmp;
+	int64_t sent = 0, read = 0, in, rcvbuf;
+
+	for (size_t i = 0; streams && i < json_object_array_length(streams); i++) {
+		struct json_object *s = json_object_array_get_idx(streams, i), *v;
+
+		if (!json_object_object_get_ex(s, "direction", &v) ||
+		    strcmp(json_object_get_string(v), "client-to-agent") ||
+		    !json_object_object_get_ex(s, "protocol", &v) ||
+		    strcmp(json_object_get_string(v), "udp"))
+			return;
+		sent += i64(s, "sent_packets");
+		read += i64(s, "received_packets");
+	}
+	if (!streams || !ledger)
+		return;
+	snmp = json_object_object_get(
+		json_object_object_get(
+			json_object_object_get(json_object_object_get(res, "ends"), "agent"),
+			"counters"),
+		"snmp");
+	in = i64(snmp, "Udp.InDatagrams");
+	rcvbuf = i64(snmp, "Udp.RcvbufErrors");
+	for (size_t i = 0; i < json_object_array_length(ledger); i++) {
+		struct json_object *st = json_object_array_get_idx(ledger, i), *v;
+		const char *name = json_object_object_get_ex(st, "stage", &v)
+					   ? json_object_get_string(v)
+					   : "";
+		int64_t n = -1;
+		const char *src = NULL;
+
+		if (!strcmp(name, "sent_by_app")) {
+			n = sent;
+			src = "client senders (sendmsg successes)";
+		} else if (!strcmp(name, "reached_socket") && in >= 0 && rcvbuf >= 0) {
+			n = in + rcvbuf;
+			src = "agent Udp InDatagrams + RcvbufErrors delta";
+		} else if (!strcmp(name, "read_by_app")) {
+			n = read;
+			src = "agent receivers";
+		}
+		if (n < 0)
+			continue;
+		json_object_object_add(st, "count", json_object_new_int64(n));
+		json_object_object_add(st, "absent_offline", json_object_new_boolean(false));
+		json_object_object_add(st, "source", json_object_new_string(src));
+	}
+}
+
+int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
+			     const struct sockaddr_storage *agent_ctl,
+			     const struct sockaddr_storage *client_addr,
+			     struct json_object *agent_cap, struct json_object *res,
+			     struct json_object *findings, struct json_object *notes,
+			     struct bc_error *err)
+{
+	struct bc_bulk_file files[BC_CAPTURE_MAX_IFS];
+	struct json_object *cap = json_object_new_object(), *analysis, *af;
+	struct bc_attrib_cfg cfg;
+	struct bc_attrib a;
+	struct bc_error e = {0};
+	size_t nf = 0;
+	int r;
+
+	json_object_object_add(cap, "client", bc_run_capture_json(rc));
+	json_object_object_add(cap, "agent", json_object_get(agent_cap));
+	json_object_object_add(cap, "folder", rc->temp_dir ? NULL : json_object_new_string(rc->dir));
+	json_object_object_add(res, "capture", cap);
+	if (!agent_cap) {
+		note(notes, "capture: the agent did not capture (it predates the plan's capture "
+			    "member); only this end's slaves were captured");
+	} else {
+		struct json_object *v;
+		const char *tok = json_object_object_get_ex(agent_cap, "bulk_token", &v)
+					  ? json_object_get_string(v)
+					  : "";
+
+		r = bc_bulk_fetch(agent_ctl, test_id, tok, rc->dir, files, &nf, &e);
+		if (r < 0)
+			note(notes, "capture: the agent's capture files did not arrive: %s", e.msg);
+	}
+	bc_attrib_cfg_default(&cfg);
+	cfg.have_local = true;
+	if (client_addr->ss_family == AF_INET6) {
+		cfg.local_version = 6;
+		memcpy(cfg.local, &((const struct sockaddr_in6 *)client_addr)->sin6_addr, 16);
+	} else {
+		cfg.local_version = 4;
+		memcpy(cfg.local, &((const struct sockaddr_in *)client_addr)->sin_addr, 4);
+	}
+	r = bc_attrib_init(&a, &cfg, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < rc->cap.n && r == 0; i++)
+		r = add_file(&a, BC_SIDE_TX, "client", rc->cap.ifs[i].name, rc->cap.ifs[i].path,
+			     rc->cap.ifs[i].ps_drop, notes);
+	for (size_t i = 0; i < nf && r == 0; i++)
+		r = add_file(&a, BC_SIDE_RX, "agent", files[i].name, files[i].path,
+			     json_drops(agent_cap, files[i].name), notes);
+	if (rc->temp_dir)
+		for (size_t i = 0; i < nf; i++)
+			unlink(files[i].path);
+	if (r == 0)
+		r = bc_attrib_finish(&a, err);
+	if (r < 0) {
+		bc_attrib_free(&a);
+		return bc_error_set(err, r, "capture analysis: out of memory");
+	}
+	analysis = bc_analyze_json(&a);
+	bc_attrib_free(&a);
+	if (!analysis)
+		return bc_error_set(err, -ENOMEM, "capture analysis: out of memory");
+	ledger_live(analysis, res);
+	af = json_object_object_get(analysis, "findings");
+	for (size_t i = 0; af && i < json_object_array_length(af); i++)
+		json_object_array_add(findings, json_object_get(json_object_array_get_idx(af, i)));
+	json_object_object_add(cap, "analysis", analysis);
+	return 0;
+}

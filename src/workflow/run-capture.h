@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Capture during a run, on either end (run --capture; docs/run.md): the
+ * slaves of the interface the test leaves by, a folder for the pcap files,
+ * and on the client the attribution over both ends' files.
+ *
+ * Agent: open before `ready`, start at `start`, stop after Tmax, result
+ * member "capture" (bc_run_capture_json(), with the bulk token), then the
+ * files over the bulk connection (workflow/bulk.h).
+ * Client: open before `start`, stop after the result, fetch the agent's
+ * files, attribute (bc_run_capture_attribute()).
+ *
+ * This header must not include bondcheck/plan.h: it is used next to
+ * bondcheck/attrib.h, whose enum bc_dir differs.
+ */
+#ifndef BC_WORKFLOW_RUN_CAPTURE_H
+#define BC_WORKFLOW_RUN_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/capture.h"
+#include "bondcheck/error.h"
+
+struct bc_run_capture {
+	struct bc_capture cap;
+	char dir[2048];
+	bool temp_dir; /* remove the files and the folder at the end */
+	bool opened, started;
+	char token[65]; /* agent: the bulk token (hex) */
+};
+
+/*
+ * bc_run_capture_open() - find the egress interface of @local (its slaves
+ * when it is a bond), build the host-pair filter for @local/@peer, make the
+ * folder (@keep_dir, or a new temporary one when NULL) and open a handle on
+ * each interface as @host ("client"/"agent").  Errors of bc_capture_open()
+ * and -ENODEV when @local is on no interface.
+ */
+int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
+			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
+			uint16_t ctl_port, const char *keep_dir, struct bc_error *err);
+
+/* bc_run_capture_start() - 0 or -errno. */
+int bc_run_capture_start(struct bc_run_capture *rc, struct bc_error *err);
+
+/* bc_run_capture_stop() - stop, read pcap_stats, close the files (idempotent). */
+void bc_run_capture_stop(struct bc_run_capture *rc);
+
+/* bc_run_capture_json() - bc_capture_json() plus "version" and, on the agent, "bulk_token". */
+struct json_object *bc_run_capture_json(const struct bc_run_capture *rc);
+
+/* bc_run_capture_free() - stop, and delete a temporary folder with its files. */
+void bc_run_capture_free(struct bc_run_capture *rc);
+
+/*
+ * bc_run_capture_attribute() - the client's analysis: fetch the agent's
+ * files over the bulk connection (@agent_ctl: the agent's address and
+ * control port; @agent_cap: the "capture" member of its result), attribute
+ * tx:client/SLAVE against rx:agent/SLAVE with @client_addr as the sending
+ * host (forward), and add to @res "capture": {"client", "agent",
+ * "analysis"}, to @findings the capture findings (capture-incomplete when
+ * any ps_drop > 0), to @notes what could not be done.  Returns 0, or
+ * -ENOMEM; failures of the transfer are notes, not errors.
+ */
+int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
+			     const struct sockaddr_storage *agent_ctl,
+			     const struct sockaddr_storage *client_addr,
+			     struct json_object *agent_cap, struct json_object *res,
+			     struct json_object *findings, struct json_object *notes,
+			     struct bc_error *err);
+
+#endif
