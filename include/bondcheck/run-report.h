@@ -16,4 +16,11 @@ void bc_run_report_interval(FILE *out, struct json_object *interval);
 /* The final table: per stream, per direction sum with ceiling and efficiency, notes. */
 void bc_run_report_text(FILE *out, struct json_object *result);
 
+/*
+ * bc_run_report_capture() - the "capture" member of a run --capture result:
+ * pcap_stats per interface and end, per-link attribution, paths, reordering
+ * pairs, the loss ledger.  Called by bc_run_report_text().
+ */
+void bc_run_report_capture(FILE *out, struct json_object *capture);
+
 #endif

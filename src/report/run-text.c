@@ -118,6 +118,8 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 		fprintf(out, "link %s: %s from %s, %s accounting, MTU %lld\n",
 			str(link, "interface"), bc_format_rate(dbl(link, "rate_bps"), a, sizeof(a)),
 			str(link, "rate_source"), str(link, "accounting"), i64(link, "mtu"));
+	if (json_object_object_get(res, "capture"))
+		bc_run_report_capture(out, json_object_object_get(res, "capture"));
 	for (size_t i = 0; notes && i < json_object_array_length(notes); i++)
 		fprintf(out, "note: %s\n",
 			json_object_get_string(json_object_array_get_idx(notes, i)));
