@@ -10,9 +10,11 @@
 # sysfs tx_packets before and after.
 # place: tcpdump on every listed slave's egress counts each flow's datagrams
 # (by client port) per slave; the predicted slave of every flow must carry
-# >= 90 % of that flow (the clear majority), the captures must hold >= 95 %
-# of what the sender counted, each listed slave must be predicted K times,
-# its tx_packets delta must cover its flows, --rate stays the total, and
+# >= 90 % of what was captured of that flow (the clear majority; tcpdump
+# under TCG may miss some, so >= 50 % of the flow must be captured), each
+# listed slave must be predicted K times, its tx_packets delta must be at
+# least what its predicted flows sent and at most 5 % of all datagrams more
+# (LACPDUs, control traffic), --rate stays the total, and
 # both ends' run metadata hold the collector's view of every slave (driver,
 # offloads, driver counter deltas).
 # single: the run reports hash-single-path for POLICY and no placement, and
@@ -63,7 +65,7 @@ place)
 	# in; the testbed loads no tc classifier that could count by port)
 	pids=""
 	for s in $want; do
-		ip netns exec "$ns" tcpdump -p -n -i "$s" -Q out -s 64 -B 4096 -w "$O/$tag-$s.pcap" \
+		ip netns exec "$ns" tcpdump -p -n -U -i "$s" -Q out -s 64 -B 4096 -w "$O/$tag-$s.pcap" \
 			"udp and src host $(ip -n "$ns" -4 -j addr show dev "$bond" | jq -r '.[0].addr_info[0].local')" \
 			>"$O/$tag-$s.log" 2>&1 &
 		pids="$pids $!"
@@ -80,6 +82,16 @@ place)
 	run >"$O/$tag.json" 2>"$O/$tag.err"
 	rc=$?
 	t1=$(tx_all)
+	# tcpdump reads its ring behind the traffic under TCG, and what is still
+	# in the ring at SIGINT is neither written nor counted as dropped: wait
+	# until the files (packet-buffered, -U) stop growing
+	last="" i=0
+	while [ $i -lt 40 ]; do
+		now=$(cd "$O" && stat -c %s $(for s in $want; do echo "$tag-$s.pcap"; done))
+		[ "$now" = "$last" ] && break
+		last=$now i=$((i + 1))
+		sleep 0.5
+	done
 	kill -INT $pids
 	wait
 	# "IP 10.0.0.1.40001 > 10.0.0.2.5302: UDP, length 200" -> {"slave": {"port": n}}
@@ -124,9 +136,11 @@ place)
 		   | "flow \($p.id) port \($p.client_port) predicted \($p.predicted_slave): \($on) of \($all) captured (\($sent) sent), elsewhere \([$mine[] | select(.[0] != $p.predicted_slave)])",
 		     (if $sent < 300 then "FAIL: flow \($p.id) sent only \($sent)" else empty end),
 		     (if $on < $all * 0.9 then "FAIL: flow \($p.id): \($p.predicted_slave) carried \($on) of \($all)" else empty end),
-		     (if $all < $sent * 0.95 then "FAIL: flow \($p.id): captured \($all) of \($sent) sent" else empty end)),
-		  ($w[] as $s | ([$c[] | select(.[0] == $s) | .[2]] | add // 0) as $cap_s
-		   | if $d[$s] < $cap_s then "FAIL: \($s) TX delta \($d[$s]) below its \($cap_s) captured datagrams" else empty end)
+		     (if $all < $sent * 0.5 then "FAIL: flow \($p.id): captured \($all) of \($sent) sent" else empty end)),
+		  (.streams as $st | ([$st[].sent_packets] | add) as $total | $w[] as $s
+		   | ([.placement.streams[] | select(.predicted_slave == $s) | .id as $i | $st[] | select(.id == $i) | .sent_packets] | add // 0) as $exp
+		   | if $d[$s] < $exp or $d[$s] > $exp + $total * 0.05
+		     then "FAIL: \($s) TX delta \($d[$s]), its predicted flows sent \($exp) (of \($total))" else empty end)
 		' "$O/$tag.json" >"$O/$tag.verdict" || { cat "$O/$tag.err" "$O/$tag.verdict"; exit 1; }
 	;;
 *)
