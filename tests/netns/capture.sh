@@ -1,0 +1,143 @@
+#!/bin/bash
+# netns tests of run --capture (per-interface capture on both ends, the bulk
+# transfer of the agent's pcap files, attribution): capture.sh CASE, with
+# BC=<path to bondcheck>.  No bonding driver here: the veths c0 (client) and
+# a0 (agent) are the captured "slaves"; real bonds are the testbed's job.
+# Cases: udp reverse loss errors
+. "$(dirname "$0")/lib.sh"
+for t in setpriv; do
+	command -v "$t" >/dev/null || fail "'$t' not found (util-linux)"
+done
+
+# link FIELD NAME: a field of the analysis link NAME.
+link() { j ".capture.analysis.links[] | select(.name == \"$2\") | .$1"; }
+# lacks TEXT FILE: FILE does not contain TEXT.
+lacks() { ! grep -q "$1" "$2"; }
+# ledger STAGE: the count of a ledger stage.
+ledger() { j ".capture.analysis.ledger[] | select(.stage == \"$1\") | .count"; }
+
+case_udp() {
+	topo 100mbit
+	agent --once
+	client --peer 10.77.2.1 -u -b 20M -t 2 --capture --keep-pcaps "$WORK/keep" --json
+	check "run --capture exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	local sent recv
+	sent=$(j '.streams[0].sent_packets'); recv=$(j '.streams[0].received_packets')
+	note "sent $sent received $recv; client c0 $(j '.capture.client.interfaces[0].frames') frames, agent a0 $(j '.capture.agent.interfaces[0].frames')"
+	check "nothing lost at 20 Mbit/s through tbf 100 Mbit/s" [ "$recv" -eq "$sent" ]
+	rate_check "about 2 x 1698 datagrams sent (got $sent)" within "$sent" 3300 3400
+	check "the client captured c0, the agent a0 (the veths, not the router)" \
+		[ "$(j '[.capture.client.interfaces[].name, .capture.agent.interfaces[].name] | join(",")')" = "c0,a0" ]
+	check "pcap_stats on every interface, ps_drop 0" \
+		[ "$(j '[.capture.client.interfaces[], .capture.agent.interfaces[] | .pcap_stats.ps_drop] | map(tostring) | join(",")')" = "0,0" ]
+	check "ps_recv equals the frames written on both ends (nothing lost in the ring)" \
+		[ "$(j '[.capture.client.interfaces[], .capture.agent.interfaces[] | .pcap_stats.ps_recv - .frames] | add')" -eq 0 ]
+	# the filter keeps only the host pair minus the control port: exactly our datagrams
+	check "client c0 frames equal the datagrams sent ($sent)" \
+		[ "$(j '.capture.client.interfaces[0].frames')" -eq "$sent" ]
+	check "tx:client/c0 frames equal the datagrams sent" [ "$(link frames tx:client/c0)" -eq "$sent" ]
+	check "rx:agent/a0 frames equal the datagrams received" [ "$(link frames rx:agent/a0)" -eq "$recv" ]
+	# 1472 payload + 8 UDP + 20 IPv4 + 14 Ethernet = 1514 bytes per frame
+	check "tx:client/c0 bytes = sent x 1514" [ "$(link bytes tx:client/c0)" -eq $((sent * 1514)) ]
+	check "every datagram left on c0 and arrived on a0, none lost" \
+		[ "$(link units_left tx:client/c0) $(link units_arrived rx:agent/a0) $(link lost tx:client/c0)" = "$sent $recv 0" ]
+	check "one path c0 -> a0 carrying every datagram" \
+		[ "$(j '.capture.analysis.paths | map("\(.left_on)>\(.arrived_on)=\(.packets)") | join(" ")')" = "tx:client/c0>rx:agent/a0=$sent" ]
+	check "peer learned: tx:client/c0 feeds rx:agent/a0" [ "$(link peer tx:client/c0)" = "rx:agent/a0" ]
+	check "ledger: app sent = left = arrived = reached socket = read ($sent)" \
+		[ "$(ledger sent_by_app) $(ledger left_on_link) $(ledger arrived_on_link) $(ledger reached_socket) $(ledger read_by_app)" = "$sent $sent $recv $recv $recv" ]
+	check "no reordering on one veth" [ "$(j '.capture.analysis.reordering.reordered')" -eq 0 ]
+	check "no capture-incomplete finding" \
+		[ "$(j '[.findings[] | select(.id == "capture-incomplete")] | length')" -eq 0 ]
+	# the bulk connection: the agent's file arrived whole
+	check "--keep-pcaps kept one file per interface and side" \
+		[ "$(ls "$WORK/keep" | sort | tr '\n' ' ')" = "agent-a0.pcap client-c0.pcap " ]
+	check "agent-a0.pcap has the size the agent reported" \
+		[ "$(stat -c %s "$WORK/keep/agent-a0.pcap")" -eq "$(j '.capture.agent.interfaces[0].file_bytes')" ]
+	check "the JSON names the kept folder" [ "$(j '.capture.folder')" = "$WORK/keep" ]
+	"$BC" analyze --json tx:c0="$WORK/keep/client-c0.pcap" rx:a0="$WORK/keep/agent-a0.pcap" >"$WORK/an" ||
+		fail "analyze of the kept files failed"
+	check "analyze of the kept files: the same frames per link" \
+		[ "$(jq -r '[.links[].frames] | map(tostring) | join(",")' "$WORK/an")" = "$sent,$recv" ]
+	check "the kept files have nanosecond stamps and snaplen 128" \
+		[ "$(jq -r '[.links[].snaplen] | map(tostring) | join(",")' "$WORK/an")" = "128,128" ]
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 1M -t 0.2 --capture >/dev/null 2>&1 &&
+		fail "a second run against the --once agent should fail (it exited after the bulk transfer)"
+	echo "ok - the --once agent exited after the test and its bulk transfer"
+}
+
+case_reverse() {
+	# both ends make their temporary capture folders here
+	export TMPDIR="$WORK/tmp"
+	mkdir -p "$TMPDIR"
+	topo 100mbit
+	agent --once
+	client --peer 10.77.2.1 -u -b 20M -t 1 -R --capture --json
+	check "run -R --capture exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	local sent
+	sent=$(j '.streams[0].sent_packets')
+	note "agent sent $sent"
+	# the reverse stream's 3 hellos go client -> agent: both captures see them
+	check "agent a0 captured the datagrams it sent plus the 3 hellos" \
+		[ "$(j '.capture.agent.interfaces[0].frames')" -eq $((sent + 3)) ]
+	check "the agent's datagrams left on rx:agent/a0 and arrived on tx:client/c0" \
+		[ "$(link units_left rx:agent/a0) $(link units_arrived tx:client/c0)" = "$sent $sent" ]
+	check "the temporary capture folders are gone on both ends" \
+		[ "$(ls -A "$TMPDIR" | wc -l)" -eq 0 ]
+	check "... and were used (the agent logged no fetch failure)" \
+		lacks "not fetched" "$WORK/agent.log"
+}
+
+case_loss() {
+	topo 100mbit
+	# the router's egress to the agent carries 10 Mbit/s: loss between the two captures
+	tc -n "$R" qdisc replace dev r2 root tbf rate 10mbit burst 16kb latency 20ms || fail "tbf 10mbit"
+	agent --once
+	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --json
+	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	local lost caplost unbr
+	lost=$(j '.streams[0].lost_packets'); caplost=$(link lost tx:client/c0)
+	unbr=$(link unbracketed tx:client/c0)
+	note "receiver lost $lost; capture: lost $caplost + unbracketed $unbr on tx:client/c0"
+	check "about half of 20 Mbit/s is lost in a 10 Mbit/s tbf" within "$lost" 500 1100
+	check "capture loss (bracketed + tail) equals the receiver's loss exactly" \
+		[ $((caplost + unbr)) -eq "$lost" ]
+	check "left_on_link - arrived_on_link equals the receiver's loss" \
+		[ $(($(ledger left_on_link) - $(ledger arrived_on_link))) -eq "$lost" ]
+	check "wire-loss finding names tx:client/c0" \
+		[ "$(j '[.findings[] | select(.id == "wire-loss") | .subject] | join(",")' | grep -c 'c0')" -ge 1 ]
+}
+
+case_errors() {
+	topo 100mbit
+	agent
+	ip netns exec "$C" setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \
+		"$BC" run --peer 10.77.2.1 -u -b 1M -t 0.3 --capture >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	note "unprivileged: exit $RC: $(head -c 300 "$WORK/err")"
+	check "capture without CAP_NET_RAW: a clean exit, not a crash" [ "$RC" -ne 0 ] && [ "$RC" -lt 128 ]
+	check "... names the interface and the missing capability" grep -q "c0.*CAP_NET_RAW" "$WORK/err"
+	client --peer 10.77.2.1 -u -b 1M -t 0.3 --json
+	check "the agent still serves a run without --capture (no capture member)" \
+		[ "$RC" -eq 0 ] && [ "$(j '.capture')" = "null" ]
+	# a plan asking for a capture version this agent does not serve
+	client --peer 10.77.2.1 -u -b 1M -t 0.3 --keep-pcaps /proc/forbidden
+	check "--keep-pcaps into a folder that cannot be made: exit 3" [ "$RC" -eq 3 ]
+	check "... names the folder" grep -q "/proc/forbidden" "$WORK/err"
+	# an interface that vanishes during the capture: the run ends cleanly, no crash
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 5M -t 3 --capture --json \
+		>"$WORK/out" 2>"$WORK/err" &
+	local pid=$!
+	sleep 1.5
+	ip -n "$C" link del c0
+	wait "$pid"
+	RC=$?
+	note "vanished c0: exit $RC: $(head -c 300 "$WORK/err")"
+	check "a vanished interface: exit below 128 (no crash)" [ "$RC" -lt 128 ]
+}
+
+name=${1:-}
+fn="case_${name//-/_}"
+declare -F "$fn" >/dev/null || fail "unknown case '$name'"
+"$fn"
+echo "PASS: $name"
