@@ -40,8 +40,8 @@ static int64_t i64(struct json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : -1;
 }
 
-/* ps_drop of interface @name in a capture JSON object, 0 when unknown. */
-static uint64_t json_drops(struct json_object *cap, const char *name)
+/* Interface @name of a capture JSON object, or NULL. */
+static struct json_object *json_iface(struct json_object *cap, const char *name)
 {
 	struct json_object *ifs = cap ? json_object_object_get(cap, "interfaces") : NULL;
 
@@ -49,17 +49,32 @@ static uint64_t json_drops(struct json_object *cap, const char *name)
 		struct json_object *x = json_object_array_get_idx(ifs, i), *v;
 
 		if (json_object_object_get_ex(x, "name", &v) &&
-		    !strcmp(json_object_get_string(v), name)) {
-			int64_t d = i64(json_object_object_get(x, "pcap_stats"), "ps_drop");
-
-			return d > 0 ? (uint64_t)d : 0;
-		}
+		    !strcmp(json_object_get_string(v), name))
+			return x;
 	}
-	return 0;
+	return NULL;
 }
 
+static uint64_t json_drops(struct json_object *x)
+{
+	int64_t d = i64(json_object_object_get(x, "pcap_stats"), "ps_drop");
+
+	return d > 0 ? (uint64_t)d : 0;
+}
+
+static const char *json_error(struct json_object *x)
+{
+	struct json_object *v;
+
+	return x && json_object_object_get_ex(x, "error", &v) ? json_object_get_string(v) : NULL;
+}
+
+/*
+ * One capture file as a link.  A capture that broke off (@broke: why) is
+ * marked truncated, so the analysis flags it capture-incomplete.
+ */
 static int add_file(struct bc_attrib *a, enum bc_side side, const char *host, const char *ifname,
-		    const char *path, uint64_t drops, struct json_object *notes)
+		    const char *path, uint64_t drops, const char *broke, struct json_object *notes)
 {
 	char name[BC_ATTRIB_NAME];
 	struct bc_error e = {0};
@@ -76,6 +91,10 @@ static int add_file(struct bc_attrib *a, enum bc_side side, const char *host, co
 		if (e.code == -ENOMEM)
 			return -ENOMEM;
 		note(notes, "capture: %s", e.msg);
+	}
+	if (broke && *broke) {
+		a->links[link].truncated = true;
+		snprintf(a->links[link].trunc_msg, sizeof(a->links[link].trunc_msg), "%s", broke);
 	}
 	return 0;
 }
@@ -183,10 +202,11 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 		return r;
 	for (size_t i = 0; i < rc->cap.n && r == 0; i++)
 		r = add_file(&a, BC_SIDE_TX, "client", rc->cap.ifs[i].name, rc->cap.ifs[i].path,
-			     rc->cap.ifs[i].ps_drop, notes);
+			     rc->cap.ifs[i].ps_drop, rc->cap.ifs[i].error_msg, notes);
 	for (size_t i = 0; i < nf && r == 0; i++)
 		r = add_file(&a, BC_SIDE_RX, "agent", files[i].name, files[i].path,
-			     json_drops(agent_cap, files[i].name), notes);
+			     json_drops(json_iface(agent_cap, files[i].name)),
+			     json_error(json_iface(agent_cap, files[i].name)), notes);
 	if (rc->temp_dir)
 		for (size_t i = 0; i < nf; i++)
 			unlink(files[i].path);
