@@ -39,8 +39,8 @@ int bc_capture_filter(char *buf, size_t len, const struct sockaddr_storage *a,
 	/* `tcp port` tests the first fragment only, so fragments are never excluded */
 	if (ctl_port)
 		snprintf(ctl, sizeof(ctl), " and not tcp port %u", ctl_port);
-	snprintf(pair, sizeof(pair), "((ip or ip6) and host %s and host %s%s) or ether proto 0x8809",
-		 ha, hb, ctl);
+	snprintf(pair, sizeof(pair),
+		 "((ip or ip6) and host %s and host %s%s) or ether proto 0x8809", ha, hb, ctl);
 	/* the untagged part first: after `vlan` libpcap shifts the offsets */
 	n = snprintf(buf, len, "%s or (vlan and (%s))", pair, pair);
 	if (n < 0 || (size_t)n >= len)

@@ -93,13 +93,13 @@ static int open_one(struct bc_capture *c, struct bc_capture_if *ci, const char *
 		return r;
 	p = ci->pcap;
 	if (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0)
-		return bc_error_set(err, -EINVAL, "capture filter '%s' on %s: %s", filter,
-				    ci->name, pcap_geterr(p));
+		return bc_error_set(err, -EINVAL, "capture filter '%s' on %s: %s", filter, ci->name,
+				    pcap_geterr(p));
 	r = pcap_setfilter(p, &prog);
 	pcap_freecode(&prog);
 	if (r < 0)
-		return bc_error_set(err, -EIO, "cannot set the capture filter on %s: %s",
-				    ci->name, pcap_geterr(p));
+		return bc_error_set(err, -EIO, "cannot set the capture filter on %s: %s", ci->name,
+				    pcap_geterr(p));
 	snprintf(ci->path, sizeof(ci->path), "%s/%s-%s.pcap", dir, c->host, ci->name);
 	ci->dumper = pcap_dump_open(p, ci->path);
 	if (!ci->dumper)

@@ -48,8 +48,8 @@ static void ends(FILE *out, struct json_object *cap)
 			struct json_object *x = json_object_array_get_idx(ifs, i);
 			struct json_object *ps = json_object_object_get(x, "pcap_stats");
 
-			fprintf(out, "  %-7s %-16s %10lld %14lld %10lld %8lld %9lld%s%s\n", hosts[h],
-				str(x, "name"), i64(x, "frames"), i64(x, "bytes"),
+			fprintf(out, "  %-7s %-16s %10lld %14lld %10lld %8lld %9lld%s%s\n",
+				hosts[h], str(x, "name"), i64(x, "frames"), i64(x, "bytes"),
 				i64(ps, "ps_recv"), i64(ps, "ps_drop"), i64(ps, "ps_ifdrop"),
 				str(x, "error")[0] ? "  " : "", str(x, "error"));
 		}
@@ -84,9 +84,8 @@ static void reordering(FILE *out, struct json_object *an)
 	struct json_object *r = json_object_object_get(an, "reordering");
 	struct json_object *pairs = json_object_object_get(r, "pairs");
 	struct json_object *v;
-	double ratio = json_object_object_get_ex(r, "reordered_ratio", &v)
-			       ? json_object_get_double(v)
-			       : 0;
+	double ratio =
+		json_object_object_get_ex(r, "reordered_ratio", &v) ? json_object_get_double(v) : 0;
 
 	fprintf(out, "  reordering (%s): %lld of %lld datagrams late, ratio %.4f\n",
 		str(r, "observation_point"), i64(r, "reordered"), i64(r, "received"), ratio);
@@ -111,7 +110,8 @@ static void ledger(FILE *out, struct json_object *an)
 			fprintf(out, "    %-16s %12lld  %s\n", str(s, "stage"),
 				(long long)json_object_get_int64(c), str(s, "source"));
 		else
-			fprintf(out, "    %-16s %12s  %s\n", str(s, "stage"), "-", str(s, "source"));
+			fprintf(out, "    %-16s %12s  %s\n", str(s, "stage"), "-",
+				str(s, "source"));
 	}
 }
 

@@ -404,10 +404,9 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		struct bc_error be = {0};
 
 		/* the pcap files go on the bulk connection, never in the result */
-		if (bc_bulk_serve(listen_fd, t->plan.test_id, cap->token, &cap->cap, 30000,
-				  &be) < 0)
-			say(c, "test %u: capture files not fetched: %s", t->plan.test_id,
-			    be.msg);
+		if (bc_bulk_serve(listen_fd, t->plan.test_id, cap->token, &cap->cap, 30000, &be) <
+		    0)
+			say(c, "test %u: capture files not fetched: %s", t->plan.test_id, be.msg);
 	}
 	bc_host_sample_free(&b);
 	say(c, "test %u done", t->plan.test_id);

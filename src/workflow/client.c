@@ -416,16 +416,15 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	json_object_put(m);
 	/* before the data sockets: the ring then holds the reverse streams' hellos too */
 	if (t.plan.capture) {
-		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port,
-					c->keep_pcaps, err);
+		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port, c->keep_pcaps,
+					err);
 		if (r < 0)
 			goto out;
 	}
 	r = bc_test_open(&t, err);
 	if (r < 0)
 		goto out;
-	r = run_test(c, fd, &t, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out,
-		     err);
+	r = run_test(c, fd, &t, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out, err);
 out:
 	bc_run_capture_free(&cap);
 	bc_test_free(&t);

@@ -132,9 +132,8 @@ static void ledger_live(struct json_object *analysis, struct json_object *res)
 	rcvbuf = i64(snmp, "Udp.RcvbufErrors");
 	for (size_t i = 0; i < json_object_array_length(ledger); i++) {
 		struct json_object *st = json_object_array_get_idx(ledger, i), *v;
-		const char *name = json_object_object_get_ex(st, "stage", &v)
-					   ? json_object_get_string(v)
-					   : "";
+		const char *name =
+			json_object_object_get_ex(st, "stage", &v) ? json_object_get_string(v) : "";
 		int64_t n = -1;
 		const char *src = NULL;
 
@@ -173,7 +172,8 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 
 	json_object_object_add(cap, "client", bc_run_capture_json(rc));
 	json_object_object_add(cap, "agent", json_object_get(agent_cap));
-	json_object_object_add(cap, "folder", rc->temp_dir ? NULL : json_object_new_string(rc->dir));
+	json_object_object_add(cap, "folder",
+			       rc->temp_dir ? NULL : json_object_new_string(rc->dir));
 	json_object_object_add(res, "capture", cap);
 	if (!agent_cap) {
 		note(notes, "capture: the agent did not capture (it predates the plan's capture "

@@ -90,12 +90,16 @@ static void test_filter_matches(void **state)
 	uint8_t buf[2048], mac[6] = {2, 0, 0, 0, 0, 1};
 	char f[BC_CAPTURE_FILTER_MAX];
 	pcap_t *p = pcap_open_dead(DLT_EN10MB, BC_CAPTURE_SNAPLEN);
-	struct bc_pkt_spec udp = {.ip_version = 4, .proto = 17, .sport = 40000, .dport = 5302,
-				  .payload_len = 100, .ours = &ours};
-	struct bc_pkt_spec frag = {.ip_version = 4, .proto = 17, .ip_id = 9, .frag_off = 1480,
-				   .payload_len = 500};
-	struct bc_pkt_spec tcp = {.ip_version = 4, .proto = 6, .sport = 40000, .dport = 5301,
-				  .payload_len = 10};
+	struct bc_pkt_spec udp = {.ip_version = 4,
+				  .proto = 17,
+				  .sport = 40000,
+				  .dport = 5302,
+				  .payload_len = 100,
+				  .ours = &ours};
+	struct bc_pkt_spec frag = {
+		.ip_version = 4, .proto = 17, .ip_id = 9, .frag_off = 1480, .payload_len = 500};
+	struct bc_pkt_spec tcp = {
+		.ip_version = 4, .proto = 6, .sport = 40000, .dport = 5301, .payload_len = 10};
 
 	(void)state;
 	sa4(&a, "10.77.1.1");
@@ -198,9 +202,9 @@ static void test_live_loopback(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(struct sockaddr_in)), 0);
 	for (int i = 0; i < 10; i++)
-		assert_int_equal(sendto(fd, payload, sizeof(payload), 0, (struct sockaddr *)&to,
-					sizeof(to)),
-				 sizeof(payload));
+		assert_int_equal(
+			sendto(fd, payload, sizeof(payload), 0, (struct sockaddr *)&to, sizeof(to)),
+			sizeof(payload));
 	close(fd);
 	usleep(100000);
 	bc_capture_stop(&c);
@@ -225,8 +229,12 @@ static void test_ps_drop_finding(void **state)
 	struct bc_attrib a;
 	struct bc_error err = {0};
 	struct bc_udphdr ours = {.test_id = 1};
-	struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 1, .dport = 2,
-				.payload_len = 100, .ours = &ours};
+	struct bc_pkt_spec s = {.ip_version = 4,
+				.proto = 17,
+				.sport = 1,
+				.dport = 2,
+				.payload_len = 100,
+				.ours = &ours};
 	uint8_t buf[2048];
 	const struct bc_finding *f = NULL;
 	int tx, rx, len;
@@ -240,9 +248,9 @@ static void test_ps_drop_finding(void **state)
 	for (uint64_t i = 0; i < 10; i++) {
 		ours.seq = i;
 		len = frame(&s, "10.0.0.1", "10.0.0.2", buf);
-		assert_int_equal(bc_attrib_add_packet(&a, tx, 1000 * i, buf, (uint32_t)len,
-						      (uint32_t)len),
-				 0);
+		assert_int_equal(
+			bc_attrib_add_packet(&a, tx, 1000 * i, buf, (uint32_t)len, (uint32_t)len),
+			0);
 		if (i != 4) /* one datagram missing on the side that dropped */
 			assert_int_equal(bc_attrib_add_packet(&a, rx, 1000 * i + 500, buf,
 							      (uint32_t)len, (uint32_t)len),
