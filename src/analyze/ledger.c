@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The live loss ledger: stage counts and which counter explains each drop
+ * (bondcheck/ledger.h; reference/measurement.md 3.1, 3.4, 3.7, 3.10).
+ * Pure arithmetic; the run's JSON is read in src/workflow/run-ledger.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bondcheck/ledger.h"
+
+static uint64_t pos(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t sub_sat(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+void bc_ledger_in_init(struct bc_ledger_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->snd_buf_errors = -1;
+	in->rcv_in_datagrams = -1;
+	in->rcv_in_errors = -1;
+	in->rcv_buf_errors = -1;
+	in->rcv_reasm_fails = -1;
+	in->softnet_dropped = -1;
+}
+
+uint64_t bc_ledger_nic_drops(const struct bc_ledger_rx *rx)
+{
+	uint64_t std = pos(rx->rx_dropped) + pos(rx->rx_missed) + pos(rx->rx_over);
+
+	/* drivers often fold their own drop counters into rx_dropped: never add both */
+	return std > pos(rx->driver_drops) ? std : pos(rx->driver_drops);
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	if (n)
+		n += (size_t)snprintf(buf + n, len - n, ", ");
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static struct bc_ledger_finding *add(struct bc_ledger *l, const char *id, const char *subject,
+				     const char *host, uint64_t count, uint64_t of)
+{
+	struct bc_ledger_finding *f;
+
+	if (l->n_f >= BC_LEDGER_MAX_FINDINGS)
+		return NULL;
+	f = &l->f[l->n_f++];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	snprintf(f->subject, sizeof(f->subject), "%s", subject);
+	snprintf(f->host, sizeof(f->host), "%s", host);
+	f->count = count;
+	f->of = of;
+	return f;
+}
+
+static int rx_index(const struct bc_ledger_in *in, const char *name)
+{
+	for (size_t i = 0; i < in->n_rx; i++)
+		if (name[0] && !strcmp(in->rx[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static void stage(struct bc_ledger *l, int i, const char *name, uint64_t count, bool known)
+{
+	struct bc_ledger_stage *s = &l->st[i];
+
+	s->stage = name;
+	s->count = count;
+	s->known = known;
+	s->drop = i > 0 ? sub_sat(l->st[i - 1].count, count) : 0;
+}
+
+/* Stage 1: the gap before the sender's tap, by slave qdisc drops or SndbufErrors. */
+static void before_tap(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	struct bc_ledger_stage *s = &l->st[1];
+	uint64_t q = 0, left = s->drop;
+	char subj[BC_LEDGER_NAME];
+
+	for (size_t i = 0; i < in->n_tx; i++) {
+		uint64_t d = pos(in->tx[i].qdisc_drops);
+		struct bc_ledger_finding *f;
+
+		q += d;
+		if (d)
+			append(s->counter, sizeof(s->counter), "qdisc drops %s +%llu",
+			       in->tx[i].name, (unsigned long long)d);
+		if (!d || !left)
+			continue;
+		f = add(l, "tx-loss", in->tx[i].name, in->sender_addr, min64(d, left),
+			in->sent_by_app);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "qdisc drops on %s +%llu (before the capture tap)", in->tx[i].name,
+				 (unsigned long long)d);
+		left -= min64(d, left);
+	}
+	if (pos(in->snd_buf_errors))
+		append(s->counter, sizeof(s->counter), "Udp SndbufErrors +%llu",
+		       (unsigned long long)pos(in->snd_buf_errors));
+	/* a tbf drop moves both the qdisc counter and SndbufErrors: never add them */
+	if (!q && pos(in->snd_buf_errors) && left) {
+		struct bc_ledger_finding *f;
+
+		snprintf(subj, sizeof(subj), "%s/%s", in->sender, in->sender_bond);
+		f = add(l, "tx-loss", subj, in->sender_addr, min64(pos(in->snd_buf_errors), left),
+			in->sent_by_app);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter), "Udp SndbufErrors +%llu (ENOBUFS)",
+				 (unsigned long long)pos(in->snd_buf_errors));
+	}
+	s->explained = min64(s->drop, q > pos(in->snd_buf_errors) ? q : pos(in->snd_buf_errors));
+}
+
+/* Stage 2: bracketed loss per path, explained by counters before wire-loss. */
+static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	struct bc_ledger_stage *s = &l->st[2];
+	uint64_t nic_pool[BC_LEDGER_MAX_LINKS], nic_used[BC_LEDGER_MAX_LINKS] = {0};
+	uint64_t soft = in->shared_kernel ? 0 : pos(in->softnet_dropped), soft_used = 0;
+	uint64_t explained = 0;
+	char subj[BC_LEDGER_NAME];
+
+	for (size_t r = 0; r < in->n_rx; r++)
+		nic_pool[r] = bc_ledger_nic_drops(&in->rx[r]);
+	for (size_t i = 0; i < in->n_tx; i++) {
+		const struct bc_ledger_tx *t = &in->tx[i];
+		int r = rx_index(in, t->peer);
+		uint64_t rest = t->lost, e;
+
+		if (r >= 0) {
+			e = min64(rest, nic_pool[r]);
+			nic_pool[r] -= e;
+			nic_used[r] += e;
+			rest -= e;
+			explained += e;
+		}
+		e = min64(rest, pos(t->tx_dropped));
+		if (e) {
+			struct bc_ledger_finding *f =
+				add(l, "tx-loss", t->name, in->sender_addr, e, t->left);
+
+			if (f) {
+				snprintf(f->counter, sizeof(f->counter),
+					 "tx_dropped on %s +%lld (after the capture tap)", t->name,
+					 (long long)t->tx_dropped);
+				snprintf(f->path, sizeof(f->path), "%s -> %s", t->name,
+					 t->peer[0] ? t->peer : "?");
+			}
+			append(s->counter, sizeof(s->counter), "tx_dropped %s +%lld", t->name,
+			       (long long)t->tx_dropped);
+			rest -= e;
+			explained += e;
+		}
+		e = min64(rest, soft - soft_used);
+		soft_used += e;
+		rest -= e;
+		explained += e;
+		if (rest) {
+			struct bc_ledger_finding *f =
+				add(l, "wire-loss", t->name, in->sender_addr, rest, t->left);
+
+			if (f) {
+				snprintf(f->path, sizeof(f->path), "%s -> %s", t->name,
+					 t->peer[0] ? t->peer : "?");
+				snprintf(f->counter, sizeof(f->counter),
+					 "none: peer NIC drops %llu, tx_dropped %lld%s",
+					 r >= 0 ? (unsigned long long)bc_ledger_nic_drops(&in->rx[r])
+						: 0ull,
+					 (long long)t->tx_dropped,
+					 in->shared_kernel && pos(in->softnet_dropped)
+						 ? ", softnet dropped moved but is shared"
+						 : "");
+			}
+			l->wire_lost += rest;
+		}
+	}
+	for (size_t r = 0; r < in->n_rx; r++) {
+		const struct bc_ledger_rx *x = &in->rx[r];
+		struct bc_ledger_finding *f;
+
+		if (!nic_used[r])
+			continue;
+		f = add(l, "rx-loss-nic", x->name, in->receiver_addr, nic_used[r], 0);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "rx_dropped +%lld, rx_missed_errors +%lld, rx_over_errors +%lld, "
+				 "driver %s +%lld",
+				 (long long)x->rx_dropped, (long long)x->rx_missed,
+				 (long long)x->rx_over, x->driver_counter[0] ? x->driver_counter : "-",
+				 (long long)x->driver_drops);
+		append(s->counter, sizeof(s->counter), "NIC drops %s +%llu", x->name,
+		       (unsigned long long)bc_ledger_nic_drops(x));
+	}
+	if (soft_used) {
+		struct bc_ledger_finding *f;
+
+		snprintf(subj, sizeof(subj), "%s/%s", in->receiver, in->receiver_bond);
+		f = add(l, "rx-loss-nic", subj, in->receiver_addr, soft_used, 0);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "softnet dropped +%llu (input backlog full)",
+				 (unsigned long long)pos(in->softnet_dropped));
+	}
+	if (pos(in->softnet_dropped)) {
+		append(s->counter, sizeof(s->counter), "softnet dropped +%llu%s",
+		       (unsigned long long)pos(in->softnet_dropped),
+		       in->shared_kernel ? " (global per CPU, both ends share this kernel: "
+					   "not split, not subtracted)"
+					 : "");
+		l->softnet_unsplittable = in->shared_kernel;
+	}
+	if (in->unbracketed)
+		append(s->counter, sizeof(s->counter), "%llu unbracketed (after the last arrival)",
+		       (unsigned long long)in->unbracketed);
+	s->explained = min64(s->drop, explained);
+}
+
+/* Stages 3 to 5: reassembly and the socket. */
+static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	struct bc_ledger_stage *s3 = &l->st[3], *s5 = &l->st[5];
+	char subj[BC_LEDGER_NAME];
+	struct bc_ledger_finding *f;
+	uint64_t e;
+
+	snprintf(subj, sizeof(subj), "%s/%s", in->receiver, in->receiver_bond);
+	s3->explained = min64(s3->drop, in->too_far);
+	if (in->too_far)
+		append(s3->counter, sizeof(s3->counter), "predicted FRAG_TOO_FAR %llu",
+		       (unsigned long long)in->too_far);
+	if (pos(in->rcv_reasm_fails))
+		append(s3->counter, sizeof(s3->counter), "Ip ReasmFails +%lld",
+		       (long long)in->rcv_reasm_fails);
+	if (in->too_far) {
+		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, in->too_far,
+			l->st[2].count);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "captures: %llu messages complete but too far; Ip ReasmFails +%lld",
+				 (unsigned long long)in->too_far, (long long)in->rcv_reasm_fails);
+	}
+	if (pos(in->rcv_buf_errors))
+		append(s5->counter, sizeof(s5->counter), "Udp RcvbufErrors +%lld",
+		       (long long)in->rcv_buf_errors);
+	if (pos(in->rcv_in_errors))
+		append(s5->counter, sizeof(s5->counter), "Udp InErrors +%lld",
+		       (long long)in->rcv_in_errors);
+	/* InErrors already includes RcvbufErrors, MemErrors and InCsumErrors */
+	e = pos(in->rcv_in_errors) > pos(in->rcv_buf_errors) ? pos(in->rcv_in_errors)
+							      : pos(in->rcv_buf_errors);
+	s5->explained = min64(s5->drop, e);
+	if (!e || !s5->drop)
+		return;
+	f = add(l, "rx-loss-socket", subj, in->receiver_addr, s5->drop, l->st[4].count);
+	if (f)
+		snprintf(f->counter, sizeof(f->counter), "Udp RcvbufErrors +%lld, InErrors +%lld",
+			 (long long)in->rcv_buf_errors, (long long)in->rcv_in_errors);
+}
+
+void bc_ledger_compute(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	bool sock = in->rcv_in_datagrams >= 0 && in->rcv_in_errors >= 0;
+
+	memset(l, 0, sizeof(*l));
+	stage(l, 0, "sent_by_app", in->sent_by_app, true);
+	stage(l, 1, "left_on_link", in->left, true);
+	stage(l, 2, "arrived_on_link", in->arrived, true);
+	stage(l, 3, "reassembled", in->reassembled, true);
+	stage(l, 4, "reached_socket",
+	      sock ? pos(in->rcv_in_datagrams) + pos(in->rcv_in_errors) : in->reassembled, sock);
+	stage(l, 5, "read_by_app", in->read_by_app, true);
+	before_tap(in, l);
+	on_path(in, l);
+	receiver(in, l);
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Loss ledger arithmetic (bondcheck/ledger.h) on constructed inputs, exact counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bondcheck/ledger.h"
+
+/* Three slaves each way, tx:client/ethN -> rx:agent/ethN, every counter 0. */
+static void base(struct bc_ledger_in *in, uint64_t per_link)
+{
+	bc_ledger_in_init(in);
+	snprintf(in->sender, sizeof(in->sender), "client");
+	snprintf(in->receiver, sizeof(in->receiver), "agent");
+	snprintf(in->sender_addr, sizeof(in->sender_addr), "10.0.0.1");
+	snprintf(in->receiver_addr, sizeof(in->receiver_addr), "10.0.0.2");
+	snprintf(in->sender_bond, sizeof(in->sender_bond), "bond0");
+	snprintf(in->receiver_bond, sizeof(in->receiver_bond), "bond0");
+	in->n_tx = in->n_rx = 3;
+	for (int i = 0; i < 3; i++) {
+		snprintf(in->tx[i].name, BC_LEDGER_NAME, "tx:client/eth%d", i);
+		snprintf(in->tx[i].peer, BC_LEDGER_NAME, "rx:agent/eth%d", i);
+		snprintf(in->rx[i].name, BC_LEDGER_NAME, "rx:agent/eth%d", i);
+		in->tx[i].left = per_link;
+		in->tx[i].qdisc_drops = 0;
+		in->tx[i].tx_dropped = 0;
+		in->rx[i].rx_dropped = in->rx[i].rx_missed = in->rx[i].rx_over = 0;
+		in->rx[i].driver_drops = 0;
+	}
+	in->sent_by_app = in->left = in->arrived = in->reassembled = in->read_by_app =
+		3 * per_link;
+	in->snd_buf_errors = 0;
+	in->rcv_in_datagrams = (int64_t)(3 * per_link);
+	in->rcv_in_errors = in->rcv_buf_errors = in->rcv_reasm_fails = 0;
+	in->softnet_dropped = 0;
+	in->shared_kernel = true;
+}
+
+static const struct bc_ledger_finding *find(const struct bc_ledger *l, const char *id,
+					    const char *subject)
+{
+	for (size_t i = 0; i < l->n_f; i++)
+		if (!strcmp(l->f[i].id, id) && !strcmp(l->f[i].subject, subject))
+			return &l->f[i];
+	return NULL;
+}
+
+static void test_clean(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+
+	(void)state;
+	base(&in, 1000);
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.n_f, 0);
+	assert_int_equal(l.wire_lost, 0);
+	for (int i = 0; i < BC_LEDGER_STAGES; i++) {
+		assert_int_equal(l.st[i].count, 3000);
+		assert_int_equal(l.st[i].drop, 0);
+		assert_true(l.st[i].known);
+		assert_string_equal(l.st[i].counter, "");
+	}
+	assert_string_equal(l.st[4].stage, "reached_socket");
+}
+
+/* 5 % loss on the eth1 wire: 50 of 1000, no counter: wire-loss on that path only. */
+static void test_wire(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 1000);
+	in.tx[1].lost = 50;
+	in.arrived = in.reassembled = in.read_by_app = 2950;
+	in.rcv_in_datagrams = 2950;
+	in.softnet_dropped = 7; /* shared kernel: named, never subtracted */
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.n_f, 1);
+	f = find(&l, "wire-loss", "tx:client/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 50);
+	assert_int_equal(f->of, 1000);
+	assert_string_equal(f->host, "10.0.0.1");
+	assert_string_equal(f->path, "tx:client/eth1 -> rx:agent/eth1");
+	assert_int_equal(l.wire_lost, 50);
+	assert_int_equal(l.st[2].drop, 50);
+	assert_int_equal(l.st[2].explained, 0);
+	assert_true(l.softnet_unsplittable);
+	assert_non_null(strstr(l.st[2].counter, "softnet dropped +7 (global per CPU"));
+	assert_int_equal(l.st[3].drop + l.st[4].drop + l.st[5].drop, 0);
+}
+
+/* netem on the sender's slave eth2: 40 qdisc drops before the tap. */
+static void test_tx_qdisc(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 1000);
+	in.sent_by_app = 3040;
+	in.tx[2].qdisc_drops = 43; /* 3 more than test datagrams: ARP, LACP */
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.n_f, 1);
+	f = find(&l, "tx-loss", "tx:client/eth2");
+	assert_non_null(f);
+	assert_int_equal(f->count, 40);
+	assert_int_equal(f->of, 3040);
+	assert_int_equal(l.st[1].drop, 40);
+	assert_int_equal(l.st[1].explained, 40);
+	assert_string_equal(l.st[1].counter, "qdisc drops tx:client/eth2 +43");
+	assert_null(find(&l, "wire-loss", "tx:client/eth2"));
+	assert_int_equal(l.wire_lost, 0);
+}
+
+/* tbf limit drop: qdisc and SndbufErrors both move for the same datagrams. */
+static void test_tx_sndbuf(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 1000);
+	in.sent_by_app = 3010;
+	in.snd_buf_errors = 10;
+	bc_ledger_compute(&in, &l);
+	f = find(&l, "tx-loss", "client/bond0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 10);
+	assert_int_equal(l.st[1].explained, 10);
+	in.tx[0].qdisc_drops = 10;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.n_f, 1);
+	assert_int_equal(l.f[0].count, 10);
+	assert_string_equal(l.f[0].subject, "tx:client/eth0");
+	assert_int_equal(l.st[1].explained, 10);
+}
+
+/* Receiver NIC drops explain part of a path's loss; tx_dropped a part; the rest is wire. */
+static void test_nic_then_wire(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 1000);
+	in.tx[0].lost = 30;
+	in.tx[0].tx_dropped = 5;
+	in.rx[0].rx_dropped = 12;
+	in.rx[0].driver_drops = 20; /* larger: the driver's view wins, not 32 */
+	snprintf(in.rx[0].driver_counter, sizeof(in.rx[0].driver_counter),
+		 "rx_no_buffer_count");
+	in.arrived = in.reassembled = in.read_by_app = 2970;
+	in.rcv_in_datagrams = 2970;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(bc_ledger_nic_drops(&in.rx[0]), 20);
+	f = find(&l, "rx-loss-nic", "rx:agent/eth0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 20);
+	assert_string_equal(f->host, "10.0.0.2");
+	assert_non_null(strstr(f->counter, "rx_no_buffer_count +20"));
+	f = find(&l, "tx-loss", "tx:client/eth0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 5);
+	f = find(&l, "wire-loss", "tx:client/eth0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 5);
+	assert_int_equal(l.wire_lost, 5);
+	assert_int_equal(l.st[2].drop, 30);
+	assert_int_equal(l.st[2].explained, 25);
+	assert_int_equal(l.n_f, 3);
+}
+
+/* Ends on separate kernels: the receiver's softnet drops explain before wire-loss. */
+static void test_softnet_own_kernel(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 1000);
+	in.shared_kernel = false;
+	in.softnet_dropped = 8;
+	in.tx[1].lost = 10;
+	in.arrived = in.reassembled = in.read_by_app = 2990;
+	in.rcv_in_datagrams = 2990;
+	bc_ledger_compute(&in, &l);
+	f = find(&l, "rx-loss-nic", "agent/bond0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 8);
+	f = find(&l, "wire-loss", "tx:client/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 2);
+	assert_false(l.softnet_unsplittable);
+	assert_int_equal(l.st[2].explained, 8);
+}
+
+/* A slow reader: 400 RcvbufErrors, the app read 2600 of 3000. */
+static void test_socket(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 1000);
+	in.read_by_app = 2600;
+	in.rcv_in_datagrams = 2600;
+	in.rcv_buf_errors = 400;
+	in.rcv_in_errors = 400;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[4].count, 3000);
+	assert_int_equal(l.st[4].drop, 0);
+	assert_int_equal(l.st[5].drop, 400);
+	assert_int_equal(l.st[5].explained, 400);
+	assert_string_equal(l.st[5].counter, "Udp RcvbufErrors +400, Udp InErrors +400");
+	assert_int_equal(l.n_f, 1);
+	f = find(&l, "rx-loss-socket", "agent/bond0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 400);
+	assert_int_equal(f->of, 3000);
+	assert_string_equal(f->host, "10.0.0.2");
+}
+
+/* Fragmented messages: 12 complete but too far, 9 ReasmFails; unknown socket counters. */
+static void test_reassembly_unknown_socket(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 100);
+	in.too_far = 12;
+	in.reassembled = 288;
+	in.read_by_app = 288;
+	in.rcv_reasm_fails = 9;
+	in.rcv_in_datagrams = -1;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[3].drop, 12);
+	assert_int_equal(l.st[3].explained, 12);
+	assert_false(l.st[4].known);
+	assert_int_equal(l.st[4].count, 288);
+	f = find(&l, "rx-loss-reassembly", "agent/bond0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 12);
+	assert_non_null(strstr(f->counter, "ReasmFails +9"));
+	assert_int_equal(l.n_f, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_tx_qdisc),
+		cmocka_unit_test(test_tx_sndbuf),
+		cmocka_unit_test(test_nic_then_wire),
+		cmocka_unit_test(test_softnet_own_kernel),
+		cmocka_unit_test(test_socket),
+		cmocka_unit_test(test_reassembly_unknown_socket),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
