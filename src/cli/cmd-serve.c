@@ -11,6 +11,7 @@
 
 #include "bondcheck/agent.h"
 #include "bondcheck/ctl.h"
+#include "bondcheck/privdrop.h"
 #include "bondcheck/units.h"
 #include "cli/cli.h"
 
@@ -37,7 +38,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: bondcheck serve [--bind ADDR] [--port N] [--once] [--auth-key FILE]\n"
-		"                       [--max-duration S] [--max-rate R] [--max-streams N] [-q]\n"
+		"                       [--max-duration S] [--max-rate R] [--max-streams N]\n"
+		"                       [--user USER] [-q]\n"
 		"\n"
 		"Run the agent: answers `bondcheck run` over the control protocol (TCP port %d),\n"
 		"sinks and sources its test streams and reports this host's counters.  Traffic\n"
@@ -50,6 +52,8 @@ static void usage(FILE *out)
 		"  --max-rate R       highest total UDP rate accepted, bit/s, SI units (default "
 		"100G)\n"
 		"  --max-streams N    most streams per test (default %d)\n"
+		"  --user USER        started as root: after binding, run as USER keeping only\n"
+		"                     CAP_NET_RAW and CAP_NET_ADMIN\n"
 		"  -q, --quiet        no log lines on stderr\n",
 		BC_CTL_PORT, BC_CTL_PORT, BC_PLAN_MAX_STREAMS);
 }
@@ -70,6 +74,7 @@ int bc_cmd_serve(int argc, char **argv)
 		{"max-duration", required_argument, NULL, 'D'},
 		{"max-rate", required_argument, NULL, 'R'},
 		{"max-streams", required_argument, NULL, 'S'},
+		{"user", required_argument, NULL, 'U'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -77,6 +82,7 @@ int bc_cmd_serve(int argc, char **argv)
 	struct bc_agent_cfg cfg;
 	struct bc_error err = {0};
 	struct sigaction sa = {.sa_handler = on_signal};
+	const char *user = NULL;
 	int c, fd, r, quiet = 0;
 	double rate;
 	char *end;
@@ -121,6 +127,9 @@ int bc_cmd_serve(int argc, char **argv)
 				return bad("--max-streams", optarg, "1..128");
 			cfg.limits.max_streams = (uint32_t)v;
 			break;
+		case 'U':
+			user = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -147,6 +156,22 @@ int bc_cmd_serve(int argc, char **argv)
 	if (fd < 0) {
 		fprintf(stderr, "bondcheck serve: %s\n", err.msg);
 		return fd == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
+	}
+	/* after the bind (a port below 1024 needs root) and the key file read */
+	if (user) {
+		uid_t uid;
+
+		r = bc_privdrop_to_user(user, &uid, &err);
+		if (r < 0) {
+			fprintf(stderr, "bondcheck serve: --user: %s\n", err.msg);
+			close(fd);
+			return r == -ENOENT || r == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
+		}
+		if (!quiet)
+			fprintf(stderr,
+				"bondcheck serve: running as %s (uid %u) with CAP_NET_RAW and "
+				"CAP_NET_ADMIN only\n",
+				user, (unsigned)uid);
 	}
 	if (!quiet)
 		fprintf(stderr, "bondcheck serve: listening on %s port %u%s\n",

@@ -1,0 +1,194 @@
+#!/bin/bash
+# netns tests of the agent under attack (issue 7; DESIGN.md "Security model
+# of the agent"): hostile.sh CASE, with BC=<path to bondcheck>.  The hostile
+# peer is hostile-peer.py in the client namespace; every case ends with a
+# normal run, proving the agent kept serving.
+# Cases: messages slow auth flood reflection user
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || fail "'python3' not found; install it (tools/install-deps)"
+PEER="python3 $(dirname "$0")/hostile-peer.py"
+X="$ID-x"
+TCPDUMP_PID=""
+KEY="$WORK/key"
+printf '%s\n' "hostile-test-key-0123456789abcdef" >"$KEY"
+
+cleanup_hostile() {
+	[ -n "$TCPDUMP_PID" ] && kill "$TCPDUMP_PID" 2>/dev/null && wait "$TCPDUMP_PID" 2>/dev/null
+	ip netns del "$X" 2>/dev/null
+	cleanup
+}
+trap cleanup_hostile EXIT INT TERM
+
+# hostile ACTION [ARGS...]: run the hostile peer in C; its JSON lines in $WORK/h.
+hostile() {
+	ip netns exec "$C" $PEER "$@" 10.77.2.1 >"$WORK/h" 2>"$WORK/h.err" 2>&1 ||
+		fail "hostile peer '$1' failed: $(cat "$WORK/h" "$WORK/h.err")"
+	sed -i '/^$/d' "$WORK/h"
+}
+# hj FILTER: jq over all the hostile peer's lines (slurped).
+hj() { jq -r -s "$1" "$WORK/h"; }
+# codes: the error codes the agent replied, space-separated, then "closed".
+codes() { hj '[.[] | if .closed then "closed" elif .reply == "error" then .code else .reply end] | join(" ")'; }
+
+# still_serves: an authenticated normal run succeeds afterwards.
+still_serves() {
+	client --peer 10.77.2.1 --auth-key "$KEY" -u -b 10M -t 0.5 --json
+	check "$1: a normal run succeeds afterwards ($(head -c 200 "$WORK/err"))" \
+		[ "$RC" -eq 0 -a "$(j '.streams[0].received_packets')" -gt 0 ]
+	kill -0 "$AGENT_PID" 2>/dev/null || fail "the agent process is gone"
+}
+
+# host_args: hostile-peer.py takes the agent address after the action.
+hostile_at() { local a=$1; shift; ip netns exec "$C" $PEER "$a" 10.77.2.1 "$@" >"$WORK/h" 2>&1 ||
+	fail "hostile peer '$a' failed: $(cat "$WORK/h")"; }
+
+case_messages() {
+	topo 100mbit
+	agent --auth-key "$KEY"
+	hostile_at oversized
+	check "oversized (64 KiB + 1): too-large, then closed ($(codes))" [ "$(codes)" = "too-large closed" ]
+	still_serves oversized
+	hostile_at truncated
+	check "truncated body, peer half-closed: closed without a reply ($(codes))" [ "$(codes)" = "closed" ]
+	hostile_at truncated-header
+	check "truncated header (5 bytes): closed ($(codes))" [ "$(codes)" = "closed" ]
+	still_serves truncated
+	hostile_at garbage-magic
+	check "an HTTP request: closed without a reply ($(codes))" [ "$(codes)" = "closed" ]
+	hostile_at garbage-json 8
+	check "8 garbage bodies: 8 x malformed + 'too many', then closed" \
+		[ "$(codes)" = "malformed malformed malformed malformed malformed malformed malformed malformed malformed closed" ]
+	check "... the last reply says too many" [ "$(hj '[.[] | select(.reply)] | last | .message')" = "too many malformed messages; closing" ]
+	still_serves garbage
+}
+
+case_slow() {
+	topo 100mbit
+	agent --auth-key "$KEY"
+	hostile_at slow 2
+	local el
+	el=$(hj '.[] | select(.closed) | .elapsed')
+	note "slowloris (1 byte per 2 s) closed after $el s"
+	check "slowloris: timeout reply, then closed ($(codes))" [ "$(codes)" = "timeout closed" ]
+	# the agent's whole-frame deadline is 30 s (protocol.md, "Timeouts")
+	check "slowloris: closed 30-33 s after connecting ($el s)" within "$el" 30 33
+	still_serves slowloris
+}
+
+case_auth() {
+	topo 100mbit
+	agent --auth-key "$KEY"
+	hostile_at wrong-key "$KEY"
+	check "wrong key: auth-failed, then closed ($(codes))" [ "$(codes)" = "auth-failed closed" ]
+	still_serves wrong-key
+	hostile_at replay "$KEY"
+	check "replay: the first login proved the agent's key" [ "$(hj '.[] | select(.first_login) | .agent_proof_ok')" = true ]
+	check "replay: the second challenge has a fresh nonce" [ "$(hj '.[] | select(.fresh_nonce != null) | .fresh_nonce')" = true ]
+	check "replayed auth: auth-failed, then closed ($(codes))" \
+		[ "$(hj '[.[] | select(.reply or .closed) | if .closed then "closed" else .code end] | join(" ")')" = "auth-failed closed" ]
+	still_serves replay
+}
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$AGENT_PID/status"; }
+
+case_flood() {
+	topo 100mbit
+	agent --auth-key "$KEY"
+	[ "$(cat "/proc/$AGENT_PID/comm")" = bondcheck ] || fail "AGENT_PID is not the agent"
+	still_serves warm-up
+	hostile_at flood 100
+	local r0 r1 bound=1024
+	r0=$(rss_kb)
+	hostile_at flood 1000
+	r1=$(rss_kb)
+	note "$(cat "$WORK/h"); agent VmRSS $r0 kB before, $r1 kB after"
+	check "1000 connections each answered and closed" \
+		[ "$(hj '.[0].counts | "\(.closed) \(.["too-large"]) \(.challenge)"')" = "667 333 333" ]
+	# ASan keeps freed memory in quarantine: a looser bound there
+	[ "$SAN" = 1 ] && bound=65536
+	check "agent VmRSS grew at most $bound kB over 1000 connections (+$((r1 - r0)) kB)" \
+		[ $((r1 - r0)) -le "$bound" ]
+	still_serves flood
+}
+
+case_reflection() {
+	topo 100mbit
+	command -v tcpdump >/dev/null || fail "'tcpdump' not found; install it (tools/install-deps)"
+	ip netns add "$X" || fail "cannot create namespace $X"
+	ip link add x0 netns "$X" type veth peer name r3 netns "$R" || fail "veth X-R"
+	ip -n "$X" addr add 10.77.3.1/24 dev x0
+	ip -n "$R" addr add 10.77.3.254/24 dev r3
+	ip -n "$X" link set lo up; ip -n "$X" link set x0 up; ip -n "$R" link set r3 up
+	ip -n "$X" route add default via 10.77.3.254
+	ip netns exec "$X" tcpdump -i x0 -n -U -w "$WORK/x.pcap" 2>"$WORK/tcpdump.err" &
+	TCPDUMP_PID=$!
+	sleep 1
+	agent --auth-key "$KEY"
+	export THIRD_ADDR=10.77.3.1
+	hostile_at reflect "$KEY" "$X" udp peer dst host address target
+	note "$(hj '.[] | select(.third) | tostring')"
+	check "UDP reverse plan naming 10.77.3.1, hellos from it: agent sent 0 datagrams and bytes" \
+		[ "$(hj '.[] | select(.reply == "result") | .agent_sent')" = 0 ]
+	check "... the third host received 0 datagrams back" \
+		[ "$(hj '.[] | select(.third) | .datagrams_received')" = 0 ]
+	hostile_at reflect "$KEY" "$X" tcp peer dst
+	check "TCP reverse plan, data connections from 10.77.3.1: the third host received 0 bytes" \
+		[ "$(hj '.[] | select(.third) | .bytes_received')" = 0 ]
+	check "... and the agent refused to start without the control peer's connections ($(codes))" \
+		grep -q '"code": "bad-plan", "message": "only 0 of 2 TCP data connections' "$WORK/h"
+	still_serves reflection
+	# positive control: the watcher sees what the agent's host does send there
+	ip netns exec "$A" ping -c 3 -i 0.3 -q 10.77.3.1 >/dev/null || fail "A cannot reach X"
+	sleep 0.5
+	kill "$TCPDUMP_PID"; wait "$TCPDUMP_PID" 2>/dev/null; TCPDUMP_PID=""
+	local pings data segs
+	pings=$(tcpdump -r "$WORK/x.pcap" -n 'icmp[icmptype] == icmp-echo and src host 10.77.2.1' 2>/dev/null | wc -l)
+	# test traffic: any UDP, or TCP carrying payload (the kernel's SYN-ACK/RST to the
+	# third host's connection attempts carry none)
+	data=$(tcpdump -r "$WORK/x.pcap" -n 'src host 10.77.2.1 and (udp or (tcp and ip[2:2] - ((ip[0] & 0xf) << 2) - ((tcp[12] & 0xf0) >> 2) > 0))' 2>/dev/null | wc -l)
+	segs=$(tcpdump -r "$WORK/x.pcap" -n 'src host 10.77.2.1 and tcp' 2>/dev/null | wc -l)
+	note "on x0: $(tcpdump -r "$WORK/x.pcap" -n 2>/dev/null | wc -l) frames in all; from 10.77.2.1: $pings echo requests, $segs TCP segments (handshake/RST), $data carrying data"
+	check "the watcher on 10.77.3.1 saw the control pings from 10.77.2.1 ($pings of 3)" [ "$pings" -ge 1 ]
+	check "the watcher saw no UDP and no TCP payload from 10.77.2.1 ($data packets)" [ "$data" -eq 0 ]
+}
+
+case_user() {
+	topo 100mbit
+	id nobody >/dev/null || fail "user 'nobody' not found"
+	agent --user nobody --auth-key "$KEY"
+	[ "$(cat "/proc/$AGENT_PID/comm")" = bondcheck ] || fail "AGENT_PID is not the agent"
+	local st="/proc/$AGENT_PID/status"
+	note "$(grep -E '^(Uid|Gid|Groups|Cap|NoNewPrivs)' "$st" | tr '\n' ' ')"
+	check "agent runs as nobody (Uid 65534 x4)" [ "$(awk '/^Uid:/ { print $2 $3 $4 $5 }' "$st")" = 65534655346553465534 ]
+	check "agent Gid is nogroup, no supplementary groups" \
+		[ "$(awk '/^Gid:/ { print $2 }' "$st"):$(awk '/^Groups:/ { print $2 }' "$st")" = "65534:65534" ]
+	# CAP_NET_ADMIN is bit 12, CAP_NET_RAW bit 13: 0x3000
+	check "CapEff is exactly CAP_NET_RAW|CAP_NET_ADMIN" [ "$(awk '/^CapEff:/ { print $2 }' "$st")" = 0000000000003000 ]
+	check "CapPrm and CapBnd the same, CapInh empty" \
+		[ "$(awk '/^Cap(Prm|Bnd|Inh):/ { printf "%s ", $2 }' "$st")" = "0000000000000000 0000000000003000 0000000000003000 " ]
+	check "NoNewPrivs set" [ "$(awk '/^NoNewPrivs:/ { print $2 }' "$st")" = 1 ]
+	still_serves "--user nobody, UDP"
+	client --peer 10.77.2.1 --auth-key "$KEY" -u -b 10M -t 0.5 -R --json
+	check "--user nobody: reverse UDP run exits 0, nothing lost" \
+		[ "$RC" -eq 0 -a "$(j '.streams[0].lost_packets')" -eq 0 -a "$(j '.streams[0].received_packets')" -gt 0 ]
+	client --peer 10.77.2.1 --auth-key "$KEY" -t 0.5 --json
+	check "--user nobody: TCP run exits 0 ($(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	client --peer 10.77.2.1 --auth-key "$KEY" -u -b 10M -t 1 --capture --json
+	check "--user nobody: run --capture exits 0 ($(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	check "... the agent captured a0 with ps_drop 0 and every datagram" \
+		[ "$(j '.capture.agent.interfaces[0] | "\(.name) \(.pcap_stats.ps_drop) \(.frames)"')" = "a0 0 $(j '.streams[0].received_packets')" ]
+	kill "$AGENT_PID"; wait "$AGENT_PID" 2>/dev/null; AGENT_PID=""
+	ip netns exec "$A" "$BC" serve --user no-such-user-bc >/dev/null 2>"$WORK/e"
+	RC=$?
+	check "--user no-such-user-bc: exit 2 ($(cat "$WORK/e"))" [ "$RC" -eq 2 ]
+	ip netns exec "$A" setpriv --reuid=65534 --regid=65534 --clear-groups "$BC" serve --user nobody --port 5399 2>"$WORK/e"
+	RC=$?
+	check "--user when not root: exit 3 ($(cat "$WORK/e"))" [ "$RC" -eq 3 ]
+	grep -q "needs the agent started as root" "$WORK/e" || fail "message: $(cat "$WORK/e")"
+}
+
+name=${1:-}
+fn="case_${name//-/_}"
+declare -F "$fn" >/dev/null || fail "unknown case '$name'"
+"$fn"
+echo "PASS: $name"
