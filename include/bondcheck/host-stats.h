@@ -8,7 +8,8 @@
  *  - /proc/net/softnet_stat: global per-CPU, the same in every namespace, so
  *    two ends on one kernel see the same numbers (the JSON says so);
  *  - /sys/class/net/<dev>/statistics for every interface of the namespace
- *    (IFLA_STATS64 values);
+ *    (IFLA_STATS64 values), plus "qdisc_drops": the root qdisc's drops from
+ *    rtnetlink (`tc -s qdisc`), where a netem/tbf drop on a slave shows;
  *  - /proc/stat per-CPU busy and softirq time, to flag a CPU-bound run.
  */
 #ifndef BONDCHECK_HOST_STATS_H
@@ -22,7 +23,7 @@
 #include "bondcheck/mib-text.h"
 
 #define BC_HOST_MAX_IFS	    64
-#define BC_HOST_IF_COUNTERS 10
+#define BC_HOST_IF_COUNTERS 11
 
 struct bc_if_counters {
 	char name[16];

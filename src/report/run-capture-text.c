@@ -102,17 +102,26 @@ static void ledger(FILE *out, struct json_object *an)
 {
 	struct json_object *lg = json_object_object_get(an, "ledger");
 
-	fprintf(out, "  loss ledger (UDP):\n");
+	fprintf(out, "  loss ledger (UDP%s%s):\n", str(an, "ledger_direction")[0] ? ", " : "",
+		str(an, "ledger_direction"));
+	fprintf(out, "    %-16s %10s %8s %9s  %s\n", "stage", "count", "drop", "explained",
+		"counter that moved / source");
 	for (size_t i = 0; i < len(lg); i++) {
 		struct json_object *s = json_object_array_get_idx(lg, i), *c;
+		char count[24];
 
 		if (json_object_object_get_ex(s, "count", &c) && c)
-			fprintf(out, "    %-16s %12lld  %s\n", str(s, "stage"),
-				(long long)json_object_get_int64(c), str(s, "source"));
+			snprintf(count, sizeof(count), "%lld", (long long)json_object_get_int64(c));
 		else
-			fprintf(out, "    %-16s %12s  %s\n", str(s, "stage"), "-",
-				str(s, "source"));
+			snprintf(count, sizeof(count), "-");
+		fprintf(out, "    %-16s %10s %8lld %9lld  %s\n", str(s, "stage"), count,
+			i64(s, "drop"), i64(s, "explained"),
+			str(s, "counter")[0] ? str(s, "counter") : str(s, "source"));
 	}
+	if (json_object_object_get(an, "softnet_shared_kernel") &&
+	    json_object_get_boolean(json_object_object_get(an, "softnet_shared_kernel")))
+		fprintf(out, "    softnet_stat is global per CPU and both ends share one kernel: "
+			     "its drops cannot be split between them\n");
 }
 
 void bc_run_report_capture(FILE *out, struct json_object *cap)

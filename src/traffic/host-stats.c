@@ -2,6 +2,7 @@
 /* Live host counters and metadata for a run; see bondcheck/host-stats.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/pkt_sched.h>
+#include <netlink/netlink.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/tc.h>
+
 #include "bondcheck/host-stats.h"
 
 static const char *const if_counter_names[BC_HOST_IF_COUNTERS] = {
 	"rx_packets", "tx_packets", "rx_bytes",	 "tx_bytes",	     "rx_dropped",
 	"tx_dropped", "rx_errors",  "tx_errors", "rx_missed_errors", "rx_over_errors",
+	"qdisc_drops", /* not sysfs: root qdisc drops over rtnetlink (read_qdiscs) */
 };
+
+#define IF_QDISC_DROPS 10
 
 /* Read a whole small file; NULL when unreadable.  Caller frees. */
 static char *slurp(const char *path)
@@ -63,7 +72,7 @@ static void read_ifs(struct bc_host_sample *s)
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(c->name))
 			continue;
 		snprintf(c->name, sizeof(c->name), "%s", de->d_name);
-		for (int i = 0; i < BC_HOST_IF_COUNTERS; i++) {
+		for (int i = 0; i < IF_QDISC_DROPS; i++) {
 			char path[128], *t;
 
 			snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s", de->d_name,
@@ -75,6 +84,37 @@ static void read_ifs(struct bc_host_sample *s)
 		s->n_ifs++;
 	}
 	closedir(d);
+}
+
+/*
+ * Qdisc drops per interface (`tc -s qdisc` "dropped"): the root qdisc of
+ * each device from an RTM_GETQDISC dump (TCA_STATS2 qstats.drops).  Root
+ * only: classful roots (tbf, htb, mq) already count their children's drops,
+ * so adding the children would count a netem loss twice.  The ingress
+ * qdisc is not on the transmit path.  Unreadable: left 0.
+ */
+static void read_qdiscs(struct bc_host_sample *s)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_cache *cache = NULL;
+
+	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 || rtnl_qdisc_alloc_cache(sk, &cache) < 0)
+		goto out;
+	for (struct nl_object *o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
+		struct rtnl_tc *tc = TC_CAST(o);
+		char name[IF_NAMESIZE];
+
+		if (rtnl_tc_get_parent(tc) != TC_H_ROOT ||
+		    !if_indextoname((unsigned)rtnl_tc_get_ifindex(tc), name))
+			continue;
+		for (unsigned i = 0; i < s->n_ifs; i++)
+			if (!strcmp(s->ifs[i].name, name))
+				s->ifs[i].v[IF_QDISC_DROPS] += rtnl_tc_get_stat(tc, RTNL_TC_DROPS);
+	}
+out:
+	if (cache)
+		nl_cache_free(cache);
+	nl_socket_free(sk);
 }
 
 void bc_host_sample_take(struct bc_host_sample *s)
@@ -96,6 +136,7 @@ void bc_host_sample_take(struct bc_host_sample *s)
 		bc_cpu_times_parse(t, &s->cpu, NULL);
 	free(t);
 	read_ifs(s);
+	read_qdiscs(s);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }

@@ -2,8 +2,7 @@
 /*
  * The client's capture analysis after a run: the agent's files over the
  * bulk connection, attribution of both ends' per-slave captures
- * (bondcheck/attrib.h), and the run's ledger with the live counts filled in
- * (reference/measurement.md 3.1).
+ * (bondcheck/attrib.h), and the run's live ledger (run-ledger.c).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -99,62 +98,6 @@ static int add_file(struct bc_attrib *a, enum bc_side side, const char *host, co
 	return 0;
 }
 
-/*
- * Forward UDP runs: the stages the captures cannot see come from the run
- * (sent_by_app: the client's senders; reached_socket: the agent's Udp
- * InDatagrams + RcvbufErrors; read_by_app: the agent's receivers).
- */
-static void ledger_live(struct json_object *analysis, struct json_object *res)
-{
-	struct json_object *ledger = json_object_object_get(analysis, "ledger");
-	struct json_object *streams = json_object_object_get(res, "streams"), *snmp;
-	int64_t sent = 0, read = 0, in, rcvbuf;
-
-	for (size_t i = 0; streams && i < json_object_array_length(streams); i++) {
-		struct json_object *s = json_object_array_get_idx(streams, i), *v;
-
-		if (!json_object_object_get_ex(s, "direction", &v) ||
-		    strcmp(json_object_get_string(v), "client-to-agent") ||
-		    !json_object_object_get_ex(s, "protocol", &v) ||
-		    strcmp(json_object_get_string(v), "udp"))
-			return;
-		sent += i64(s, "sent_packets");
-		read += i64(s, "received_packets");
-	}
-	if (!streams || !ledger)
-		return;
-	snmp = json_object_object_get(
-		json_object_object_get(
-			json_object_object_get(json_object_object_get(res, "ends"), "agent"),
-			"counters"),
-		"snmp");
-	in = i64(snmp, "Udp.InDatagrams");
-	rcvbuf = i64(snmp, "Udp.RcvbufErrors");
-	for (size_t i = 0; i < json_object_array_length(ledger); i++) {
-		struct json_object *st = json_object_array_get_idx(ledger, i), *v;
-		const char *name =
-			json_object_object_get_ex(st, "stage", &v) ? json_object_get_string(v) : "";
-		int64_t n = -1;
-		const char *src = NULL;
-
-		if (!strcmp(name, "sent_by_app")) {
-			n = sent;
-			src = "client senders (sendmsg successes)";
-		} else if (!strcmp(name, "reached_socket") && in >= 0 && rcvbuf >= 0) {
-			n = in + rcvbuf;
-			src = "agent Udp InDatagrams + RcvbufErrors delta";
-		} else if (!strcmp(name, "read_by_app")) {
-			n = read;
-			src = "agent receivers";
-		}
-		if (n < 0)
-			continue;
-		json_object_object_add(st, "count", json_object_new_int64(n));
-		json_object_object_add(st, "absent_offline", json_object_new_boolean(false));
-		json_object_object_add(st, "source", json_object_new_string(src));
-	}
-}
-
 int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     const struct sockaddr_storage *agent_ctl,
 			     const struct sockaddr_storage *client_addr,
@@ -220,7 +163,7 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 	bc_attrib_free(&a);
 	if (!analysis)
 		return bc_error_set(err, -ENOMEM, "capture analysis: out of memory");
-	ledger_live(analysis, res);
+	bc_run_ledger(analysis, res, notes);
 	af = json_object_object_get(analysis, "findings");
 	for (size_t i = 0; af && i < json_object_array_length(af); i++)
 		json_object_array_add(findings, json_object_get(json_object_array_get_idx(af, i)));

@@ -73,4 +73,16 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     struct json_object *findings, struct json_object *notes,
 			     struct bc_error *err);
 
+/*
+ * bc_run_ledger() - the live loss ledger (bondcheck/ledger.h) of a one-way
+ * UDP run (forward, or -R: the agent sends) from @analysis (the capture
+ * analysis JSON) and @res (streams, ends.*.counters, ends.*.metadata):
+ * replaces @analysis "ledger" with stages {stage, count, drop, explained,
+ * counter, source}, and its wire-loss/rx-loss-reassembly findings with the
+ * ledger's (tx-loss, rx-loss-nic, wire-loss, rx-loss-reassembly,
+ * rx-loss-socket).  Other runs leave a note.  Returns 0.
+ */
+int bc_run_ledger(struct json_object *analysis, struct json_object *res,
+		  struct json_object *notes);
+
 #endif
