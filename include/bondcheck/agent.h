@@ -28,6 +28,9 @@ struct bc_agent_cfg {
 	struct bc_auth_key key; /* len 0: no key required */
 	struct bc_plan_limits limits;
 	int idle_timeout_ms; /* longest wait for a control message outside a test */
+	/* test only (serve --test-read-stall MS --test-rcvbuf BYTES, docs/run.md): the
+	 * receivers' SO_RCVBUF and a delay before they start reading; 0: off */
+	uint32_t test_read_stall_ms, test_rcvbuf;
 	/* progress and problems; the library never prints.  NULL: silent */
 	void (*log)(void *ctx, const char *msg);
 	void *log_ctx;

@@ -76,6 +76,9 @@ int bc_cmd_serve(int argc, char **argv)
 		{"max-streams", required_argument, NULL, 'S'},
 		{"user", required_argument, NULL, 'U'},
 		{"quiet", no_argument, NULL, 'q'},
+		/* test only, not in --help (docs/run.md "Test-only options") */
+		{"test-read-stall", required_argument, NULL, 1001},
+		{"test-rcvbuf", required_argument, NULL, 1002},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -132,6 +135,18 @@ int bc_cmd_serve(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 1001:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 60000)
+				return bad("--test-read-stall", optarg, "milliseconds 1..60000");
+			cfg.test_read_stall_ms = (uint32_t)v;
+			break;
+		case 1002:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > (1 << 30))
+				return bad("--test-rcvbuf", optarg, "bytes 1..1073741824");
+			cfg.test_rcvbuf = (uint32_t)v;
 			break;
 		case 'h':
 			usage(stdout);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,10 @@ void bc_test_free(struct bc_test *t)
 {
 	atomic_store(&t->stop_send, 1);
 	atomic_store(&t->stop_recv, 1);
+	if (t->stalling) {
+		pthread_join(t->stall_thread, NULL);
+		t->stalling = false;
+	}
 	for (uint32_t i = 0; i < t->n; i++) {
 		bc_stream_join(&t->streams[i]);
 		bc_stream_fini(&t->streams[i]);
@@ -298,6 +303,20 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 	return 0;
 }
 
+/* The test-only read stall: start the receivers test_read_stall_ms late. */
+static void *stall_then_read(void *arg)
+{
+	struct bc_test *t = arg;
+	struct timespec ts = {t->test_read_stall_ms / 1000,
+			      (long)(t->test_read_stall_ms % 1000) * 1000000};
+
+	nanosleep(&ts, NULL);
+	for (uint32_t i = 0; i < t->n; i++)
+		if (!t->streams[i].sender && bc_stream_start(&t->streams[i], &t->err) < 0)
+			break;
+	return NULL;
+}
+
 int bc_test_start(struct bc_test *t, struct bc_error *err)
 {
 	int r;
@@ -312,10 +331,22 @@ int bc_test_start(struct bc_test *t, struct bc_error *err)
 	t->start_ns = bc_mono_ns();
 	for (uint32_t i = 0; i < t->n; i++) {
 		t->streams[i].start_ns = t->start_ns;
+		if (t->test_read_stall_ms && !t->streams[i].sender)
+			continue;
 		r = bc_stream_start(&t->streams[i], err);
 		if (r < 0)
 			return r;
 	}
+	if (!t->test_read_stall_ms)
+		return 0;
+	/* test-only read stall: a tiny receive buffer and nobody reading for a while */
+	for (uint32_t i = 0; i < t->n; i++)
+		if (!t->streams[i].sender && t->test_rcvbuf)
+			setsockopt(t->streams[i].fd, SOL_SOCKET, SO_RCVBUF, &t->test_rcvbuf,
+				   sizeof(t->test_rcvbuf));
+	if (pthread_create(&t->stall_thread, NULL, stall_then_read, t))
+		return bc_error_set(err, -EAGAIN, "test read stall: cannot start a thread");
+	t->stalling = true;
 	return 0;
 }
 
@@ -333,6 +364,10 @@ void bc_test_stop_receivers(struct bc_test *t, uint32_t wait_ms)
 
 	if (wait_ms)
 		nanosleep(&ts, NULL);
+	if (t->stalling) {
+		pthread_join(t->stall_thread, NULL);
+		t->stalling = false;
+	}
 	atomic_store(&t->stop_recv, 1);
 	for (uint32_t i = 0; i < t->n; i++)
 		if (!t->streams[i].sender)

@@ -10,6 +10,7 @@
 #ifndef BC_TRAFFIC_TEST_END_H
 #define BC_TRAFFIC_TEST_END_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/socket.h>
@@ -32,6 +33,12 @@ struct bc_test {
 	atomic_int stop_send, stop_recv;
 	int64_t start_ns;
 	uint64_t *peer_sent; /* per stream: the peer sender's datagram count */
+	/* test only: receivers get SO_RCVBUF test_rcvbuf bytes (0: the plan's) and
+	 * start reading test_read_stall_ms after the senders start, so their
+	 * sockets overflow (Udp RcvbufErrors) */
+	uint32_t test_read_stall_ms, test_rcvbuf;
+	pthread_t stall_thread;
+	bool stalling;
 	struct bc_error err;
 };
 

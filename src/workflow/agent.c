@@ -468,6 +468,8 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 		}
 		t.peer = *peer;
 		t.local = local;
+		t.test_read_stall_ms = c->test_read_stall_ms;
+		t.test_rcvbuf = c->test_rcvbuf;
 		r = bc_test_open(&t, &err);
 		if (r < 0) {
 			reply_error(fd, r == -EADDRINUSE ? BC_CTL_E_PORT_IN_USE : BC_CTL_E_BAD_PLAN,
