@@ -164,6 +164,7 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 	if (!analysis)
 		return bc_error_set(err, -ENOMEM, "capture analysis: out of memory");
 	bc_run_ledger(analysis, res, notes);
+	bc_run_observed(analysis, res);
 	af = json_object_object_get(analysis, "findings");
 	for (size_t i = 0; af && i < json_object_array_length(af); i++)
 		json_object_array_add(findings, json_object_get(json_object_array_get_idx(af, i)));

@@ -85,4 +85,13 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 int bc_run_ledger(struct json_object *analysis, struct json_object *res,
 		  struct json_object *notes);
 
+/*
+ * bc_run_observed() - with res.placement: placement.observed = {source,
+ * streams[{id, client_port, predicted_slave, observed_slaves[], match}],
+ * mismatches} from @analysis's forward flows on tx:client/ links, and a
+ * placement-mismatch finding per unmatched flow; drops link-idle findings
+ * on client slaves the mode (active-backup) or placement leave idle.
+ */
+void bc_run_observed(struct json_object *analysis, struct json_object *res);
+
 #endif
