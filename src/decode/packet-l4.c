@@ -56,11 +56,9 @@ static int decode_udp(struct pcur *c, struct bc_pkt *p)
 	p->sport = pc_u16(c, 0);
 	p->dport = pc_u16(c, 2);
 	p->l4_hdr_len = UDP_HLEN;
-	if (p->frag) {
-		/* first fragment: the UDP length is the whole datagram's */
+	if (p->frag || (ulen == 0 && p->ip_len_from_wire)) {
+		/* first fragment (the UDP length is the whole datagram's) or a UDP GSO super-frame */
 		p->l4_payload = avail - UDP_HLEN;
-	} else if (ulen == 0 && p->ip_len_from_wire) {
-		p->l4_payload = avail - UDP_HLEN; /* UDP GSO super-frame */
 	} else {
 		if (ulen < UDP_HLEN || ulen > avail)
 			return pkt_malformed(p, "UDP length disagrees with the IP payload length");
