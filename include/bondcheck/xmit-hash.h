@@ -113,4 +113,17 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 		   size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
 		   struct bc_error *err);
 
+/*
+ * bc_place_peer_ports() - as bc_place_ports(), but choose each flow's
+ * destination port (written to flows[i].dport), for a sender whose own
+ * port is fixed: the agent of a reverse TCP stream sends from its listening
+ * port, so it steers by the client port it asks the client to bind.  The
+ * layer3+4 hash is not symmetric in the two ports (the folded word keeps
+ * sport in its upper half, which h % n sees unless n is a power of two), so
+ * this is a search of its own, not a swap.
+ */
+int bc_place_peer_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+			size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
+			struct bc_error *err);
+
 #endif

@@ -20,9 +20,10 @@ bool bc_xmit_single_path(const struct bc_bond *b)
 	       pol == BC_XMIT_VLAN_SRCMAC;
 }
 
-int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
-		   size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
-		   struct bc_error *err)
+/* @peer: vary the destination port (the far end binds it) instead of the source port. */
+static int place(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+		 size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of, bool peer,
+		 struct bc_error *err)
 {
 	size_t usable[64], n, slave;
 	unsigned char *taken;
@@ -56,7 +57,10 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 		for (p = base; p <= 65535; p += stride) {
 			if (taken[p])
 				continue;
-			flows[i].sport = (uint16_t)p;
+			if (peer)
+				flows[i].dport = (uint16_t)p;
+			else
+				flows[i].sport = (uint16_t)p;
 			r = bc_xmit_slave(b, k, &flows[i], &slave, err);
 			if (r < 0)
 				break;
@@ -69,9 +73,24 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 		}
 		if (!r && p > 65535)
 			r = bc_error_set(err, -EADDRNOTAVAIL,
-					 "no source port from %u (stride %u) puts stream %zu on %s",
-					 base, stride, i, b->slaves[want].name);
+					 "no %s port from %u (stride %u) puts stream %zu on %s",
+					 peer ? "destination" : "source", base, stride, i,
+					 b->slaves[want].name);
 	}
 	free(taken);
 	return r;
+}
+
+int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+		   size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
+		   struct bc_error *err)
+{
+	return place(b, k, flows, n_streams, base, stride, slave_of, false, err);
+}
+
+int bc_place_peer_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+			size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
+			struct bc_error *err)
+{
+	return place(b, k, flows, n_streams, base, stride, slave_of, true, err);
 }

@@ -125,6 +125,8 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 	json_object_object_add(o, "udp_gso", json_object_new_boolean(p->udp_gso));
 	if (p->capture) /* absent when off: agents older than the member keep working */
 		json_object_object_add(o, "capture", json_object_new_int64(p->capture));
+	if (p->place_k) /* absent when off, as capture */
+		json_object_object_add(o, "place_per_slave", json_object_new_int64(p->place_k));
 	return o;
 }
 
@@ -201,6 +203,16 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 					    "versions 0..%d",
 					    json_object_get_string(v), BC_PLAN_CAPTURE_VERSION);
 		p->capture = (uint32_t)cv;
+	}
+	/* optional: reverse-stream placement, K per slave; absent = 0 */
+	if (json_object_object_get_ex(o, "place_per_slave", &v)) {
+		int64_t k = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || k < 0 || k > BC_PLAN_MAX_STREAMS)
+			return bc_error_set(err, -EINVAL,
+					    "plan: \"place_per_slave\" is %s; expected 0..%d",
+					    json_object_get_string(v), BC_PLAN_MAX_STREAMS);
+		p->place_k = (uint32_t)k;
 	}
 	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
 	    (strcmp(s, "tcp") && strcmp(s, "udp")))

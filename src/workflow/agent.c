@@ -27,6 +27,7 @@
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
 #include "workflow/bulk.h"
+#include "workflow/place.h"
 #include "workflow/run-capture.h"
 
 #define MAX_MALFORMED 8
@@ -490,6 +491,9 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 		o = json_object_new_object();
 		json_object_object_add(o, "type", json_object_new_string("ready"));
 		json_object_object_add(o, "streams", bc_test_ports_json(&t));
+		v = bc_agent_place(&t); /* -R/--bidir with --place: reverse client ports */
+		if (v)
+			json_object_object_add(o, "placement", v);
 		r = bc_ctl_send(fd, o, 5000, NULL);
 		json_object_put(o);
 		if (r == 0)

@@ -413,7 +413,10 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 		r = expect(fd, "ready", 15000, &m, err);
 	if (r < 0)
 		goto out;
+	r = bc_run_place_reverse(&t, m, &ports, &placement, err);
 	json_object_put(m);
+	if (r < 0)
+		goto out;
 	/* before the data sockets: the ring then holds the reverse streams' hellos too */
 	if (t.plan.capture) {
 		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port, c->keep_pcaps,

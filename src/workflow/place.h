@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/error.h"
+#include "bondcheck/xmit-hash.h"
 #include "traffic/test-end.h"
 
 /*
@@ -24,5 +25,40 @@
 int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t port_base,
 		 uint16_t port_stride, uint16_t **ports, struct json_object *findings,
 		 struct json_object **placement, struct bc_error *err);
+
+/* First client port the agent considers for reverse streams (above 40000 + i). */
+#define BC_PLACE_REVERSE_BASE 50000
+
+/*
+ * bc_place_reverse_flows() - the agent's flow templates for the reverse
+ * streams of @t (plan, local and peer addresses set): source = the agent's
+ * address and data port (TCP: dport; UDP: dport + stream id), destination =
+ * the client, dport left 0 for the search.  Writes one flow and its stream
+ * id per reverse stream to @flows and @ids (room for every stream); returns
+ * their count.
+ */
+int bc_place_reverse_flows(const struct bc_test *t, struct bc_flow *flows, uint32_t *ids);
+
+/*
+ * bc_agent_place() - the agent's half of --place: with plan.place_k and
+ * reverse streams, read the agent's bond with the live collector and choose
+ * for each reverse stream the client port that makes the agent's bond send
+ * it on usable slave (stream order % n) (bc_place_peer_ports).  Returns a
+ * new object {direction, placed, bond, xmit_hash_policy, kernel_release,
+ * streams[{id, client_port, agent_port, predicted_slave}]}, or with placed
+ * false a "reason" (no bond, hash-single-path, fragments, ...); NULL when
+ * nothing is to be placed.  It does not fail the test.
+ */
+struct json_object *bc_agent_place(struct bc_test *t);
+
+/*
+ * bc_run_place_reverse() - the client's half: from the agent's "ready"
+ * message take placement.streams[].client_port into t->cports (allocating
+ * *@ports for all streams when the forward placement did not) and attach
+ * the agent's object as @placement "reverse" (creating @placement when
+ * NULL).  0; -EPROTO for a port given to a stream that is not reverse.
+ */
+int bc_run_place_reverse(struct bc_test *t, struct json_object *ready, uint16_t **ports,
+			 struct json_object **placement, struct bc_error *err);
 
 #endif
