@@ -22,11 +22,11 @@
 #include "bondcheck/udp-header.h"
 #include "traffic/stream.h"
 
-#define BATCH	  64
-#define GSO_MSGS  8  /* sendmmsg messages per call with UDP GSO */
-#define GSO_SEGS  64 /* UDP_MAX_SEGMENTS in older kernels */
-#define GRO_BATCH 16 /* recvmmsg messages per call with UDP GRO (64 KiB each) */
-#define RX_BATCH  128 /* recvmmsg messages per call without GRO */
+#define BATCH	   64
+#define GSO_MSGS   8	   /* sendmmsg messages per call with UDP GSO */
+#define GSO_SEGS   64	   /* UDP_MAX_SEGMENTS in older kernels */
+#define GRO_BATCH  16	   /* recvmmsg messages per call with UDP GRO (64 KiB each) */
+#define RX_BATCH   128	   /* recvmmsg messages per call without GRO */
 #define NAP_MAX_NS 1000000 /* longest receiver nap, ns */
 
 static uint64_t thread_cpu_ns(void)
