@@ -4,6 +4,8 @@
 #
 #   place-check.sh place  NS PEER BOND SLAVE...   layer3+4: every flow on its predicted slave
 #   place-check.sh single NS PEER BOND POLICY      hash-single-path under POLICY, one slave used
+#   place-check.sh reverse NS PEER BOND AGENT_NS SLAVE...  -R: every reverse flow on the
+#                                                  slave the agent predicted
 #
 # Both run `bondcheck run -u --place per-slave -b 2M -l 200 -t 2` from NS
 # (2 Mbit/s in all: ~2500 datagrams of 200 bytes) and read every slave's
@@ -17,6 +19,10 @@
 # (LACPDUs, control traffic), --rate stays the total, and
 # both ends' run metadata hold the collector's view of every slave (driver,
 # offloads, driver counter deltas).
+# reverse: `run -u -R --place per-slave` (the agent sends); placement.reverse
+# must be placed, name each of the agent's listed slaves K times, and each
+# agent slave's tx_packets delta must be at least what its predicted flows
+# sent and at most 5 % of all datagrams more.
 # single: the run reports hash-single-path for POLICY and no placement, and
 # one slave's tx_packets delta holds >= 95 % of the datagrams sent.
 # Exit 0 when all holds; the figures are printed either way.  Process starts
@@ -29,13 +35,45 @@ mkdir -p "$O"
 run() { ip netns exec "$ns" bondcheck run --peer "$peer" -u --place per-slave -l 200 -b 2M -t 2 -j; }
 # {"slave": tx_packets, ...} of every slave of $bond (sysfs of the namespace:
 # ip netns exec remounts /sys)
+# tx_all [NS]: NS defaults to the client's
 tx_all() {
-	ip netns exec "$ns" sh -c 'read -r sl </sys/class/net/'"$bond"'/bonding/slaves; c=""
+	ip netns exec "${1:-$ns}" sh -c 'read -r sl </sys/class/net/'"$bond"'/bonding/slaves; c=""
 		for s in $sl; do read -r v </sys/class/net/$s/statistics/tx_packets; c="$c${c:+,}\"$s\":$v"; done
 		echo "{$c}"'
 }
 
 case $mode in
+reverse)
+	ans=$1
+	shift
+	want="$*" tag=reverse-$(echo "$*" | tr ' ' '-')
+	t0=$(tx_all "$ans")
+	ip netns exec "$ns" bondcheck run --peer "$peer" -u -R --place per-slave -l 200 -b 2M -t 2 -j \
+		>"$O/$tag.json" 2>"$O/$tag.err"
+	rc=$?
+	t1=$(tx_all "$ans")
+	jq -r -e --argjson t0 "$t0" --argjson t1 "$t1" --arg want "$want" --argjson rc $rc '
+		([$t1 | keys[] | {key: ., value: ($t1[.] - $t0[.])}] | from_entries) as $d
+		| ($want | split(" ")) as $w
+		| .placement.reverse as $r
+		| (($r.streams // []) | length) as $n
+		| ($n / ($w | length) | floor) as $k
+		| .streams as $st | ([$st[].sent_packets] | add) as $total
+		| "reverse: agent slave TX deltas \($d | tojson); placement \($r | tojson)",
+		  (if $rc != 0 then "FAIL: run exit \($rc)" else empty end),
+		  (if $r.placed != true then "FAIL: the agent did not place: \($r.reason)" else empty end),
+		  (if ([$r.streams[].predicted_slave] | sort) != ([range($k) as $_ | $w[]] | sort) or $n < ($w | length)
+		   then "FAIL: agent predicted \([$r.streams[].predicted_slave]), expected each of \($w) \($k) time(s)" else empty end),
+		  ($r.streams[] | . as $p | ([$st[] | select(.id == $p.id)][0]) as $s
+		   | "flow \($p.id) agent port \($p.agent_port) -> client port \($p.client_port) (bound: \($s.client_port)) predicted \($p.predicted_slave): \($s.sent_packets) sent",
+		     (if $s.client_port != $p.client_port then "FAIL: flow \($p.id) used client port \($s.client_port)" else empty end),
+		     (if $s.sent_packets < 300 then "FAIL: flow \($p.id) sent only \($s.sent_packets)" else empty end)),
+		  ($w[] as $s
+		   | ([$r.streams[] | select(.predicted_slave == $s) | .id as $i | $st[] | select(.id == $i) | .sent_packets] | add // 0) as $exp
+		   | if $d[$s] < $exp or $d[$s] > $exp + $total * 0.05
+		     then "FAIL: agent \($s) TX delta \($d[$s]), its predicted flows sent \($exp) (of \($total))" else empty end)
+		' "$O/$tag.json" >"$O/$tag.verdict" || { cat "$O/$tag.err" "$O/$tag.verdict"; exit 1; }
+	;;
 single)
 	policy=$1 tag=single-$1
 	ip -n "$ns" link set "$bond" type bond xmit_hash_policy "$policy" || { echo "FAIL: set $policy"; exit 1; }
@@ -144,7 +182,7 @@ place)
 		' "$O/$tag.json" >"$O/$tag.verdict" || { cat "$O/$tag.err" "$O/$tag.verdict"; exit 1; }
 	;;
 *)
-	echo "usage: place-check.sh place|single NS PEER BOND ..."
+	echo "usage: place-check.sh place|single|reverse NS PEER BOND ..."
 	exit 2
 	;;
 esac
