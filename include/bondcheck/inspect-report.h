@@ -37,6 +37,14 @@ int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 			  const struct bc_inspect_render_opts *opts);
 
 /*
+ * bc_inspect_json_offloads() - a slave's offloads as the JSON object of the
+ * inspect schema (docs/inspect-json.md): {"tso": true|false|null, "tso6",
+ * "gso", "gro", "lro", "rx_csum", "tx_csum", "sg"}; null = not read.  Shared
+ * with run's metadata.bond so both documents spell offloads the same way.
+ */
+struct json_object *bc_inspect_json_offloads(const struct bc_offloads *x);
+
+/*
  * bc_inspect_json_build() - the JSON document of @snap (json-c object, owned
  * by the caller: json_object_put()).  Values that are not BC_KNOWN are JSON
  * null; *_status members say why (known, unknown, n/a, hidden, not_reported).

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/analyze-report.h"
 #include "bondcheck/attrib.h"
 #include "cli/cli.h"
@@ -43,23 +44,6 @@ static void usage(FILE *out)
 		"rx-loss-reassembly), 2 usage, 3 a file cannot be read or is not Ethernet.\n");
 }
 
-static void generated_at(char *buf, size_t len)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	struct tm tm;
-
-	if (sde && *sde) {
-		char *end;
-		long long v = strtoll(sde, &end, 10);
-
-		if (!*end && v >= 0)
-			t = (time_t)v;
-	}
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int print_json(const struct bc_attrib *a)
 {
 	struct json_object *o = bc_analyze_json(a), *root = json_object_new_object();
@@ -67,7 +51,7 @@ static int print_json(const struct bc_attrib *a)
 
 	if (!o || !root)
 		return -ENOMEM;
-	generated_at(when, sizeof(when));
+	bc_json_generated_at(when, sizeof(when));
 	json_object_object_add(root, "schema_version", json_object_new_int(ANALYZE_JSON_SCHEMA));
 	json_object_object_add(root, "bondcheck_version", json_object_new_string(BC_VERSION));
 	json_object_object_add(root, "generated_at", json_object_new_string(when));

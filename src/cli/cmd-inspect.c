@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/collect.h"
 #include "bondcheck/error.h"
 #include "bondcheck/findings.h"
@@ -276,24 +277,6 @@ static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
 	return 0;
 }
 
-/* RFC 3339 UTC time of the report: SOURCE_DATE_EPOCH when set (reproducible output). */
-static void generated_at(char *buf, size_t len)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	struct tm tm;
-
-	if (sde && *sde) {
-		char *end;
-		long long v = strtoll(sde, &end, 10);
-
-		if (!*end && v >= 0)
-			t = (time_t)v;
-	}
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static int write_json_file(const char *path, const struct bc_snapshot *snap,
 			   const struct bc_inspect_render_opts *ro)
 {
@@ -320,7 +303,7 @@ static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 	char when[32];
 	int rc;
 
-	generated_at(when, sizeof(when));
+	bc_json_generated_at(when, sizeof(when));
 	ro.generated_at = when;
 	if (!o->quiet)
 		for (size_t i = 0; i < snap->n_warnings; i++)

@@ -116,7 +116,7 @@ static struct json_object *lacpdu(const struct bc_lacp_port *p, const char *key_
 	return o;
 }
 
-static struct json_object *offloads(const struct bc_offloads *x)
+struct json_object *bc_inspect_json_offloads(const struct bc_offloads *x)
 {
 	const struct {
 		const char *name;
@@ -153,7 +153,7 @@ static struct json_object *slave_json(const struct bc_slave *s)
 	put(o, "perm_hwaddr", jbstr(&s->perm_hwaddr));
 	put(o, "queue_id", ju32(&s->queue_id));
 	put(o, "mtu", ju32(&s->mtu));
-	put(o, "offloads", offloads(&s->offloads));
+	put(o, "offloads", bc_inspect_json_offloads(&s->offloads));
 	put(o, "aggregator_id", ju32(&s->aggregator_id));
 	put(o, "aggregator_id_status", jstatus(s->aggregator_id.st));
 	put_state(o, "actor_port_state", &s->actor_oper_port_state);

@@ -6,29 +6,9 @@
  */
 #include <string.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/run-report.h"
 #include "bondcheck/units.h"
-
-static long long i64(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) ? (long long)json_object_get_int64(v) : 0;
-}
-
-static const char *str(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-	const char *s;
-
-	s = o && json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
-	return s ? s : "";
-}
-
-static size_t len(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
 
 static void ends(FILE *out, struct json_object *cap)
 {
@@ -44,14 +24,14 @@ static void ends(FILE *out, struct json_object *cap)
 			fprintf(out, "  %-7s (no capture)\n", hosts[h]);
 			continue;
 		}
-		for (size_t i = 0; i < len(ifs); i++) {
+		for (size_t i = 0; i < bc_json_len(ifs); i++) {
 			struct json_object *x = json_object_array_get_idx(ifs, i);
 			struct json_object *ps = json_object_object_get(x, "pcap_stats");
 
 			fprintf(out, "  %-7s %-16s %10lld %14lld %10lld %8lld %9lld%s%s\n",
-				hosts[h], str(x, "name"), i64(x, "frames"), i64(x, "bytes"),
-				i64(ps, "ps_recv"), i64(ps, "ps_drop"), i64(ps, "ps_ifdrop"),
-				str(x, "error")[0] ? "  " : "", str(x, "error"));
+				hosts[h], bc_json_str(x, "name"), bc_json_i64(x, "frames", 0), bc_json_i64(x, "bytes", 0),
+				bc_json_i64(ps, "ps_recv", 0), bc_json_i64(ps, "ps_drop", 0), bc_json_i64(ps, "ps_ifdrop", 0),
+				bc_json_str(x, "error")[0] ? "  " : "", bc_json_str(x, "error"));
 		}
 	}
 }
@@ -63,19 +43,19 @@ static void links(FILE *out, struct json_object *an)
 
 	fprintf(out, "  %-26s %10s %14s %10s %10s %8s  %s\n", "link", "frames", "bytes", "left",
 		"arrived", "lost", "peer");
-	for (size_t i = 0; i < len(ls); i++) {
+	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
 
-		fprintf(out, "  %-26s %10lld %14lld %10lld %10lld %8lld  %s\n", str(l, "name"),
-			i64(l, "frames"), i64(l, "bytes"), i64(l, "units_left"),
-			i64(l, "units_arrived"), i64(l, "lost"),
-			str(l, "peer")[0] ? str(l, "peer") : "-");
+		fprintf(out, "  %-26s %10lld %14lld %10lld %10lld %8lld  %s\n", bc_json_str(l, "name"),
+			bc_json_i64(l, "frames", 0), bc_json_i64(l, "bytes", 0), bc_json_i64(l, "units_left", 0),
+			bc_json_i64(l, "units_arrived", 0), bc_json_i64(l, "lost", 0),
+			bc_json_str(l, "peer")[0] ? bc_json_str(l, "peer") : "-");
 	}
-	for (size_t i = 0; i < len(ps); i++) {
+	for (size_t i = 0; i < bc_json_len(ps); i++) {
 		struct json_object *p = json_object_array_get_idx(ps, i);
 
-		fprintf(out, "  path %s -> %s: %lld packets\n", str(p, "left_on"),
-			str(p, "arrived_on"), i64(p, "packets"));
+		fprintf(out, "  path %s -> %s: %lld packets\n", bc_json_str(p, "left_on"),
+			bc_json_str(p, "arrived_on"), bc_json_i64(p, "packets", 0));
 	}
 }
 
@@ -88,13 +68,13 @@ static void reordering(FILE *out, struct json_object *an)
 		json_object_object_get_ex(r, "reordered_ratio", &v) ? json_object_get_double(v) : 0;
 
 	fprintf(out, "  reordering (%s): %lld of %lld datagrams late, ratio %.4f\n",
-		str(r, "observation_point"), i64(r, "reordered"), i64(r, "received"), ratio);
-	for (size_t i = 0; i < len(pairs); i++) {
+		bc_json_str(r, "observation_point"), bc_json_i64(r, "reordered", 0), bc_json_i64(r, "received", 0), ratio);
+	for (size_t i = 0; i < bc_json_len(pairs); i++) {
 		struct json_object *p = json_object_array_get_idx(pairs, i);
 
 		fprintf(out, "    late on %s behind %s: %lld (extent max %lld)\n",
-			str(p, "late_link"), str(p, "early_link"), i64(p, "count"),
-			i64(p, "extent_max"));
+			bc_json_str(p, "late_link"), bc_json_str(p, "early_link"), bc_json_i64(p, "count", 0),
+			bc_json_i64(p, "extent_max", 0));
 	}
 }
 
@@ -102,11 +82,11 @@ static void ledger(FILE *out, struct json_object *an)
 {
 	struct json_object *lg = json_object_object_get(an, "ledger");
 
-	fprintf(out, "  loss ledger (UDP%s%s):\n", str(an, "ledger_direction")[0] ? ", " : "",
-		str(an, "ledger_direction"));
+	fprintf(out, "  loss ledger (UDP%s%s):\n", bc_json_str(an, "ledger_direction")[0] ? ", " : "",
+		bc_json_str(an, "ledger_direction"));
 	fprintf(out, "    %-16s %10s %8s %9s  %s\n", "stage", "count", "drop", "explained",
 		"counter that moved / source");
-	for (size_t i = 0; i < len(lg); i++) {
+	for (size_t i = 0; i < bc_json_len(lg); i++) {
 		struct json_object *s = json_object_array_get_idx(lg, i), *c;
 		char count[24];
 
@@ -114,9 +94,9 @@ static void ledger(FILE *out, struct json_object *an)
 			snprintf(count, sizeof(count), "%lld", (long long)json_object_get_int64(c));
 		else
 			snprintf(count, sizeof(count), "-");
-		fprintf(out, "    %-16s %10s %8lld %9lld  %s\n", str(s, "stage"), count,
-			i64(s, "drop"), i64(s, "explained"),
-			str(s, "counter")[0] ? str(s, "counter") : str(s, "source"));
+		fprintf(out, "    %-16s %10s %8lld %9lld  %s\n", bc_json_str(s, "stage"), count,
+			bc_json_i64(s, "drop", 0), bc_json_i64(s, "explained", 0),
+			bc_json_str(s, "counter")[0] ? bc_json_str(s, "counter") : bc_json_str(s, "source"));
 	}
 	if (json_object_object_get(an, "softnet_shared_kernel") &&
 	    json_object_get_boolean(json_object_object_get(an, "softnet_shared_kernel")))
@@ -130,8 +110,8 @@ void bc_run_report_capture(FILE *out, struct json_object *cap)
 
 	fprintf(out, "\nCapture (every slave, both ends)\n");
 	ends(out, cap);
-	if (str(cap, "folder")[0])
-		fprintf(out, "  pcap files kept in %s\n", str(cap, "folder"));
+	if (bc_json_str(cap, "folder")[0])
+		fprintf(out, "  pcap files kept in %s\n", bc_json_str(cap, "folder"));
 	if (!an)
 		return;
 	links(out, an);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/inspect-report.h"
 #include "bondcheck/collect.h"
 #include "traffic/bond-meta.h"
 #include "traffic/egress.h"
@@ -55,26 +56,6 @@ static struct json_object *ju32(const struct bc_u32 *f)
 static struct json_object *jtext(const char *s)
 {
 	return s[0] ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *offloads_json(const struct bc_offloads *x)
-{
-	const struct {
-		const char *name;
-		const struct bc_u32 *f;
-	} feats[] = {
-		{"tso", &x->tso},	  {"tso6", &x->tso6}, {"gso", &x->gso},
-		{"gro", &x->gro},	  {"lro", &x->lro},   {"rx_csum", &x->rx_csum},
-		{"tx_csum", &x->tx_csum}, {"sg", &x->sg},
-	};
-	struct json_object *o = json_object_new_object();
-
-	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
-		json_object_object_add(o, feats[i].name,
-				       feats[i].f->st == BC_KNOWN
-					       ? json_object_new_boolean(feats[i].f->v != 0)
-					       : NULL);
-	return o;
 }
 
 /* {"a": u32|null, ...} from name/field pairs; NULL-terminated. */
@@ -137,7 +118,7 @@ static struct json_object *slave_json(const struct bc_slave *s, const struct bc_
 	json_object_object_add(o, "bus_info", jtext(s->bus_info));
 	json_object_object_add(o, "mtu", ju32(&s->mtu));
 	json_object_object_add(o, "speed_mbps", ju32(&s->speed_mbps));
-	json_object_object_add(o, "offloads", offloads_json(&s->offloads));
+	json_object_object_add(o, "offloads", bc_inspect_json_offloads(&s->offloads));
 	json_object_object_add(o, "rings", u32s(ring_n, ring_f));
 	json_object_object_add(o, "channels", u32s(chan_n, chan_f));
 	json_object_object_add(o, "coalesce", u32s(coal_n, coal_f));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/host-stats.h"
 #include "traffic/egress.h"
 #include "workflow/client-result.h"
@@ -25,26 +26,12 @@ static struct json_object *find_id(struct json_object *arr, int64_t id)
 	return NULL;
 }
 
-int64_t bc_json_i64(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : 0;
-}
-
-static double get_dbl(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_double(v) : 0;
-}
-
 static int64_t retrans(struct json_object *snap)
 {
 	struct json_object *ti;
 
 	return snap && json_object_object_get_ex(snap, "tcp_info", &ti)
-		       ? bc_json_i64(ti, "total_retrans")
+		       ? bc_json_i64(ti, "total_retrans", 0)
 		       : 0;
 }
 
@@ -53,11 +40,11 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 			struct json_object *msg)
 {
 	struct json_object *agent = NULL, *local = bc_test_snap_json(t), *o, *arr;
-	double now = get_dbl(msg, "seconds"), dt = now - st->prev_t, sum = 0;
+	double now = bc_json_dbl(msg, "seconds", 0), dt = now - st->prev_t, sum = 0;
 
 	json_object_object_get_ex(msg, "streams", &agent);
 	o = json_object_new_object();
-	json_object_object_add(o, "index", json_object_new_int((int)bc_json_i64(msg, "index")));
+	json_object_object_add(o, "index", json_object_new_int((int)bc_json_i64(msg, "index", 0)));
 	json_object_object_add(o, "start_s", json_object_new_double(st->prev_t));
 	json_object_object_add(o, "end_s", json_object_new_double(now));
 	arr = json_object_new_array();
@@ -68,8 +55,8 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 		struct json_object *ptx = find_id(rev ? st->prev_agent : st->prev_local, i);
 		struct json_object *prx = find_id(rev ? st->prev_local : st->prev_agent, i);
 		struct json_object *s = json_object_new_object(), *ti;
-		double bytes = (double)(bc_json_i64(rx, "received_bytes") -
-					bc_json_i64(prx, "received_bytes"));
+		double bytes = (double)(bc_json_i64(rx, "received_bytes", 0) -
+					bc_json_i64(prx, "received_bytes", 0));
 		double gp = dt > 0 ? 8.0 * bytes / dt : 0;
 
 		json_object_object_add(s, "id", json_object_new_int64(i));
@@ -81,33 +68,33 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 		if (t->plan.proto == BC_L4_UDP) {
 			json_object_object_add(
 				s, "sent_packets",
-				json_object_new_int64(bc_json_i64(tx, "sent_packets") -
-						      bc_json_i64(ptx, "sent_packets")));
+				json_object_new_int64(bc_json_i64(tx, "sent_packets", 0) -
+						      bc_json_i64(ptx, "sent_packets", 0)));
 			json_object_object_add(
 				s, "received_packets",
-				json_object_new_int64(bc_json_i64(rx, "received_packets") -
-						      bc_json_i64(prx, "received_packets")));
+				json_object_new_int64(bc_json_i64(rx, "received_packets", 0) -
+						      bc_json_i64(prx, "received_packets", 0)));
 			json_object_object_add(
 				s, "lost_packets",
-				json_object_new_int64(bc_json_i64(rx, "lost_packets") -
-						      bc_json_i64(prx, "lost_packets")));
+				json_object_new_int64(bc_json_i64(rx, "lost_packets", 0) -
+						      bc_json_i64(prx, "lost_packets", 0)));
 			json_object_object_add(
 				s, "out_of_order_packets",
-				json_object_new_int64(bc_json_i64(rx, "out_of_order_packets") -
-						      bc_json_i64(prx, "out_of_order_packets")));
+				json_object_new_int64(bc_json_i64(rx, "out_of_order_packets", 0) -
+						      bc_json_i64(prx, "out_of_order_packets", 0)));
 		} else {
 			json_object_object_add(s, "retransmits",
 					       json_object_new_int64(retrans(tx) - retrans(ptx)));
 			if (tx && json_object_object_get_ex(tx, "tcp_info", &ti)) {
 				json_object_object_add(
 					s, "rtt_us",
-					json_object_new_int64(bc_json_i64(ti, "rtt_us")));
+					json_object_new_int64(bc_json_i64(ti, "rtt_us", 0)));
 				json_object_object_add(
 					s, "snd_cwnd",
-					json_object_new_int64(bc_json_i64(ti, "snd_cwnd")));
+					json_object_new_int64(bc_json_i64(ti, "snd_cwnd", 0)));
 				json_object_object_add(
 					s, "reord_seen",
-					json_object_new_int64(bc_json_i64(ti, "reord_seen")));
+					json_object_new_int64(bc_json_i64(ti, "reord_seen", 0)));
 			}
 		}
 		sum += gp;
@@ -174,7 +161,7 @@ struct json_object *bc_client_merge_streams(struct bc_test *t, struct json_objec
 				s, "retransmits",
 				json_object_new_int64(
 					tx && json_object_object_get_ex(tx, "tcp_info", &ti)
-						? bc_json_i64(ti, "total_retrans")
+						? bc_json_i64(ti, "total_retrans", 0)
 						: 0));
 		}
 		json_object_object_add(s, "sender", json_object_get(tx));
@@ -281,7 +268,7 @@ void bc_client_summarize(const struct bc_client_cfg *c, struct bc_test *t, struc
 		struct json_object *o = json_object_array_get_idx(streams, i);
 		int rev = bc_plan_stream_reverse(&t->plan, (uint32_t)i);
 
-		sum[rev] += get_dbl(o, "goodput_bps");
+		sum[rev] += bc_json_dbl(o, "goodput_bps", 0);
 		any[rev] = true;
 	}
 	for (int d = 0; d < 2; d++) {
@@ -349,9 +336,9 @@ static void note_clamped(struct json_object *streams, struct json_object *notes)
 				 "stream %zu %s: socket buffers clamped by the kernel: asked %lld "
 				 "bytes, "
 				 "got sndbuf %lld / rcvbuf %lld (raise net.core.wmem_max/rmem_max)",
-				 i, ends[k], (long long)bc_json_i64(b, "requested"),
-				 (long long)bc_json_i64(b, "sndbuf_granted"),
-				 (long long)bc_json_i64(b, "rcvbuf_granted"));
+				 i, ends[k], (long long)bc_json_i64(b, "requested", 0),
+				 (long long)bc_json_i64(b, "sndbuf_granted", 0),
+				 (long long)bc_json_i64(b, "rcvbuf_granted", 0));
 			json_object_array_add(notes, json_object_new_string(msg));
 			return; /* once is enough: every stream asks the same */
 		}

@@ -16,9 +16,6 @@ struct bc_ivl_state {
 	double prev_t;
 };
 
-/* bc_json_i64() - integer member @k of @o, 0 when absent. */
-int64_t bc_json_i64(struct json_object *o, const char *k);
-
 /*
  * bc_client_interval() - one interval from the agent's "interval" message
  * and this end's snapshot taken now: per-stream goodput (bits/s) and

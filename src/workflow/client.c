@@ -19,6 +19,7 @@
 
 #include <sodium.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/client.h"
 #include "bondcheck/ctl.h"
 #include "bondcheck/host-stats.h"
@@ -293,7 +294,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	/* the agent's final send counts make our receivers' loss exact */
 	for (size_t i = 0; agent_streams && i < json_object_array_length(agent_streams); i++) {
 		struct json_object *s = json_object_array_get_idx(agent_streams, i);
-		int64_t id = bc_json_i64(s, "id");
+		int64_t id = bc_json_i64(s, "id", 0);
 
 		if (id >= 0 && (uint64_t)id < t->n &&
 		    json_object_object_get_ex(s, "sent_packets", &v))

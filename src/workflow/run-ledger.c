@@ -10,32 +10,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/ledger.h"
 #include "bondcheck/names.h"
 #include "bondcheck/findings.h"
 #include "workflow/run-capture.h"
 
-static int64_t i64(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, k, &v) ? json_object_get_int64(v) : -1;
-}
-
 static uint64_t u64(struct json_object *o, const char *k)
 {
-	int64_t v = i64(o, k);
+	int64_t v = bc_json_i64(o, k, -1);
 
 	return v > 0 ? (uint64_t)v : 0;
-}
-
-static const char *str(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-	const char *s;
-
-	s = o && json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
-	return s ? s : "";
 }
 
 static struct json_object *path(struct json_object *o, const char *a, const char *b,
@@ -44,11 +29,6 @@ static struct json_object *path(struct json_object *o, const char *a, const char
 	o = o ? json_object_object_get(o, a) : NULL;
 	o = o && b ? json_object_object_get(o, b) : o;
 	return o && c ? json_object_object_get(o, c) : o;
-}
-
-static size_t len(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
 /* "tx:client/eth1" -> "eth1" */
@@ -66,11 +46,11 @@ static void driver_drops(struct json_object *meta_bond, const char *ifname,
 	struct json_object *sl = json_object_object_get(meta_bond, "slaves");
 	int64_t best = 0;
 
-	for (size_t i = 0; i < len(sl); i++) {
+	for (size_t i = 0; i < bc_json_len(sl); i++) {
 		struct json_object *s = json_object_array_get_idx(sl, i);
 		struct json_object *dc = json_object_object_get(s, "driver_counters");
 
-		if (strcmp(str(s, "name"), ifname) || !dc)
+		if (strcmp(bc_json_str(s, "name"), ifname) || !dc)
 			continue;
 		rx->driver_drops = 0;
 		json_object_object_foreach(dc, k, v)
@@ -98,29 +78,29 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 	struct json_object *rif = path(rcv, "counters", "interfaces", NULL);
 	struct json_object *rbond = path(rcv, "metadata", "bond", NULL);
 
-	for (size_t i = 0; i < len(links); i++) {
+	for (size_t i = 0; i < bc_json_len(links); i++) {
 		struct json_object *l = json_object_array_get_idx(links, i);
-		const char *name = str(l, "name");
+		const char *name = bc_json_str(l, "name");
 		struct json_object *c;
 
 		if (!strncmp(name, tx_prefix, 3) && in->n_tx < BC_LEDGER_MAX_LINKS) {
 			struct bc_ledger_tx *t = &in->tx[in->n_tx++];
 
 			snprintf(t->name, sizeof(t->name), "%s", name);
-			snprintf(t->peer, sizeof(t->peer), "%s", str(l, "peer"));
+			snprintf(t->peer, sizeof(t->peer), "%s", bc_json_str(l, "peer"));
 			t->left = u64(l, "units_left") - u64(l, "unbracketed");
 			t->lost = u64(l, "lost");
 			c = json_object_object_get(sif, ifname_of(name));
-			t->qdisc_drops = i64(c, "qdisc_drops");
-			t->tx_dropped = i64(c, "tx_dropped");
+			t->qdisc_drops = bc_json_i64(c, "qdisc_drops", -1);
+			t->tx_dropped = bc_json_i64(c, "tx_dropped", -1);
 		} else if (strncmp(name, tx_prefix, 3) && in->n_rx < BC_LEDGER_MAX_LINKS) {
 			struct bc_ledger_rx *r = &in->rx[in->n_rx++];
 
 			snprintf(r->name, sizeof(r->name), "%s", name);
 			c = json_object_object_get(rif, ifname_of(name));
-			r->rx_dropped = i64(c, "rx_dropped");
-			r->rx_missed = i64(c, "rx_missed_errors");
-			r->rx_over = i64(c, "rx_over_errors");
+			r->rx_dropped = bc_json_i64(c, "rx_dropped", -1);
+			r->rx_missed = bc_json_i64(c, "rx_missed_errors", -1);
+			r->rx_over = bc_json_i64(c, "rx_over_errors", -1);
 			r->driver_drops = -1;
 			driver_drops(rbond, ifname_of(name), r);
 		}
@@ -130,7 +110,7 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 /* Fill @in from the result; false when the run is not a one-way UDP run. */
 static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_object *res)
 {
-	const char *dir = str(json_object_object_get(res, "test"), "direction");
+	const char *dir = bc_json_str(json_object_object_get(res, "test"), "direction");
 	bool rev = !strcmp(dir, "reverse");
 	const char *want = rev ? "agent-to-client" : "client-to-agent";
 	const char *adir = rev ? "reverse" : "forward";
@@ -149,48 +129,48 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 	snprintf(in->sender, sizeof(in->sender), "%s", rev ? "agent" : "client");
 	snprintf(in->receiver, sizeof(in->receiver), "%s", rev ? "client" : "agent");
 	snprintf(in->sender_bond, sizeof(in->sender_bond), "%s",
-		 str(path(snd, "metadata", "egress", NULL), "name"));
+		 bc_json_str(path(snd, "metadata", "egress", NULL), "name"));
 	snprintf(in->receiver_bond, sizeof(in->receiver_bond), "%s",
-		 str(path(rcv, "metadata", "egress", NULL), "name"));
-	for (size_t i = 0; i < len(streams); i++) {
+		 bc_json_str(path(rcv, "metadata", "egress", NULL), "name"));
+	for (size_t i = 0; i < bc_json_len(streams); i++) {
 		struct json_object *s = json_object_array_get_idx(streams, i);
 
-		if (strcmp(str(s, "direction"), want) || strcmp(str(s, "protocol"), "udp"))
+		if (strcmp(bc_json_str(s, "direction"), want) || strcmp(bc_json_str(s, "protocol"), "udp"))
 			return false;
 		in->sent_by_app += u64(s, "sent_packets");
 		in->read_by_app += u64(s, "received_packets");
 	}
-	for (size_t i = 0; i < len(ast); i++) {
+	for (size_t i = 0; i < bc_json_len(ast); i++) {
 		struct json_object *s = json_object_array_get_idx(ast, i);
 
-		if (strcmp(str(s, "direction"), adir))
+		if (strcmp(bc_json_str(s, "direction"), adir))
 			continue;
 		in->left += u64(s, "left");
 		in->arrived += u64(s, "arrived");
 		in->unbracketed += u64(s, "unbracketed");
 	}
-	for (size_t i = 0; i < len(flows); i++) {
+	for (size_t i = 0; i < bc_json_len(flows); i++) {
 		struct json_object *f = json_object_array_get_idx(flows, i);
 
-		if (strcmp(str(f, "direction"), adir) || strcmp(str(f, "proto"), "udp"))
+		if (strcmp(bc_json_str(f, "direction"), adir) || strcmp(bc_json_str(f, "proto"), "udp"))
 			continue;
-		snprintf(in->sender_addr, sizeof(in->sender_addr), "%s", str(f, "src"));
-		snprintf(in->receiver_addr, sizeof(in->receiver_addr), "%s", str(f, "dst"));
+		snprintf(in->sender_addr, sizeof(in->sender_addr), "%s", bc_json_str(f, "src"));
+		snprintf(in->receiver_addr, sizeof(in->receiver_addr), "%s", bc_json_str(f, "dst"));
 		break;
 	}
 	in->too_far = u64(fr, "too_far");
 	in->reassembled = in->arrived - (u64(fr, "incomplete") + in->too_far <= in->arrived
 						 ? u64(fr, "incomplete") + in->too_far
 						 : in->arrived);
-	in->snd_buf_errors = i64(ssnmp, "Udp.SndbufErrors");
-	in->rcv_in_datagrams = i64(rsnmp, "Udp.InDatagrams");
-	in->rcv_in_errors = i64(rsnmp, "Udp.InErrors");
-	in->rcv_buf_errors = i64(rsnmp, "Udp.RcvbufErrors");
-	in->rcv_reasm_fails = i64(rsnmp, "Ip.ReasmFails");
-	in->softnet_dropped = i64(path(rcv, "counters", "softnet", NULL), "dropped");
-	in->shared_kernel = str(path(snd, "metadata", NULL, NULL), "boot_id")[0] &&
-			    !strcmp(str(path(snd, "metadata", NULL, NULL), "boot_id"),
-				    str(path(rcv, "metadata", NULL, NULL), "boot_id"));
+	in->snd_buf_errors = bc_json_i64(ssnmp, "Udp.SndbufErrors", -1);
+	in->rcv_in_datagrams = bc_json_i64(rsnmp, "Udp.InDatagrams", -1);
+	in->rcv_in_errors = bc_json_i64(rsnmp, "Udp.InErrors", -1);
+	in->rcv_buf_errors = bc_json_i64(rsnmp, "Udp.RcvbufErrors", -1);
+	in->rcv_reasm_fails = bc_json_i64(rsnmp, "Ip.ReasmFails", -1);
+	in->softnet_dropped = bc_json_i64(path(rcv, "counters", "softnet", NULL), "dropped", -1);
+	in->shared_kernel = bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id")[0] &&
+			    !strcmp(bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id"),
+				    bc_json_str(path(rcv, "metadata", NULL, NULL), "boot_id"));
 	fill_links(in, an, snd, rcv, rev ? "rx:" : "tx:");
 	return true;
 }
@@ -273,10 +253,10 @@ int bc_run_ledger(struct json_object *analysis, struct json_object *res,
 	json_object_object_add(analysis, "softnet_shared_kernel",
 			       json_object_new_boolean(in.shared_kernel));
 	nf = json_object_new_array();
-	for (size_t i = 0; i < len(old); i++) {
+	for (size_t i = 0; i < bc_json_len(old); i++) {
 		struct json_object *f = json_object_array_get_idx(old, i);
 
-		if (!strcmp(str(f, "id"), "wire-loss") || !strcmp(str(f, "id"), "rx-loss-reassembly"))
+		if (!strcmp(bc_json_str(f, "id"), "wire-loss") || !strcmp(bc_json_str(f, "id"), "rx-loss-reassembly"))
 			continue;
 		json_object_array_add(nf, json_object_get(f));
 	}

@@ -10,37 +10,24 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/json-get.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/names.h"
 #include "workflow/run-capture.h"
-
-static const char *str(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-	const char *s;
-
-	s = o && json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
-	return s ? s : "";
-}
-
-static size_t len(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
 
 /* The client's sending slaves a forward flow with source port @port was seen on. */
 static struct json_object *slaves_of(struct json_object *flows, int port)
 {
 	struct json_object *out = json_object_new_array(), *v;
 
-	for (size_t i = 0; i < len(flows); i++) {
+	for (size_t i = 0; i < bc_json_len(flows); i++) {
 		struct json_object *f = json_object_array_get_idx(flows, i);
 		struct json_object *links = json_object_object_get(f, "links");
 
-		if (strcmp(str(f, "direction"), "forward") ||
+		if (strcmp(bc_json_str(f, "direction"), "forward") ||
 		    !json_object_object_get_ex(f, "sport", &v) || json_object_get_int(v) != port)
 			continue;
-		for (size_t k = 0; k < len(links); k++) {
+		for (size_t k = 0; k < bc_json_len(links); k++) {
 			const char *l = json_object_get_string(json_object_array_get_idx(links, k));
 
 			if (l && !strncmp(l, "tx:client/", 10))
@@ -80,17 +67,17 @@ static void observed(struct json_object *an, struct json_object *placement,
 	struct json_object *out = json_object_new_object(), *arr = json_object_new_array(), *v;
 	int bad = 0;
 
-	for (size_t i = 0; i < len(ps); i++) {
+	for (size_t i = 0; i < bc_json_len(ps); i++) {
 		struct json_object *p = json_object_array_get_idx(ps, i), *o;
 		int port = json_object_object_get_ex(p, "client_port", &v) ? json_object_get_int(v)
 									   : -1;
 		struct json_object *seen = slaves_of(json_object_object_get(an, "flows"), port);
-		const char *want = str(p, "predicted_slave");
-		bool ok = len(seen) == 1 &&
+		const char *want = bc_json_str(p, "predicted_slave");
+		bool ok = bc_json_len(seen) == 1 &&
 			  !strcmp(json_object_get_string(json_object_array_get_idx(seen, 0)), want);
 		char joined[160] = "", portbuf[16];
 
-		for (size_t k = 0; k < len(seen); k++)
+		for (size_t k = 0; k < bc_json_len(seen); k++)
 			snprintf(joined + strlen(joined), sizeof(joined) - strlen(joined), "%s%s",
 				 k ? "," : "", json_object_get_string(json_object_array_get_idx(seen, k)));
 		o = json_object_new_object();
@@ -121,14 +108,14 @@ static bool should_carry(struct json_object *res, const char *ifname)
 	const char *mode;
 
 	eg = eg ? json_object_object_get(eg, "egress") : NULL;
-	mode = str(json_object_object_get(json_object_object_get(eg, "bond"), "options"), "mode");
+	mode = bc_json_str(json_object_object_get(json_object_object_get(eg, "bond"), "options"), "mode");
 	if (!strncmp(mode, "active-backup", 13))
 		return false; /* one active slave: the others are meant to idle */
 	if (pl) {
 		struct json_object *ps = json_object_object_get(pl, "streams");
 
-		for (size_t i = 0; i < len(ps); i++)
-			if (!strcmp(str(json_object_array_get_idx(ps, i), "predicted_slave"), ifname))
+		for (size_t i = 0; i < bc_json_len(ps); i++)
+			if (!strcmp(bc_json_str(json_object_array_get_idx(ps, i), "predicted_slave"), ifname))
 				return true;
 		return false;
 	}
@@ -141,11 +128,11 @@ void bc_run_observed(struct json_object *analysis, struct json_object *res)
 	struct json_object *old = json_object_object_get(analysis, "findings");
 	struct json_object *nf = json_object_new_array();
 
-	for (size_t i = 0; i < len(old); i++) {
+	for (size_t i = 0; i < bc_json_len(old); i++) {
 		struct json_object *f = json_object_array_get_idx(old, i);
-		const char *subj = str(f, "subject");
+		const char *subj = bc_json_str(f, "subject");
 
-		if (!strcmp(str(f, "id"), "link-idle") && !strncmp(subj, "tx:client/", 10) &&
+		if (!strcmp(bc_json_str(f, "id"), "link-idle") && !strncmp(subj, "tx:client/", 10) &&
 		    !should_carry(res, subj + 10))
 			continue;
 		json_object_array_add(nf, json_object_get(f));
