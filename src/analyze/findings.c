@@ -154,12 +154,10 @@ void fnd_list_add(char *buf, size_t cap, const char *fmt, ...)
 	strcat(buf, item);
 }
 
-const char *fnd_u32_text(const struct bc_u32 *f, char *buf, size_t len)
+/* Evidence text of a field that is not BC_KNOWN. */
+static const char *status_text(const struct bc_u32 *f)
 {
 	switch (f->st) {
-	case BC_KNOWN:
-		snprintf(buf, len, "%u", f->v);
-		return buf;
 	case BC_UNKNOWN:
 		return "Unknown";
 	case BC_NA:
@@ -171,23 +169,22 @@ const char *fnd_u32_text(const struct bc_u32 *f, char *buf, size_t len)
 	}
 }
 
+const char *fnd_u32_text(const struct bc_u32 *f, char *buf, size_t len)
+{
+	if (f->st != BC_KNOWN)
+		return status_text(f);
+	snprintf(buf, len, "%u", f->v);
+	return buf;
+}
+
 const char *fnd_link_text(const struct bc_u32 *f)
 {
 	const char *n;
 
-	switch (f->st) {
-	case BC_KNOWN:
-		n = bc_link_status_name((int)f->v);
-		return n ? n : "?";
-	case BC_UNKNOWN:
-		return "Unknown";
-	case BC_NA:
-		return "N/A";
-	case BC_HIDDEN:
-		return "hidden";
-	default:
-		return "not reported";
-	}
+	if (f->st != BC_KNOWN)
+		return status_text(f);
+	n = bc_link_status_name((int)f->v);
+	return n ? n : "?";
 }
 
 const char *fnd_state_text(uint32_t state, char *buf, size_t len)

@@ -286,6 +286,14 @@ _inspect_ids() {
 	jq -r --arg b "$2" '.bonds[] | select(.name == $b) | .findings[].id' /tmp/bc-inspect.json
 }
 
+# _has_id IDS ID: ID is one of the newline-separated IDS (ID* matches a prefix)
+_has_id() {
+	case $2 in
+	*\*) echo "$1" | grep -q "^${2%\*}" ;;
+	*) echo "$1" | grep -qx "$2" ;;
+	esac
+}
+
 # findings NS:BOND ID...: every ID is among the findings (ID* matches a prefix)
 expect_findings() {
 	_ns=$1 _b=$2
@@ -293,10 +301,7 @@ expect_findings() {
 	_ids=$(_inspect_ids "$_ns" "$_b") || { echo "bondcheck inspect failed: $_ids"; return 1; }
 	_miss=""
 	for _id in "$@"; do
-		case $_id in
-		*\*) echo "$_ids" | grep -q "^${_id%\*}" || _miss="$_miss $_id" ;;
-		*) echo "$_ids" | grep -qx "$_id" || _miss="$_miss $_id" ;;
-		esac
+		_has_id "$_ids" "$_id" || _miss="$_miss $_id"
 	done
 	echo "findings: $(echo $_ids)"
 	[ -z "$_miss" ] || { echo "missing:$_miss"; return 1; }
@@ -309,10 +314,7 @@ expect_no_findings() {
 	_ids=$(_inspect_ids "$_ns" "$_b") || { echo "bondcheck inspect failed: $_ids"; return 1; }
 	_bad=""
 	for _id in "$@"; do
-		case $_id in
-		*\*) echo "$_ids" | grep -q "^${_id%\*}" && _bad="$_bad $_id" ;;
-		*) echo "$_ids" | grep -qx "$_id" && _bad="$_bad $_id" ;;
-		esac
+		_has_id "$_ids" "$_id" && _bad="$_bad $_id"
 	done
 	echo "findings: $(echo $_ids)"
 	[ -z "$_bad" ] || { echo "unexpected:$_bad"; return 1; }
