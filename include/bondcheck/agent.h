@@ -31,12 +31,20 @@ struct bc_agent_cfg {
 	/* test only (serve --test-read-stall MS --test-rcvbuf BYTES, docs/run.md): the
 	 * receivers' SO_RCVBUF and a delay before they start reading; 0: off */
 	uint32_t test_read_stall_ms, test_rcvbuf;
+	/* serve --allow-changes: accept change sessions (journal, change,
+	 * restore; docs/protocol.md "Changes"); false: every change request is
+	 * answered changes-not-allowed */
+	bool allow_changes;
+	/* a change session that sends nothing for this long ends and its bond
+	 * is restored (TCP keepalive catches a vanished client sooner) */
+	int change_idle_timeout_ms;
 	/* progress and problems; the library never prints.  NULL: silent */
 	void (*log)(void *ctx, const char *msg);
 	void *log_ctx;
 };
 
-/* bc_agent_cfg_defaults() - port 5301, 128 streams, 1 h, 100 Gbit/s, 30 s idle. */
+/* bc_agent_cfg_defaults() - port 5301, 128 streams, 1 h, 100 Gbit/s, 30 s idle,
+ * no changes, 1 h change-session idle timeout. */
 void bc_agent_cfg_defaults(struct bc_agent_cfg *c);
 
 /*
@@ -47,8 +55,11 @@ int bc_agent_listen(const struct bc_agent_cfg *c, struct bc_error *err);
 
 /*
  * bc_agent_serve() - accept and serve sessions until *@quit is set, or,
- * with cfg->once, after the first session that ran a test.  Returns 0 or
- * -errno for a failure of the listening socket itself.
+ * with cfg->once, after the first session that ran a test.  A change
+ * session runs in its own thread beside the test sessions; when *@quit is
+ * set, or the session ends in any way, its journaled bond is restored
+ * before this returns.  Returns 0 or -errno for a failure of the listening
+ * socket itself.
  */
 int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
 		   struct bc_error *err);

@@ -41,6 +41,14 @@
 #define BC_CTL_E_UNEXPECTED    "unexpected"
 #define BC_CTL_E_UNSUPPORTED   "unsupported"
 #define BC_CTL_E_CAPTURE       "capture-failed" /* plan.capture: the agent cannot capture */
+/* change sessions (docs/protocol.md "Changes") */
+#define BC_CTL_E_CHANGES_NOT_ALLOWED "changes-not-allowed" /* serve without --allow-changes */
+#define BC_CTL_E_CHANGE_REFUSED	     "change-refused" /* not a slave of the journaled bond */
+#define BC_CTL_E_NO_JOURNAL	     "no-journal"     /* change/restore before journal */
+#define BC_CTL_E_JOURNAL_EXISTS	     "journal-exists" /* unrestored journal on the agent */
+#define BC_CTL_E_NO_SUCH_BOND	     "no-such-bond"
+#define BC_CTL_E_CHANGE_FAILED	     "change-failed"  /* the kernel refused */
+#define BC_CTL_E_NOT_STABLE	     "not-stable"     /* changed/restored, not stable in time */
 
 /*
  * bc_ctl_header_parse() - check a frame header and return the body length.

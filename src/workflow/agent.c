@@ -40,6 +40,7 @@ void bc_agent_cfg_defaults(struct bc_agent_cfg *c)
 	c->limits.max_duration_ms = 3600 * 1000;
 	c->limits.max_rate_bps = 100000000000ull;
 	c->idle_timeout_ms = 30000;
+	c->change_idle_timeout_ms = 3600 * 1000;
 }
 
 static void say(const struct bc_agent_cfg *c, const char *fmt, ...)
