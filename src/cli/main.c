@@ -16,6 +16,8 @@ static const struct bc_command commands[] = {
 	  bc_cmd_run },
 	{ "analyze", "attribute per-slave captures (pcap): per-link loss, reordering pairs, paths",
 	  bc_cmd_analyze },
+	{ "restore", "put bonds back from their journals after scale/failover/sweep (or a crash)",
+	  bc_cmd_restore },
 };
 
 static void usage(FILE *out)
