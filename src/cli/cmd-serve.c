@@ -2,6 +2,9 @@
 /* `bondcheck serve`: option parsing and logging for the agent (bondcheck/agent.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 
 #include "bondcheck/agent.h"
 #include "bondcheck/ctl.h"
+#include "bondcheck/journal.h"
 #include "bondcheck/privdrop.h"
 #include "bondcheck/units.h"
 #include "cli/cli.h"
@@ -39,7 +43,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: bondcheck serve [--bind ADDR] [--port N] [--once] [--auth-key FILE]\n"
 		"                       [--max-duration S] [--max-rate R] [--max-streams N]\n"
-		"                       [--user USER] [-q]\n"
+		"                       [--user USER] [--allow-changes [--change-idle S]] [-q]\n"
 		"\n"
 		"Run the agent: answers `bondcheck run` over the control protocol (TCP port %d),\n"
 		"sinks and sources its test streams and reports this host's counters.  Traffic\n"
@@ -54,8 +58,47 @@ static void usage(FILE *out)
 		"  --max-streams N    most streams per test (default %d)\n"
 		"  --user USER        started as root: after binding, run as USER keeping only\n"
 		"                     CAP_NET_RAW and CAP_NET_ADMIN\n"
+		"  --allow-changes    let an authenticated client journal this host's bond,\n"
+		"                     take its slaves down and up and change their MTU\n"
+		"                     (`scale --method links`, `failover`, `sweep`); the agent\n"
+		"                     changes only slaves of the bond journaled in that session\n"
+		"                     and restores it when the session ends in any way and on\n"
+		"                     SIGINT/SIGTERM (journals in $BC_JOURNAL_DIR, default\n"
+		"                     %s; after a crash: `bondcheck restore`).\n"
+		"                     Use it with --auth-key: without a key, anyone who\n"
+		"                     reaches the port can take slaves down\n"
+		"  --change-idle S    a change session silent for S seconds ends and its bond\n"
+		"                     is restored (default 3600; a vanished client is noticed\n"
+		"                     by TCP keepalive within about 25 s)\n"
 		"  -q, --quiet        no log lines on stderr\n",
-		BC_CTL_PORT, BC_CTL_PORT, BC_PLAN_MAX_STREAMS);
+		BC_CTL_PORT, BC_CTL_PORT, BC_PLAN_MAX_STREAMS, BC_JOURNAL_DIR);
+}
+
+/* The journal directory, owned by USER (0700), so the agent can journal after --user. */
+static int serve_journal_dir(const char *user, struct bc_error *err)
+{
+	const char *dir = getenv("BC_JOURNAL_DIR");
+	struct passwd *pw = getpwnam(user);
+	char path[PATH_MAX];
+
+	if (!pw)
+		return bc_error_set(err, -ENOENT, "no user '%s'", user);
+	if (!dir || !*dir)
+		dir = BC_JOURNAL_DIR;
+	snprintf(path, sizeof(path), "%s", dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return bc_error_set(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	if (chown(path, pw->pw_uid, pw->pw_gid) < 0)
+		return bc_error_set(err, -errno, "cannot give %s to %s: %s", path, user,
+				    strerror(errno));
+	return 0;
 }
 
 static int bad(const char *opt, const char *val, const char *allowed)
@@ -76,6 +119,8 @@ int bc_cmd_serve(int argc, char **argv)
 		{"max-streams", required_argument, NULL, 'S'},
 		{"user", required_argument, NULL, 'U'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"allow-changes", no_argument, NULL, 'A'},
+		{"change-idle", required_argument, NULL, 'I'},
 		/* test only, not in --help (docs/run.md "Test-only options") */
 		{"test-read-stall", required_argument, NULL, 1001},
 		{"test-rcvbuf", required_argument, NULL, 1002},
@@ -87,6 +132,7 @@ int bc_cmd_serve(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_signal};
 	const char *user = NULL;
 	int c, fd, r, quiet = 0;
+	uint32_t idle_ms;
 	double rate;
 	char *end;
 	long v;
@@ -136,6 +182,15 @@ int bc_cmd_serve(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'A':
+			cfg.allow_changes = true;
+			break;
+		case 'I':
+			if (bc_parse_seconds(optarg, &idle_ms) < 0 || idle_ms < 1000 ||
+			    idle_ms > 86400000u)
+				return bad("--change-idle", optarg, "seconds, 1..86400");
+			cfg.change_idle_timeout_ms = (int)idle_ms;
+			break;
 		case 1001:
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 60000)
@@ -172,6 +227,15 @@ int bc_cmd_serve(int argc, char **argv)
 		fprintf(stderr, "bondcheck serve: %s\n", err.msg);
 		return fd == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
 	}
+	/* the journal directory is created while still root: --user may not */
+	if (cfg.allow_changes && user) {
+		r = serve_journal_dir(user, &err);
+		if (r < 0) {
+			fprintf(stderr, "bondcheck serve: --allow-changes: %s\n", err.msg);
+			close(fd);
+			return BC_EXIT_ENV;
+		}
+	}
 	/* after the bind (a port below 1024 needs root) and the key file read */
 	if (user) {
 		uid_t uid;
@@ -189,9 +253,15 @@ int bc_cmd_serve(int argc, char **argv)
 				user, (unsigned)uid);
 	}
 	if (!quiet)
-		fprintf(stderr, "bondcheck serve: listening on %s port %u%s\n",
+		fprintf(stderr, "bondcheck serve: listening on %s port %u%s%s\n",
 			cfg.bind_addr ? cfg.bind_addr : "every address", cfg.port,
-			cfg.key.len ? " (pre-shared key required)" : "");
+			cfg.key.len ? " (pre-shared key required)" : "",
+			cfg.allow_changes ? "; changes allowed (journal, slave down/up, MTU)" : "");
+	if (cfg.allow_changes && !cfg.key.len)
+		fprintf(stderr,
+			"bondcheck serve: warning: --allow-changes without --auth-key: any host "
+			"that reaches port %u can take this bond's slaves down\n",
+			cfg.port);
 	r = bc_agent_serve(&cfg, fd, &quit, &err);
 	close(fd);
 	if (r < 0) {

@@ -27,6 +27,7 @@
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
 #include "workflow/bulk.h"
+#include "workflow/change-session.h"
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
 
@@ -425,9 +426,50 @@ out:
 	return r;
 }
 
-/* One control connection.  Returns 1 when a test ran, 0 or -errno otherwise. */
+/* A change-session message: refused, or the connection becomes a change session (2). */
+static int change_request(const struct bc_agent_cfg *c, int fd, struct json_object *m,
+			  struct bc_change_srv *cs, const char *host, volatile sig_atomic_t *quit)
+{
+	int r;
+
+	if (!c->allow_changes) {
+		reply_error(fd, BC_CTL_E_CHANGES_NOT_ALLOWED,
+			    "this agent does not change its bond: run it with `bondcheck serve "
+			    "--allow-changes` to allow journal, change and restore");
+		say(c, "refused a change request from %s (no --allow-changes)", host);
+		json_object_put(m);
+		return 0;
+	}
+	r = bc_change_srv_start(cs, c, fd, m, host, quit);
+	if (r == -EBUSY) {
+		reply_error(fd, BC_CTL_E_BUSY,
+			    "another change session holds this agent; try again when it ends");
+		return 0;
+	}
+	if (r < 0) {
+		reply_error(fd, BC_CTL_E_BUSY, "cannot start a change session now");
+		return 0;
+	}
+	say(c, "change session from %s", host);
+	return 2;
+}
+
+static bool is_change_msg(struct json_object *m)
+{
+	const char *t = bc_ctl_type(m);
+
+	return !strcmp(t, "changes") || !strcmp(t, "journal") || !strcmp(t, "change") ||
+	       !strcmp(t, "restore");
+}
+
+/*
+ * One control connection.  Returns 1 when a test ran, 2 when the connection
+ * became a change session (the change thread owns @fd now), 0 or -errno
+ * otherwise.
+ */
 static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
-		   const struct sockaddr_storage *peer)
+		   const struct sockaddr_storage *peer, struct bc_change_srv *cs, const char *host,
+		   volatile sig_atomic_t *quit)
 {
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
@@ -453,6 +495,12 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 				"the bulk connection is reserved for per-packet records and not "
 				"served by this version");
 			json_object_put(m);
+			continue;
+		}
+		if (is_change_msg(m)) {
+			r = change_request(c, fd, m, cs, host, quit);
+			if (r == 2)
+				return r;
 			continue;
 		}
 		if (strcmp(bc_ctl_type(m), "test")) {
@@ -509,6 +557,9 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
 		   struct bc_error *err)
 {
+	struct bc_change_srv cs = {0};
+	bool ran = false;
+
 	while (!*quit) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
@@ -516,23 +567,32 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 		char host[INET6_ADDRSTRLEN + 8] = "?";
 		int fd, r;
 
+		/* --once: a test ran; stay while a change session still holds its bond */
+		if (ran && !bc_change_srv_busy(&cs))
+			break;
 		if (poll(&p, 1, 200) <= 0)
 			continue;
 		fd = accept4(listen_fd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN)
 				continue;
-			return bc_error_set(err, -errno, "accept on the control socket failed: %s",
-					    strerror(errno));
+			r = bc_error_set(err, -errno, "accept on the control socket failed: %s",
+					 strerror(errno));
+			bc_change_srv_stop(&cs);
+			return r;
 		}
 		bc_sockaddr_unmap(&peer);
 		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0,
 			    NI_NUMERICHOST);
 		say(c, "control connection from %s", host);
-		r = session(c, fd, listen_fd, &peer);
+		r = session(c, fd, listen_fd, &peer, &cs, host, quit);
+		if (r == 2)
+			continue; /* the change session's thread owns fd */
 		linger_close(fd);
-		if (r > 0 && c->once)
-			break;
+		if (r == 1 && c->once)
+			ran = true;
 	}
+	/* SIGINT/SIGTERM or --once: the change session restores its bond first */
+	bc_change_srv_stop(&cs);
 	return 0;
 }

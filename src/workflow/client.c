@@ -26,6 +26,7 @@
 #include "traffic/bond-meta.h"
 #include "traffic/egress.h"
 #include "traffic/test-end.h"
+#include "workflow/client-conn.h"
 #include "workflow/client-result.h"
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
@@ -437,4 +438,19 @@ out:
 	json_object_put(findings);
 	json_object_put(placement);
 	return r;
+}
+
+int bc_client_connect(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
+		      struct bc_error *err)
+{
+	int fd = dial(c, peer, err), r;
+
+	if (fd < 0)
+		return fd;
+	r = handshake(c, fd, err);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
