@@ -25,7 +25,7 @@
  * bonding driver) is journaled with its ports: membership (as a set: bridges
  * have no enslave order), admin state, MTU and MAC; no options.
  *
- * Live reads use the collector (bc_collect_snapshot: netlink + /proc order)
+ * Live reads use the collector's rtnetlink decoder and /proc parser (enslave order)
  * and a libnl link cache (flags, MTU, MAC, master); writes use rtnetlink
  * through libnl (bondcheck/bond-change.h).  All functions work in the
  * caller's network namespace.

@@ -24,7 +24,7 @@
 
 struct ropts {
 	int timeout_ms;
-	bool json, keep, verbose, quiet, check;
+	bool json, keep, verbose, quiet, check, save;
 };
 
 static void usage(FILE *out)
@@ -32,6 +32,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: bondcheck restore [--journal FILE | BOND...] [--timeout S] [--check]\n"
 		"                         [--keep] [-j] [-v] [-q]\n"
+		"       bondcheck restore --save [--journal FILE] BOND...\n"
 		"\n"
 		"Put bonds back as their journals recorded them.  `scale --method links`,\n"
 		"`failover` and `sweep` journal a bond before they change it (and the agent,\n"
@@ -57,12 +58,16 @@ static void usage(FILE *out)
 		"  -j, --json       JSON on stdout\n"
 		"  -v, --verbose    list every field, not only the ones that changed or differ\n"
 		"  -q, --quiet      print only problems\n"
+		"  --save           journal the named bonds now, before you change them by\n"
+		"                   hand; `bondcheck restore BOND` puts them back.  Refused\n"
+		"                   while an unrestored journal of the bond exists\n"
 		"\n"
 		"Examples:\n"
 		"  bondcheck restore                       # every journal left by a crash\n"
 		"  bondcheck restore bond0\n"
 		"  ip netns exec ns1 bondcheck restore bond0\n"
 		"  bondcheck restore --journal /var/lib/bondcheck/journal/bond0.json --check\n"
+		"  bondcheck restore --save bond0          # before experimenting by hand\n"
 		"\n"
 		"Exit status: 0 every field matches the journal (or there was nothing to\n"
 		"restore); 1 something could not be restored or did not settle (named, the\n"
@@ -180,6 +185,38 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 	return status;
 }
 
+/* --save: journal @bond to @path (NULL: its default path). */
+static int save(const char *bond, const char *path, const struct ropts *o,
+		struct json_object *arr)
+{
+	struct json_object *entry = json_object_new_object();
+	struct bc_journal *j = NULL;
+	struct bc_error err = {0};
+	char def[PATH_MAX];
+	int r;
+
+	json_object_object_add(entry, "bond", json_object_new_string(bond));
+	r = path ? 0 : bc_journal_default_path(bond, def, sizeof(def), &err);
+	if (!path)
+		path = def;
+	if (r == 0)
+		r = bc_journal_capture(bond, &j, &err);
+	if (r == 0)
+		r = bc_journal_save(j, path, &err);
+	bc_journal_free(j);
+	json_object_object_add(entry, "journal", json_object_new_string(r == 0 ? path : ""));
+	json_object_object_add(entry, "result", json_object_new_string(r == 0 ? "saved" : "error"));
+	if (r < 0) {
+		json_object_object_add(entry, "error", json_object_new_string(err.msg));
+		fprintf(stderr, "bondcheck restore: --save %s: %s\n", bond, err.msg);
+	} else if (!o->json && !o->quiet) {
+		printf("%s: journaled to %s; `bondcheck restore %s` puts it back\n", bond, path,
+		       bond);
+	}
+	json_object_array_add(arr, entry);
+	return r == 0 ? BC_EXIT_OK : r == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
+}
+
 static const char *journal_dir(void)
 {
 	const char *d = getenv("BC_JOURNAL_DIR");
@@ -252,6 +289,7 @@ int bc_cmd_restore(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"save", no_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -295,6 +333,9 @@ int bc_cmd_restore(int argc, char **argv)
 		case 'q':
 			o.quiet = true;
 			break;
+		case 's':
+			o.save = true;
+			break;
 		case 'h':
 			usage(stdout);
 			json_object_put(arr);
@@ -305,13 +346,24 @@ int bc_cmd_restore(int argc, char **argv)
 			return BC_EXIT_USAGE;
 		}
 	}
-	if (file && optind < argc) {
+	if (o.save) {
+		if (optind >= argc || (file && argc - optind != 1) || o.check) {
+			fprintf(stderr, "bondcheck restore: --save needs bond names (one with "
+					"--journal FILE) and no --check\n");
+			json_object_put(arr);
+			return BC_EXIT_USAGE;
+		}
+		for (int i = optind; i < argc; i++) {
+			int s = save(argv[i], file, &o, arr);
+
+			worst = s > worst ? s : worst;
+		}
+	} else if (file && optind < argc) {
 		fprintf(stderr, "bondcheck restore: give either --journal FILE or bond names, not "
 				"both\n");
 		json_object_put(arr);
 		return BC_EXIT_USAGE;
-	}
-	if (file) {
+	} else if (file) {
 		worst = one(file, &o, arr);
 	} else if (optind < argc) {
 		for (int i = optind; i < argc; i++) {

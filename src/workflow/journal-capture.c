@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * bc_journal_capture(): the live state of a bond (or any master) into a
- * journal.  Bond options, enslave order, queue ids and LACP states come from
- * the live collector (bc_collect_snapshot: rtnetlink + /proc/net/bonding
- * order); admin state, MTU and MAC of every device from a libnl link cache.
+ * journal.  Bond options, queue ids and LACP states come from the
+ * collector's rtnetlink link dump and decoder (IFLA_BOND_*,
+ * IFLA_BOND_SLAVE_*), the enslave order from /proc/net/bonding/<bond>
+ * through the collector's /proc parser; admin state, MTU and MAC of every
+ * device from a libnl link cache.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,7 +17,7 @@
 
 #include <linux/if.h>
 
-#include "bondcheck/collect.h"
+#include "bondcheck/proc.h"
 #include "bondcheck/json-get.h"
 #include "collect/live-links.h"
 #include "workflow/journal-int.h"
@@ -60,24 +62,68 @@ static void bond_options(struct bc_journal *j, const struct bc_bond *b)
 		snprintf(j->active_slave, sizeof(j->active_slave), "%s", b->active_slave.v);
 }
 
+/* The enslave order as /proc/net/bonding/<bond> lists it (per netns, unlike sysfs). */
+static int proc_order(const char *bond, struct bc_snapshot *order, struct bc_error *err)
+{
+	char path[64], *buf;
+	size_t n;
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/net/bonding/%s", bond);
+	f = fopen(path, "re");
+	if (!f)
+		return bc_error_set(err, -errno, "cannot read %s: %s", path, strerror(errno));
+	buf = malloc(1 << 20);
+	if (!buf) {
+		fclose(f);
+		return bc_error_set(err, -ENOMEM, "out of memory");
+	}
+	n = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	r = bc_proc_parse(buf, n, bond, order, err);
+	free(buf);
+	return r;
+}
+
+/* Sort @b's slaves (netlink dump order) into the order of @proc's. */
+static void apply_order(struct bc_bond *b, const struct bc_bond *proc)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; proc && i < proc->n_slaves; i++)
+		for (size_t m = k; m < b->n_slaves; m++)
+			if (!strcmp(b->slaves[m].name, proc->slaves[i].name)) {
+				struct bc_slave t = b->slaves[k];
+
+				b->slaves[k] = b->slaves[m];
+				b->slaves[m] = t;
+				k++;
+				break;
+			}
+}
+
+/*
+ * Options and slave data from one rtnetlink dump (the collector's decoder),
+ * the enslave order from /proc (the collector's parser): no ethtool, so a
+ * capture costs two reads, which matters in restore's polling.
+ */
 static int capture_bond(struct bc_journal *j, const struct bc_live_links *links,
 			struct bc_error *err)
 {
-	const char *names[1] = {j->bond};
-	struct bc_collect_opts o = {.bonds = names, .n_bonds = 1};
-	struct bc_snapshot snap = {0};
-	const struct bc_bond *b;
+	struct bc_snapshot snap = {0}, order = {0};
+	struct bc_bond *b;
 	int r;
 
-	r = bc_collect_snapshot(&o, &snap, err);
+	r = bc_bond_read_rtnl(j->bond, &snap, err);
 	if (r < 0)
 		goto out;
-	b = bc_snapshot_find_bond(&snap, j->bond);
-	if (!b) {
-		r = bc_error_set(err, -ENODEV, "the collector did not return bond %s", j->bond);
+	b = &snap.bonds[0];
+	r = proc_order(j->bond, &order, err);
+	if (r < 0)
 		goto out;
-	}
-	if (!snap.cap_net_admin && b->mode.v == BC_MODE_8023AD) {
+	apply_order(b, bc_snapshot_find_bond(&order, j->bond));
+	if (b->mode.v == BC_MODE_8023AD && !bc_u32_known(&b->ad_actor_sys_prio)) {
 		r = bc_error_set(err, -EPERM,
 				 "%s: the 802.3ad actor settings are hidden without "
 				 "CAP_NET_ADMIN, so they cannot be journaled; run as root",
@@ -113,6 +159,7 @@ static int capture_bond(struct bc_journal *j, const struct bc_live_links *links,
 	}
 out:
 	bc_snapshot_free(&snap);
+	bc_snapshot_free(&order);
 	return r;
 }
 
