@@ -9,7 +9,7 @@
 # the testbed (test-scenarios/restore-8023ad.scn).  The agent listens on
 # the namespace's loopback.
 # Cases: fields idempotent sigkill malformed agent-refuses agent-disconnect
-#        agent-sigterm agent-scope
+#        agent-sigterm agent-scope agent-user
 . "$(dirname "$0")/lib.sh"
 BCJ=${BCJ:-}
 [ -x "$BCJ" ] || fail "bc-journal-tool not given or not executable: '$BCJ'"
@@ -263,8 +263,30 @@ case_agent_scope() {
 	check "restored after that session too" cmp -s "$WORK/before" <(state)
 }
 
+# --user nobody: the agent journals into a directory it was handed as root
+# and changes the bond with CAP_NET_ADMIN only
+case_agent_user() {
+	bridge
+	id nobody >/dev/null 2>&1 || fail "user nobody does not exist"
+	chmod 711 "$WORK"
+	state >"$WORK/before"
+	agent --bind 127.0.0.1 --allow-changes --user nobody
+	check "the journal directory belongs to nobody, mode 700" \
+		[ "$(stat -c '%U %a' "$BC_JOURNAL_DIR")" = "nobody 700" ]
+	tool_bg down:p1 mtu:p2:1300
+	local cp=$CP
+	for _ in $(seq 50); do grep -q '"step":"mtu:p2:1300"' "$WORK/out" && break; sleep 0.1; done
+	check "as nobody the agent journaled and changed p1, p2 ($(tr '\n' ' ' <"$WORK/out" | head -c 300))" \
+		[ "$(jq -rs '[.[] | select(.rc == 0) | .step] | join(" ")' "$WORK/out")" = "open journal down:p1 mtu:p2:1300" ]
+	check "its journal file is owned by nobody" [ "$(stat -c %U "$(JPATH)")" = nobody ]
+	kill -KILL "$cp"; wait "$cp" 2>/dev/null
+	for _ in $(seq 100); do cmp -s "$WORK/before" <(state) && [ ! -e "$(JPATH)" ] && break; sleep 0.1; done
+	check "and restored after its client was killed: $(diff "$WORK/before" <(state) | tr '\n' ' ')" \
+		cmp -s "$WORK/before" <(state)
+}
+
 case "$CASE" in
-fields | idempotent | sigkill | malformed | agent-refuses | agent-disconnect | agent-sigterm | agent-scope)
+fields | idempotent | sigkill | malformed | agent-refuses | agent-disconnect | agent-sigterm | agent-scope | agent-user)
 	"case_${CASE//-/_}" ;;
 *) fail "unknown case '$CASE'" ;;
 esac
