@@ -538,7 +538,7 @@ static void run_steps(struct rctx *c, struct bc_journal **live, struct bc_error 
 
 		if (n)
 			set_device(c, j->slaves[i].name, j->slaves[i].name, j->slaves[i].mtu,
-				   j->is_bond ? j->slaves[i].mac : j->slaves[i].mac, n, *live);
+				   j->slaves[i].mac, n, *live);
 	}
 	if (j->is_bond) {
 		set_monitors(c, *live);

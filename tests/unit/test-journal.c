@@ -150,6 +150,8 @@ static void test_save_load_file(void **state)
 	assert_non_null(strstr(err.msg, "pid 4242"));
 	assert_int_equal(bc_journal_remove(path, &err), 0);
 	assert_int_equal(bc_journal_remove(path, &err), 0); /* gone already: fine */
+	bc_journal_free(b);
+	b = NULL;
 	bc_error_clear(&err);
 	assert_int_equal(bc_journal_load(path, &b, &err), -ENOENT);
 	snprintf(path, sizeof(path), "%s/sub", tmpdir);
