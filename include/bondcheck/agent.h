@@ -38,6 +38,9 @@ struct bc_agent_cfg {
 	/* a change session that sends nothing for this long ends and its bond
 	 * is restored (TCP keepalive catches a vanished client sooner) */
 	int change_idle_timeout_ms;
+	/* test only (serve --test-any-master, hidden): journal and change a master
+	 * that is not a bond (a bridge), for hosts without the bonding driver */
+	bool test_any_master;
 	/* progress and problems; the library never prints.  NULL: silent */
 	void (*log)(void *ctx, const char *msg);
 	void *log_ctx;

@@ -111,8 +111,9 @@ int bc_journal_from_json(struct json_object *o, const char *origin, struct bc_jo
 			 struct bc_error *err);
 struct json_object *bc_journal_to_json(const struct bc_journal *j);
 
-/* Accessors: the bond (master) name, its slaves in enslave order. */
+/* Accessors: the bond (master) name, its kind ("bond", "bridge"), its slaves in enslave order. */
 const char *bc_journal_bond(const struct bc_journal *j);
+const char *bc_journal_kind(const struct bc_journal *j);
 size_t bc_journal_n_slaves(const struct bc_journal *j);
 const char *bc_journal_slave(const struct bc_journal *j, size_t i);
 /* true when @name is the bond or one of its journaled slaves. */

@@ -124,6 +124,7 @@ int bc_cmd_serve(int argc, char **argv)
 		/* test only, not in --help (docs/run.md "Test-only options") */
 		{"test-read-stall", required_argument, NULL, 1001},
 		{"test-rcvbuf", required_argument, NULL, 1002},
+		{"test-any-master", no_argument, NULL, 1003},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -202,6 +203,9 @@ int bc_cmd_serve(int argc, char **argv)
 			if (*end || v < 1 || v > (1 << 30))
 				return bad("--test-rcvbuf", optarg, "bytes 1..1073741824");
 			cfg.test_rcvbuf = (uint32_t)v;
+			break;
+		case 1003:
+			cfg.test_any_master = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -132,6 +132,11 @@ static void do_journal(struct bc_change_srv *s, struct held *h, struct json_obje
 	r = bc_journal_default_path(bond, path, sizeof(path), &err);
 	if (r == 0)
 		r = bc_journal_capture(bond, &j, &err);
+	/* only bonds: an agent does not take a bridge's or a switch's ports down */
+	if (r == 0 && strcmp(bc_journal_kind(j), "bond") && !s->cfg->test_any_master)
+		r = bc_error_set(&err, -ENODEV,
+				 "'%s' is a %s, not a bond: this agent changes only bonds", bond,
+				 bc_journal_kind(j));
 	if (r == 0)
 		r = bc_journal_save(j, path, &err);
 	if (r < 0) {

@@ -230,9 +230,9 @@ int bc_journal_capture(const char *bond, struct bc_journal **out, struct bc_erro
 		return r;
 	if (!j->is_bond && j->n_slaves == 0) {
 		r = bc_error_set(err, -ENODEV,
-				 "'%s' is a %s with no ports, not a bond or master: nothing to "
-				 "journal",
-				 bond, j->kind);
+				 "'%s' is not a bond or a master device with slaves (kind %s): "
+				 "nothing to journal",
+				 bond, strcmp(j->kind, "none") ? j->kind : "none");
 		bc_journal_free(j);
 		return r;
 	}

@@ -113,6 +113,11 @@ const char *bc_journal_bond(const struct bc_journal *j)
 	return j->bond;
 }
 
+const char *bc_journal_kind(const struct bc_journal *j)
+{
+	return j->kind;
+}
+
 size_t bc_journal_n_slaves(const struct bc_journal *j)
 {
 	return j->n_slaves;

@@ -114,7 +114,7 @@ case_idempotent() {
 case_sigkill() {
 	bridge
 	state >"$WORK/before"
-	agent --bind 127.0.0.1 --allow-changes
+	agent --bind 127.0.0.1 --test-any-master --allow-changes
 	tool_bg down:p1 mtu:p2:1300
 	local cp=$CP
 	for _ in $(seq 50); do grep -q '"step":"mtu:p2:1300"' "$WORK/out" && break; sleep 0.1; done
@@ -179,7 +179,7 @@ case_malformed() {
 case_agent_refuses() {
 	bridge
 	state >"$WORK/before"
-	agent --bind 127.0.0.1
+	agent --bind 127.0.0.1 --test-any-master
 	tool peer 127.0.0.1 - br0 down:p1 >"$WORK/out" 2>&1
 	check "without --allow-changes the session is refused: changes-not-allowed" \
 		grep -q '"step":"open","rc":-1,.*changes-not-allowed' "$WORK/out"
@@ -193,11 +193,17 @@ case_agent_refuses() {
 case_agent_disconnect() {
 	bridge
 	state >"$WORK/before"
-	agent --bind 127.0.0.1 --allow-changes
+	agent --bind 127.0.0.1 --test-any-master --allow-changes
 	tool_bg down:p1 mtu:br0:1300
 	local cp=$CP
 	for _ in $(seq 50); do grep -q '"step":"mtu:br0:1300"' "$WORK/out" && break; sleep 0.1; done
 	check "changes in force while the client holds the session" \
+		[ "$(state | awk '$1 == "p1" { print $3 }')" = down ]
+	# tests run on other connections while the change session is open
+	ip netns exec "$A" "$BC" run --peer 127.0.0.1 -u -b 10M -t 0.5 --json >"$WORK/run.json" 2>"$WORK/run.err"
+	check "a test runs beside the open change session ($(head -c 200 "$WORK/run.err"))" \
+		[ $? -eq 0 -a "$(jq -r '.streams[0].received_packets' "$WORK/run.json")" -gt 0 ]
+	check "and the change session's changes are still in force" \
 		[ "$(state | awk '$1 == "p1" { print $3 }')" = down ]
 	kill -KILL "$cp"; wait "$cp" 2>/dev/null
 	for _ in $(seq 100); do cmp -s "$WORK/before" <(state) && [ ! -e "$(JPATH)" ] && break; sleep 0.1; done
@@ -217,7 +223,7 @@ case_agent_disconnect() {
 case_agent_sigterm() {
 	bridge
 	state >"$WORK/before"
-	agent --bind 127.0.0.1 --allow-changes
+	agent --bind 127.0.0.1 --test-any-master --allow-changes
 	tool_bg down:p1 mtu:p2:1300
 	local cp=$CP
 	for _ in $(seq 50); do grep -q '"step":"mtu:p2:1300"' "$WORK/out" && break; sleep 0.1; done
@@ -240,12 +246,21 @@ case_agent_scope() {
 	printf '%s\n' "journal-test-key-0123456789abcdef" >"$key"
 	printf '%s\n' "another-key-0123456789abcdefghij" >"$WORK/wrong"
 	state >"$WORK/before"
-	agent --bind 127.0.0.1 --allow-changes --auth-key "$key"
+	agent --bind 127.0.0.1 --test-any-master --allow-changes --auth-key "$key"
 	tool peer 127.0.0.1 "$WORK/wrong" br0 down:p1 >"$WORK/out" 2>&1
 	check "a wrong key: no change session" grep -q '"step":"open","rc":-13' "$WORK/out"
 	tool peer 127.0.0.1 - br0 down:p1 >"$WORK/out" 2>&1
 	check "no key: no change session" grep -q '"step":"open","rc":-13' "$WORK/out"
 	check "nothing changed" cmp -s "$WORK/before" <(state)
+	# without the test-only --test-any-master the agent journals only bonds
+	kill "$AGENT_PID"; wait "$AGENT_PID" 2>/dev/null
+	agent --bind 127.0.0.1 --allow-changes --auth-key "$key"
+	tool peer 127.0.0.1 "$key" br0 down:p1 >"$WORK/out" 2>&1
+	check "a bridge is not journaled by a normal agent (no-such-bond)" \
+		grep -q '"step":"journal","rc":-19,.*not a bond: this agent changes only bonds' "$WORK/out"
+	check "no change after that refusal" grep -q '"step":"down:p1","rc":-2,.*no-journal' "$WORK/out"
+	kill "$AGENT_PID"; wait "$AGENT_PID" 2>/dev/null
+	agent --bind 127.0.0.1 --test-any-master --allow-changes --auth-key "$key"
 	tool peer 127.0.0.1 "$key" br0 down:q1 down:lo mtu:lo:1400 down:br0 mtu:p1:20 raw-change:reboot down:p1 close >"$WORK/out" 2>&1
 	check "q1 (not a port of br0) refused: change-refused" grep -q '"step":"down:q1","rc":-1,.*change-refused' "$WORK/out"
 	check "lo refused" grep -q '"step":"down:lo","rc":-1,.*change-refused' "$WORK/out"
@@ -270,7 +285,7 @@ case_agent_user() {
 	id nobody >/dev/null 2>&1 || fail "user nobody does not exist"
 	chmod 711 "$WORK"
 	state >"$WORK/before"
-	agent --bind 127.0.0.1 --allow-changes --user nobody
+	agent --bind 127.0.0.1 --test-any-master --allow-changes --user nobody
 	check "the journal directory belongs to nobody, mode 700" \
 		[ "$(stat -c '%U %a' "$BC_JOURNAL_DIR")" = "nobody 700" ]
 	tool_bg down:p1 mtu:p2:1300
