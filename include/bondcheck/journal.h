@@ -127,8 +127,7 @@ bool bc_journal_has_slave(const struct bc_journal *j, const char *name);
  * Returns 0 when every promised field matches, 1 when some differ (listed),
  * -errno when the live state cannot be read (-ENODEV: the bond is gone).
  */
-int bc_journal_compare(const struct bc_journal *j, struct json_object **diff,
-		       struct bc_error *err);
+int bc_journal_compare(const struct bc_journal *j, struct json_object **diff, struct bc_error *err);
 
 /*
  * bc_journal_compare_states() - the pure part of compare: @a (the journal)

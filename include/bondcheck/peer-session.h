@@ -83,8 +83,7 @@ int bc_peer_change(struct bc_peer_session *s, const char *op, const char *slave,
  * LACP not settled), -EIO (a field not restored).  The session stays open
  * (a later change needs a new journal).
  */
-int bc_peer_restore(struct bc_peer_session *s, struct json_object **report,
-		    struct bc_error *err);
+int bc_peer_restore(struct bc_peer_session *s, struct json_object **report, struct bc_error *err);
 
 /* bc_peer_session_close() - close; the agent restores when not yet done.  NULL allowed. */
 void bc_peer_session_close(struct bc_peer_session *s);

@@ -86,14 +86,15 @@ static void print_fields(struct json_object *fields, bool all, bool check)
 		bool promise = !json_object_object_get_ex(e, "promise", NULL);
 		const char *act = bc_json_str(e, "action");
 		const char *was = bc_json_str(e, check ? "live" : "before");
-		bool changed = strcmp(bc_json_str(e, "journal"), was) ||
-			       (act[0] && strcmp(act, "none"));
+		bool changed =
+			strcmp(bc_json_str(e, "journal"), was) || (act[0] && strcmp(act, "none"));
 
 		if (!all && ok && !changed)
 			continue;
 		if (!header) {
 			if (check)
-				printf("  %-30s %-18s %-18s %s\n", "field", "journal", "live", "ok");
+				printf("  %-30s %-18s %-18s %s\n", "field", "journal", "live",
+				       "ok");
 			else
 				printf("  %-30s %-18s %-18s %-18s %-3s %s\n", "field", "journal",
 				       "before", "after", "ok", "action");
@@ -101,11 +102,17 @@ static void print_fields(struct json_object *fields, bool all, bool check)
 		}
 		if (check)
 			printf("  %-30s %-18s %-18s %s\n", bc_json_str(e, "field"),
-			       bc_json_str(e, "journal"), was, ok ? "yes" : promise ? "NO" : "-");
+			       bc_json_str(e, "journal"), was,
+			       ok	 ? "yes"
+			       : promise ? "NO"
+					 : "-");
 		else
 			printf("  %-30s %-18s %-18s %-18s %-3s %s\n", bc_json_str(e, "field"),
 			       bc_json_str(e, "journal"), was, bc_json_str(e, "after"),
-			       ok ? "yes" : promise ? "NO" : "-", act);
+			       ok	 ? "yes"
+			       : promise ? "NO"
+					 : "-",
+			       act);
 	}
 }
 
@@ -150,7 +157,8 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 
 		if (bc_journal_remove(path, &e2) < 0)
 			fprintf(stderr, "bondcheck restore: %s\n", e2.msg);
-		json_object_object_add(entry, "journal_removed", json_object_new_boolean(e2.code == 0));
+		json_object_object_add(entry, "journal_removed",
+				       json_object_new_boolean(e2.code == 0));
 	}
 	if (!o->json) {
 		struct json_object *fields = NULL;
@@ -158,8 +166,8 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 		if (rep)
 			json_object_object_get_ex(rep, "fields", &fields);
 		if (r == 0 && !o->quiet)
-			printf("%s: %s: every field matches the journal of %s\n", bc_journal_bond(j),
-			       o->check ? "unchanged" : "restored", path);
+			printf("%s: %s: every field matches the journal of %s\n",
+			       bc_journal_bond(j), o->check ? "unchanged" : "restored", path);
 		else if (r == 1)
 			printf("%s: differs from the journal of %s (--check: nothing changed)\n",
 			       bc_journal_bond(j), path);
@@ -186,8 +194,7 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 }
 
 /* --save: journal @bond to @path (NULL: its default path). */
-static int save(const char *bond, const char *path, const struct ropts *o,
-		struct json_object *arr)
+static int save(const char *bond, const char *path, const struct ropts *o, struct json_object *arr)
 {
 	struct json_object *entry = json_object_new_object();
 	struct bc_journal *j = NULL;
@@ -257,7 +264,8 @@ static int all_here(const struct ropts *o, struct json_object *arr)
 			continue;
 		snprintf(bond, sizeof(bond), "%.*s", (int)strcspn(e->d_name, "@."), e->d_name);
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (bc_journal_default_path(bond, mine, sizeof(mine), NULL) < 0 || strcmp(mine, path))
+		if (bc_journal_default_path(bond, mine, sizeof(mine), NULL) < 0 ||
+		    strcmp(mine, path))
 			continue; /* another namespace's journal */
 		p = realloc(paths, (n + 1) * sizeof(*p));
 		if (!p)
@@ -392,7 +400,8 @@ int bc_cmd_restore(int argc, char **argv)
 	if (o.json) {
 		doc = json_object_new_object();
 		json_object_object_add(doc, "schema_version", json_object_new_int(1));
-		json_object_object_add(doc, "bondcheck_version", json_object_new_string(BC_VERSION));
+		json_object_object_add(doc, "bondcheck_version",
+				       json_object_new_string(BC_VERSION));
 		bc_json_generated_at(gen, sizeof(gen));
 		json_object_object_add(doc, "generated_at", json_object_new_string(gen));
 		json_object_object_add(doc, "restores", arr);

@@ -44,8 +44,8 @@
 
 struct ack_ctx {
 	bool done;
-	int kerr;	/* negative errno from the kernel, 0 for an ack */
-	char msg[256];	/* extended ack text, "" when none */
+	int kerr;      /* negative errno from the kernel, 0 for an ack */
+	char msg[256]; /* extended ack text, "" when none */
 };
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
@@ -358,8 +358,7 @@ out:
 	return r;
 }
 
-int bc_bond_set_attrs(const char *bond, const struct bc_nla *attrs, size_t n,
-		      struct bc_error *err)
+int bc_bond_set_attrs(const char *bond, const struct bc_nla *attrs, size_t n, struct bc_error *err)
 {
 	return set_linkinfo(bond, false, attrs, n, err);
 }

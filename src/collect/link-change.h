@@ -19,17 +19,17 @@ enum bc_nla_kind {
 	BC_NLA_U8,
 	BC_NLA_U16,
 	BC_NLA_U32,
-	BC_NLA_BYTES,	  /* data/len (ad_actor_system: 6 bytes) */
-	BC_NLA_TARGETS4,  /* nest of be32 addresses, child type = index */
-	BC_NLA_TARGETS6,  /* nest of in6_addr, child type = index */
+	BC_NLA_BYTES,	 /* data/len (ad_actor_system: 6 bytes) */
+	BC_NLA_TARGETS4, /* nest of be32 addresses, child type = index */
+	BC_NLA_TARGETS6, /* nest of in6_addr, child type = index */
 };
 
 struct bc_nla {
-	int type;	       /* IFLA_BOND_* or IFLA_BOND_SLAVE_* number */
+	int type; /* IFLA_BOND_* or IFLA_BOND_SLAVE_* number */
 	enum bc_nla_kind kind;
-	uint32_t v;	       /* U8/U16/U32 */
-	const void *data;      /* BYTES: @len bytes; TARGETS4: n x 4; TARGETS6: n x 16 */
-	size_t len;	       /* bytes of @data */
+	uint32_t v;	  /* U8/U16/U32 */
+	const void *data; /* BYTES: @len bytes; TARGETS4: n x 4; TARGETS6: n x 16 */
+	size_t len;	  /* bytes of @data */
 };
 
 /*
@@ -39,8 +39,7 @@ struct bc_nla {
  * -errno with its extended-ack text in @err (e.g. "option lacp_rate:
  * unable to set because the bond device is up" -> -EBUSY).
  */
-int bc_bond_set_attrs(const char *bond, const struct bc_nla *attrs, size_t n,
-		      struct bc_error *err);
+int bc_bond_set_attrs(const char *bond, const struct bc_nla *attrs, size_t n, struct bc_error *err);
 
 /* bc_bond_slave_set_attrs() - the same for a slave's IFLA_INFO_SLAVE_DATA. */
 int bc_bond_slave_set_attrs(const char *slave, const struct bc_nla *attrs, size_t n,

@@ -73,7 +73,8 @@ int bc_live_links_read(struct bc_live_links *out, struct bc_error *err)
 			const unsigned char *p = nl_addr_get_binary_addr(a);
 			size_t o2 = 0;
 
-			for (unsigned i = 0; i < nl_addr_get_len(a) && o2 + 4 <= sizeof(d->mac); i++)
+			for (unsigned i = 0; i < nl_addr_get_len(a) && o2 + 4 <= sizeof(d->mac);
+			     i++)
 				o2 += (size_t)snprintf(d->mac + o2, sizeof(d->mac) - o2,
 						       i ? ":%02x" : "%02x", p[i]);
 		}
@@ -243,8 +244,9 @@ static int check_once(const char *bond, const struct bc_stable_req *req, char *w
 			any_up = true;
 		if (need_mii && !(bc_u32_known(&s->mii_status) && s->mii_status.v == BC_LINK_UP)) {
 			snprintf(why, wlen, "slave %s is MII %s", s->name,
-				 bc_u32_known(&s->mii_status) ? bc_link_status_name((int)s->mii_status.v)
-							      : "unknown");
+				 bc_u32_known(&s->mii_status)
+					 ? bc_link_status_name((int)s->mii_status.v)
+					 : "unknown");
 			r = 0;
 			goto out;
 		}

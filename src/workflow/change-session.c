@@ -102,8 +102,9 @@ static int restore_held(struct bc_change_srv *s, struct held *h, const char *why
 		bc_journal_free(h->j);
 		h->j = NULL;
 	} else {
-		say(s, "%s NOT restored: %s; the journal %s is kept: run `bondcheck restore "
-		       "--journal %s` here",
+		say(s,
+		    "%s NOT restored: %s; the journal %s is kept: run `bondcheck restore "
+		    "--journal %s` here",
 		    bc_journal_bond(h->j), err.msg, h->path, h->path);
 	}
 	return r;
@@ -196,8 +197,8 @@ static void do_change(struct bc_change_srv *s, struct held *h, struct json_objec
 	}
 	if (strcmp(op, BC_CHANGE_SLAVE_DOWN) && strcmp(op, BC_CHANGE_SLAVE_UP) &&
 	    strcmp(op, BC_CHANGE_MTU)) {
-		snprintf(msg, sizeof(msg), "op '%.40s' is unknown; expected slave-down, slave-up or mtu",
-			 op);
+		snprintf(msg, sizeof(msg),
+			 "op '%.40s' is unknown; expected slave-down, slave-up or mtu", op);
 		send_error(s->fd, BC_CTL_E_MALFORMED, msg);
 		return;
 	}
@@ -241,7 +242,8 @@ static void do_change(struct bc_change_srv *s, struct held *h, struct json_objec
 	t0 = now_ms();
 	r = bc_bond_wait_stable(bc_journal_bond(h->j), (int)wait, &werr);
 	say(s, "%s %s%s%s: %s", op, slave, !strcmp(op, BC_CHANGE_MTU) ? " " : "",
-	    !strcmp(op, BC_CHANGE_MTU) ? json_object_get_string(json_object_object_get(m, "mtu")) : "",
+	    !strcmp(op, BC_CHANGE_MTU) ? json_object_get_string(json_object_object_get(m, "mtu"))
+				       : "",
 	    r == 0 ? "stable" : werr.msg);
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("changed"));

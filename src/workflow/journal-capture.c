@@ -52,7 +52,8 @@ static void bond_options(struct bc_journal *j, const struct bc_bond *b)
 		snprintf(j->ns_targets[i], sizeof(j->ns_targets[i]), "%s", b->ns_targets[i]);
 	if (b->ad_actor_system.st == BC_KNOWN) {
 		j->ad_actor_system_known = true;
-		snprintf(j->ad_actor_system, sizeof(j->ad_actor_system), "%s", b->ad_actor_system.v);
+		snprintf(j->ad_actor_system, sizeof(j->ad_actor_system), "%s",
+			 b->ad_actor_system.v);
 	}
 	j->primary_known = true;
 	if (b->primary.st == BC_KNOWN)
@@ -246,7 +247,8 @@ int bc_journal_capture(const char *bond, struct bc_journal **out, struct bc_erro
 		char path[4096];
 
 		/* the netns part of the default path names the namespace */
-		if (bc_journal_default_path(bond, path, sizeof(path), NULL) == 0 && strchr(path, '@')) {
+		if (bc_journal_default_path(bond, path, sizeof(path), NULL) == 0 &&
+		    strchr(path, '@')) {
 			const char *at = strrchr(path, '@') + 1;
 
 			snprintf(j->netns, sizeof(j->netns), "%.*s", (int)(strlen(at) - 5), at);

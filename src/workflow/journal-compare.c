@@ -102,7 +102,7 @@ int bc_journal_fields(const struct bc_journal *j, struct jfield **out, size_t *n
 			add(&l, true, v, "%s.arp_ip_target", j->bond);
 		}
 		if (j->ns_targets_known) {
-			list_text((char (*)[48])j->ns_targets, 48, j->n_ns_targets, v, sizeof(v));
+			list_text((char(*)[48])j->ns_targets, 48, j->n_ns_targets, v, sizeof(v));
 			add(&l, true, v, "%s.ns_ip6_target", j->bond);
 		}
 		if (j->ad_actor_system_known)
@@ -189,8 +189,7 @@ int bc_journal_compare_states(const struct bc_journal *a, const struct bc_journa
 	return match ? 0 : 1;
 }
 
-int bc_journal_compare(const struct bc_journal *j, struct json_object **diff,
-		       struct bc_error *err)
+int bc_journal_compare(const struct bc_journal *j, struct json_object **diff, struct bc_error *err)
 {
 	struct bc_journal *live = NULL;
 	int r;

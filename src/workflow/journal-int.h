@@ -98,9 +98,9 @@ const char *bc_jopt_text(size_t i, uint32_t v, char *buf, size_t len);
 
 /* One reported field. */
 struct jfield {
-	char name[64];	   /* "bond0.miimon", "bond0/eth1.mtu" */
-	char value[256];   /* canonical text; "absent" when the object is gone */
-	bool promise;	   /* part of the restore promise (false: informational) */
+	char name[64];	 /* "bond0.miimon", "bond0/eth1.mtu" */
+	char value[256]; /* canonical text; "absent" when the object is gone */
+	bool promise;	 /* part of the restore promise (false: informational) */
 };
 
 /*

@@ -384,7 +384,8 @@ static void set_active(struct rctx *c, const struct bc_journal *live)
 	char f[64];
 	uint32_t mode = c->j->opt[0].v;
 
-	if (!c->j->active_known || !c->j->active_slave[0] || !strcmp(c->j->active_slave, live->active_slave))
+	if (!c->j->active_known || !c->j->active_slave[0] ||
+	    !strcmp(c->j->active_slave, live->active_slave))
 		return;
 	if (mode != BC_MODE_ACTIVEBACKUP && mode != BC_MODE_TLB && mode != BC_MODE_ALB)
 		return;
@@ -399,8 +400,8 @@ static void set_active(struct rctx *c, const struct bc_journal *live)
 		note(c, f, "set to %s", c->j->active_slave);
 }
 
-static int wait_stable(struct rctx *c, const struct bc_journal *live, int timeout_ms,
-		       int *waited, struct bc_error *err)
+static int wait_stable(struct rctx *c, const struct bc_journal *live, int timeout_ms, int *waited,
+		       struct bc_error *err)
 {
 	const char *mii[BC_JOURNAL_MAX_SLAVES], *lacp[BC_JOURNAL_MAX_SLAVES];
 	struct bc_stable_req req = {.mii = mii, .lacp = lacp};
@@ -444,9 +445,11 @@ static struct json_object *report_json(struct rctx *c, const struct bc_journal *
 
 		json_object_object_add(e, "field", json_object_new_string(fj[i].name));
 		json_object_object_add(e, "journal", json_object_new_string(fj[i].value));
-		json_object_object_add(e, "before", json_object_new_string(b ? b->value : "absent"));
+		json_object_object_add(e, "before",
+				       json_object_new_string(b ? b->value : "absent"));
 		json_object_object_add(e, "after", json_object_new_string(av));
-		json_object_object_add(e, "action", json_object_new_string(action_of(c, fj[i].name)));
+		json_object_object_add(e, "action",
+				       json_object_new_string(action_of(c, fj[i].name)));
 		json_object_object_add(e, "ok", json_object_new_boolean(ok));
 		if (!fj[i].promise)
 			json_object_object_add(e, "promise", json_object_new_boolean(false));
@@ -469,12 +472,13 @@ static int check_place(const struct bc_journal *j, struct bc_error *err)
 	bc_journal_boot_id(boot, sizeof(boot));
 	if (j->boot_id[0] && !strcmp(j->boot_id, boot) && j->netns_inode && ino &&
 	    j->netns_inode != ino)
-		return bc_error_set(err, -EXDEV,
-				    "the journal of %s was taken in another network namespace "
-				    "(%s, inode %llu; this is inode %llu): run the restore there%s%s%s",
-				    j->bond, j->netns[0] ? j->netns : "unnamed", j->netns_inode, ino,
-				    j->netns[0] ? " (`ip netns exec " : "", j->netns,
-				    j->netns[0] ? " bondcheck restore ...`)" : "");
+		return bc_error_set(
+			err, -EXDEV,
+			"the journal of %s was taken in another network namespace "
+			"(%s, inode %llu; this is inode %llu): run the restore there%s%s%s",
+			j->bond, j->netns[0] ? j->netns : "unnamed", j->netns_inode, ino,
+			j->netns[0] ? " (`ip netns exec " : "", j->netns,
+			j->netns[0] ? " bondcheck restore ...`)" : "");
 	return 0;
 }
 
@@ -553,7 +557,8 @@ static void run_steps(struct rctx *c, struct bc_journal **live, struct bc_error 
 		const struct bc_jslave *n = bc_journal_find_slave(*live, j->slaves[i].name);
 
 		if (n && n->admin_up != j->slaves[i].admin_up)
-			set_admin(c, j->slaves[i].name, j->slaves[i].name, j->slaves[i].admin_up, "");
+			set_admin(c, j->slaves[i].name, j->slaves[i].name, j->slaves[i].admin_up,
+				  "");
 	}
 	if ((*live)->admin_up != j->admin_up)
 		set_admin(c, j->bond, NULL, j->admin_up, "");
@@ -619,13 +624,16 @@ report:
 			char names[300] = "";
 			size_t o = 0;
 
-			for (size_t i = 0; i < json_object_array_length(fields) && o < sizeof(names); i++) {
+			for (size_t i = 0;
+			     i < json_object_array_length(fields) && o < sizeof(names); i++) {
 				struct json_object *e = json_object_array_get_idx(fields, i), *v;
 
-				if (json_object_object_get_ex(e, "ok", &v) && !json_object_get_boolean(v) &&
+				if (json_object_object_get_ex(e, "ok", &v) &&
+				    !json_object_get_boolean(v) &&
 				    !json_object_object_get_ex(e, "promise", NULL))
 					o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
-							      o ? ", " : "", bc_json_str(e, "field"));
+							      o ? ", " : "",
+							      bc_json_str(e, "field"));
 			}
 			r = bc_error_set(err, -EIO, "%s: not restored: %s", j->bond, names);
 		} else if (wr < 0) {

@@ -33,12 +33,15 @@ static const char *on_off_name(int v)
 	return v == 0 ? "off" : v == 1 ? "on" : NULL;
 }
 
-#define OPT(n, a, k, field, names, fl, ph) \
-	{ n, a, k, offsetof(struct bc_bond, field), names, fl, ph }
+#define OPT(n, a, k, field, names, fl, ph)                                                         \
+	{                                                                                          \
+		n, a, k, offsetof(struct bc_bond, field), names, fl, ph                            \
+	}
 
 /* Restore phases: 0 no slaves, 1 bond down, 2 monitors, 3 delays, 4 the rest. */
 const struct jopt_desc bc_jopts[] = {
-	OPT("mode", BC_IFLA_BOND_MODE, BC_NLA_U8, mode, bc_mode_name, JOPT_NOSLAVES | JOPT_IFDOWN, 0),
+	OPT("mode", BC_IFLA_BOND_MODE, BC_NLA_U8, mode, bc_mode_name, JOPT_NOSLAVES | JOPT_IFDOWN,
+	    0),
 	OPT("fail_over_mac", BC_IFLA_BOND_FAIL_OVER_MAC, BC_NLA_U8, fail_over_mac,
 	    bc_fail_over_mac_name, JOPT_NOSLAVES, 0),
 	OPT("lacp_rate", BC_IFLA_BOND_AD_LACP_RATE, BC_NLA_U8, lacp_rate, bc_lacp_rate_name,
@@ -73,8 +76,8 @@ const struct jopt_desc bc_jopts[] = {
 	OPT("arp_missed_max", BC_IFLA_BOND_MISSED_MAX, BC_NLA_U8, arp_missed_max, NULL, 0, 4),
 	OPT("resend_igmp", BC_IFLA_BOND_RESEND_IGMP, BC_NLA_U32, resend_igmp, NULL, 0, 4),
 	OPT("num_peer_notif", BC_IFLA_BOND_NUM_PEER_NOTIF, BC_NLA_U8, num_peer_notif, NULL, 0, 4),
-	OPT("all_slaves_active", BC_IFLA_BOND_ALL_SLAVES_ACTIVE, BC_NLA_U8, all_slaves_active,
-	    NULL, 0, 4),
+	OPT("all_slaves_active", BC_IFLA_BOND_ALL_SLAVES_ACTIVE, BC_NLA_U8, all_slaves_active, NULL,
+	    0, 4),
 	OPT("min_links", BC_IFLA_BOND_MIN_LINKS, BC_NLA_U32, min_links, NULL, 0, 4),
 	OPT("lp_interval", BC_IFLA_BOND_LP_INTERVAL, BC_NLA_U32, lp_interval, NULL, 0, 4),
 	OPT("packets_per_slave", BC_IFLA_BOND_PACKETS_PER_SLAVE, BC_NLA_U32, packets_per_slave,
@@ -174,7 +177,8 @@ struct json_object *bc_journal_to_json(const struct bc_journal *j)
 	json_object_object_add(o, "netns", json_object_new_string(j->netns));
 	json_object_object_add(o, "kernel", json_object_new_string(j->kernel));
 	d = json_object_new_object();
-	json_object_object_add(d, "admin_state", json_object_new_string(j->admin_up ? "up" : "down"));
+	json_object_object_add(d, "admin_state",
+			       json_object_new_string(j->admin_up ? "up" : "down"));
 	json_object_object_add(d, "mtu", json_object_new_int64(j->mtu));
 	json_object_object_add(d, "mac", json_object_new_string(j->mac));
 	json_object_object_add(o, "device", d);
@@ -233,9 +237,9 @@ struct json_object *bc_journal_to_json(const struct bc_journal *j)
 		if (s->prio_known)
 			json_object_object_add(d, "prio", json_object_new_int(s->prio));
 		if (s->mii_status >= 0)
-			json_object_object_add(d, "mii_status",
-					       json_object_new_string(
-						       bc_link_status_name(s->mii_status)));
+			json_object_object_add(
+				d, "mii_status",
+				json_object_new_string(bc_link_status_name(s->mii_status)));
 		if (j->is_bond)
 			json_object_object_add(d, "lacp_in_sync",
 					       json_object_new_boolean(s->lacp_in_sync));
@@ -258,9 +262,10 @@ static int bad(struct jin *c, const char *member, const char *fmt, const char *f
 	char what[200];
 
 	snprintf(what, sizeof(what), fmt, found);
-	return bc_error_set(c->err, -EINVAL, "%s: member '%s': %s; not a bondcheck journal or "
-				   "damaged (restore needs an intact one: take it from a backup "
-				   "or restore by hand)",
+	return bc_error_set(c->err, -EINVAL,
+			    "%s: member '%s': %s; not a bondcheck journal or "
+			    "damaged (restore needs an intact one: take it from a backup "
+			    "or restore by hand)",
 			    c->origin, member, what);
 }
 
@@ -305,7 +310,8 @@ static int get_str(struct jin *c, struct json_object *o, const char *k, bool req
 	if (!json_object_is_type(v, json_type_string))
 		return bad(c, k, "expected a string, found %s", type_name(v));
 	s = json_object_get_string(v);
-	if ((size_t)json_object_get_string_len(v) >= len || strlen(s) != (size_t)json_object_get_string_len(v))
+	if ((size_t)json_object_get_string_len(v) >= len ||
+	    strlen(s) != (size_t)json_object_get_string_len(v))
 		return bad(c, k, "%s", "string too long or with a NUL byte");
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -314,8 +320,8 @@ static int get_str(struct jin *c, struct json_object *o, const char *k, bool req
 	return 0;
 }
 
-static int get_int(struct jin *c, struct json_object *o, const char *k, bool required,
-		   long long lo, long long hi, long long *out, bool *present)
+static int get_int(struct jin *c, struct json_object *o, const char *k, bool required, long long lo,
+		   long long hi, long long *out, bool *present)
 {
 	struct json_object *v;
 	long long x;
@@ -349,7 +355,8 @@ static bool valid_ifname(const char *s)
 	if (n == 0 || n >= BC_IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
 	for (const char *p = s; *p; p++)
-		if (*p == '/' || *p == ':' || isspace((unsigned char)*p) || (unsigned char)*p < 0x21)
+		if (*p == '/' || *p == ':' || isspace((unsigned char)*p) ||
+		    (unsigned char)*p < 0x21)
 			return false;
 	return true;
 }
@@ -378,8 +385,9 @@ static int get_ifname(struct jin *c, struct json_object *o, const char *k, char 
 	if (r < 0)
 		return r;
 	if (!valid_ifname(dst))
-		return bad(c, k, "'%s' is not an interface name (1-15 characters, no '/', ':' or "
-				 "spaces)",
+		return bad(c, k,
+			   "'%s' is not an interface name (1-15 characters, no '/', ':' or "
+			   "spaces)",
 			   dst);
 	return 0;
 }
@@ -469,11 +477,10 @@ static int get_targets(struct jin *c, struct json_object *v, const char *k, int 
 	return 0;
 }
 
-static int slave_from_json(struct jin *c, struct json_object *o, bool is_bond,
-			   struct bc_jslave *s)
+static int slave_from_json(struct jin *c, struct json_object *o, bool is_bond, struct bc_jslave *s)
 {
-	static const char *const keys[] = {"name",     "admin_state", "mtu",	     "mac",
-					   "perm_hwaddr", "queue_id",  "prio",	     "mii_status",
+	static const char *const keys[] = {"name",	   "admin_state", "mtu",  "mac",
+					   "perm_hwaddr",  "queue_id",	  "prio", "mii_status",
 					   "lacp_in_sync", NULL};
 	struct json_object *v;
 	long long x;
@@ -482,7 +489,8 @@ static int slave_from_json(struct jin *c, struct json_object *o, bool is_bond,
 
 	if (!json_object_is_type(o, json_type_object))
 		return bad(c, "slaves[]", "expected objects, found %s", type_name(o));
-	if ((r = only_keys(c, o, "slaves[]", keys)) < 0 || (r = get_ifname(c, o, "name", s->name)) < 0 ||
+	if ((r = only_keys(c, o, "slaves[]", keys)) < 0 ||
+	    (r = get_ifname(c, o, "name", s->name)) < 0 ||
 	    (r = get_state(c, o, "admin_state", &s->admin_up)) < 0 ||
 	    (r = get_int(c, o, "mtu", true, 68, 65535, &x, NULL)) < 0)
 		return r;
@@ -578,10 +586,11 @@ static int options_from_json(struct jin *c, struct json_object *o, struct bc_jou
 int bc_journal_from_json(struct json_object *o, const char *origin, struct bc_journal **out,
 			 struct bc_error *err)
 {
-	static const char *const keys[] = {"schema", "bondcheck_version", "bond", "kind", "ifindex",
-					   "taken_at", "host", "pid", "boot_id", "netns_inode",
-					   "netns", "kernel", "device", "options", "active_slave",
-					   "slaves", NULL};
+	static const char *const keys[] = {"schema",  "bondcheck_version", "bond",	   "kind",
+					   "ifindex", "taken_at",	   "host",	   "pid",
+					   "boot_id", "netns_inode",	   "netns",	   "kernel",
+					   "device",  "options",	   "active_slave", "slaves",
+					   NULL};
 	static const char *const dkeys[] = {"admin_state", "mtu", "mac", NULL};
 	struct jin c = {.origin = origin ? origin : "journal", .err = err};
 	struct json_object *v, *d;
@@ -624,12 +633,14 @@ int bc_journal_from_json(struct json_object *o, const char *origin, struct bc_jo
 	if ((r = get_str(&c, o, "netns", false, j->netns, sizeof(j->netns))) < 0 ||
 	    (r = get_str(&c, o, "kernel", false, j->kernel, sizeof(j->kernel))) < 0)
 		goto fail;
-	if (!j->kind[0] || strspn(j->kind, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(j->kind)) {
+	if (!j->kind[0] ||
+	    strspn(j->kind, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(j->kind)) {
 		r = bad(&c, "kind", "'%s' is not a link kind", j->kind);
 		goto fail;
 	}
 	j->is_bond = !strcmp(j->kind, "bond");
-	if (!json_object_object_get_ex(o, "device", &d) || !json_object_is_type(d, json_type_object)) {
+	if (!json_object_object_get_ex(o, "device", &d) ||
+	    !json_object_is_type(d, json_type_object)) {
 		r = bad(&c, "device", "expected an object, found %s", d ? type_name(d) : "nothing");
 		goto fail;
 	}
@@ -656,7 +667,8 @@ int bc_journal_from_json(struct json_object *o, const char *origin, struct bc_jo
 		if (v && (r = get_ifname(&c, o, "active_slave", j->active_slave)) < 0)
 			goto fail;
 	}
-	if (!json_object_object_get_ex(o, "slaves", &v) || !json_object_is_type(v, json_type_array)) {
+	if (!json_object_object_get_ex(o, "slaves", &v) ||
+	    !json_object_is_type(v, json_type_array)) {
 		r = bad(&c, "slaves", "expected an array, found %s", v ? type_name(v) : "nothing");
 		goto fail;
 	}
@@ -674,7 +686,8 @@ int bc_journal_from_json(struct json_object *o, const char *origin, struct bc_jo
 		r = slave_from_json(&c, json_object_array_get_idx(v, i), j->is_bond, &j->slaves[i]);
 		if (r < 0)
 			goto fail;
-		if (!strcmp(j->slaves[i].name, j->bond) || bc_journal_find_slave(j, j->slaves[i].name)) {
+		if (!strcmp(j->slaves[i].name, j->bond) ||
+		    bc_journal_find_slave(j, j->slaves[i].name)) {
 			r = bad(&c, "slaves", "'%s' is listed twice (or is the bond itself)",
 				j->slaves[i].name);
 			goto fail;
@@ -755,12 +768,14 @@ int bc_journal_default_path(const char *bond, char *buf, size_t len, struct bc_e
 	netns_name(ino, ns, sizeof(ns));
 	if (ns[0])
 		n = snprintf(buf, len, "%s/%s@%s.json", dir, bond, ns);
-	else if (ino && stat("/proc/1/ns/net", &init) == 0 && (unsigned long long)init.st_ino != ino)
+	else if (ino && stat("/proc/1/ns/net", &init) == 0 &&
+		 (unsigned long long)init.st_ino != ino)
 		n = snprintf(buf, len, "%s/%s@netns-%llu.json", dir, bond, ino);
 	else
 		n = snprintf(buf, len, "%s/%s.json", dir, bond);
 	if (n < 0 || (size_t)n >= len)
-		return bc_error_set(err, -ENAMETOOLONG, "the journal path under %s is too long", dir);
+		return bc_error_set(err, -ENAMETOOLONG, "the journal path under %s is too long",
+				    dir);
 	return 0;
 }
 
@@ -835,7 +850,8 @@ int bc_journal_save(const struct bc_journal *j, const char *path, struct bc_erro
 		return bc_error_set(err, r, "cannot create the journal directory %s: %s", dir,
 				    strerror(-r));
 	o = bc_journal_to_json(j);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
@@ -854,7 +870,8 @@ int bc_journal_save(const struct bc_journal *j, const char *path, struct bc_erro
 	if (r == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0) {
 		r = -errno;
 		if (r == -EINVAL && link(tmp, path) == 0)
-			r = 0; /* a file system without RENAME_NOREPLACE: link() also never replaces */
+			r = 0; /* a file system without RENAME_NOREPLACE: link() also never replaces
+				*/
 		if (r == 0)
 			unlink(tmp);
 	}
@@ -934,14 +951,15 @@ int bc_journal_load(const char *path, struct bc_journal **out, struct bc_error *
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	o = json_tokener_parse_ex(tok, buf, (int)n);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success) {
-		r = bc_error_set(err, -EINVAL, "%s is not valid JSON (%s at byte %zu): not a "
-					       "bondcheck journal, or damaged",
-				 path,
-				 json_tokener_error_desc(json_tokener_get_error(tok) ==
-								 json_tokener_success
-							 ? json_tokener_continue
-							 : json_tokener_get_error(tok)),
-				 json_tokener_get_parse_end(tok));
+		r = bc_error_set(
+			err, -EINVAL,
+			"%s is not valid JSON (%s at byte %zu): not a "
+			"bondcheck journal, or damaged",
+			path,
+			json_tokener_error_desc(json_tokener_get_error(tok) == json_tokener_success
+							? json_tokener_continue
+							: json_tokener_get_error(tok)),
+			json_tokener_get_parse_end(tok));
 		json_object_put(o);
 		json_tokener_free(tok);
 		free(buf);

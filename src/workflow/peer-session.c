@@ -164,8 +164,9 @@ int bc_peer_change(struct bc_peer_session *s, const char *op, const char *slave,
 	if (r < 0)
 		return r;
 	if (json_object_object_get_ex(m, "stable", &v) && !json_object_get_boolean(v))
-		r = bc_error_set(err, -EAGAIN, "agent %s: %s %s done, but the bond is not stable: %s",
-				 s->peer, op, slave, bc_json_str(m, "not_stable"));
+		r = bc_error_set(err, -EAGAIN,
+				 "agent %s: %s %s done, but the bond is not stable: %s", s->peer,
+				 op, slave, bc_json_str(m, "not_stable"));
 	json_object_put(m);
 	return r;
 }

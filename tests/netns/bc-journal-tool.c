@@ -63,8 +63,7 @@ static int peer(int argc, char **argv)
 	bc_error_clear(&e);
 	r = bc_peer_journal(s, argv[2], &e);
 	step("journal", r, &e,
-	     r == 0 && bc_peer_journal_state(s) ? json_object_get(bc_peer_journal_state(s))
-						: NULL);
+	     r == 0 && bc_peer_journal_state(s) ? json_object_get(bc_peer_journal_state(s)) : NULL);
 	for (int i = 3; i < argc; i++) {
 		char op[64], *a = argv[i], *b = strchr(a, ':');
 		struct json_object *rep = NULL;
@@ -78,7 +77,8 @@ static int peer(int argc, char **argv)
 		} else if (!strncmp(a, "mtu:", 4) && b && strchr(b + 1, ':')) {
 			char ifn[32];
 
-			snprintf(ifn, sizeof(ifn), "%.*s", (int)(strchr(b + 1, ':') - b - 1), b + 1);
+			snprintf(ifn, sizeof(ifn), "%.*s", (int)(strchr(b + 1, ':') - b - 1),
+				 b + 1);
 			r = bc_peer_change(s, BC_CHANGE_MTU, ifn,
 					   (uint32_t)strtoul(strchr(b + 1, ':') + 1, NULL, 10), &e);
 		} else if (!strncmp(a, "sleep:", 6)) {

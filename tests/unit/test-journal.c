@@ -219,22 +219,27 @@ static void test_malformed(void **state)
 		{"arp target", "options.arp_ip_target", "[\"10.0.0.300\"]", "not an address"},
 		{"arp target v6", "options.arp_ip_target", "[\"fe80::1\"]", "not an address"},
 		{"arp not array", "options.arp_ip_target", "\"10.0.0.1\"", "expected an array"},
-		{"arp too many",
-		 "options.arp_ip_target",
-		 "[\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\","
-		 "\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\","
+		{"arp too many", "options.arp_ip_target",
+		 "[\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1."
+		 "1\","
+		 "\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\",\"1.1.1."
+		 "1\","
 		 "\"1.1.1.1\",\"1.1.1.1\",\"1.1.1.1\"]",
 		 "more than 16"},
-		{"primary not slave", "options.primary", "\"eth9\"", "not one of the journaled slaves"},
+		{"primary not slave", "options.primary", "\"eth9\"",
+		 "not one of the journaled slaves"},
 		{"actor system", "options.ad_actor_system", "\"x\"", "not a colon-hex"},
 		{"slaves object", "slaves", "{}", "expected an array"},
 		{"slave not object", "slaves", "[1]", "expected objects"},
 		{"slave dup", "slaves",
-		 "[{\"name\":\"eth0\",\"admin_state\":\"up\",\"mtu\":1500,\"mac\":\"02:00:00:00:00:01\"},"
-		 "{\"name\":\"eth0\",\"admin_state\":\"up\",\"mtu\":1500,\"mac\":\"02:00:00:00:00:01\"}]",
+		 "[{\"name\":\"eth0\",\"admin_state\":\"up\",\"mtu\":1500,\"mac\":\"02:00:00:00:00:"
+		 "01\"},"
+		 "{\"name\":\"eth0\",\"admin_state\":\"up\",\"mtu\":1500,\"mac\":\"02:00:00:00:00:"
+		 "01\"}]",
 		 "listed twice"},
 		{"slave is bond", "slaves",
-		 "[{\"name\":\"bond0\",\"admin_state\":\"up\",\"mtu\":1500,\"mac\":\"02:00:00:00:00:01\"}]",
+		 "[{\"name\":\"bond0\",\"admin_state\":\"up\",\"mtu\":1500,\"mac\":\"02:00:00:00:"
+		 "00:01\"}]",
 		 "listed twice"},
 		{"slave mii", "slaves0.mii_status", "\"sideways\"", "unknown MII status"},
 		{"slave sync", "slaves0.lacp_in_sync", "1", "expected true or false"},
@@ -305,7 +310,8 @@ static void test_bad_files(void **state)
 		{"{} {}", 5, "not valid JSON"}, /* strict: trailing data */
 		{"[1,2]", 5, "expected a JSON object"},
 		{"{\"schema\":1}\0{}", 15, "NUL byte"},
-		{"{'schema':1}", 12, "member 'bond'"}, /* json-c takes single quotes; validation still refuses */
+		{"{'schema':1}", 12,
+		 "member 'bond'"}, /* json-c takes single quotes; validation still refuses */
 	};
 	char dir[] = "/tmp/bc-test-badj.XXXXXX", path[64];
 	struct bc_journal *j = NULL;
@@ -373,11 +379,13 @@ static void test_compare(void **state)
 	assert_int_equal(bc_journal_compare_states(a, b, &diff), 1);
 	assert_false(json_object_get_boolean(json_object_object_get(diff, "match")));
 	assert_false(entry_ok(diff, "bond0.mode"));
-	assert_string_equal(json_object_get_string(json_object_object_get(entry(diff, "bond0.mode"), "live")),
-			    "active-backup");
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(entry(diff, "bond0.mode"), "live")),
+		"active-backup");
 	assert_false(entry_ok(diff, "bond0.slaves"));
-	assert_string_equal(json_object_get_string(json_object_object_get(entry(diff, "bond0.slaves"), "live")),
-			    "eth1 eth0 eth2");
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(entry(diff, "bond0.slaves"), "live")),
+		"eth1 eth0 eth2");
 	assert_false(entry_ok(diff, "bond0/eth2.mtu"));
 	assert_false(entry_ok(diff, "bond0/eth0.queue_id"));
 	assert_true(entry_ok(diff, "bond0/eth1.queue_id"));
@@ -388,7 +396,8 @@ static void test_compare(void **state)
 	/* a slave gone from the live bond: its fields are "absent" */
 	b->n_slaves = 2;
 	assert_int_equal(bc_journal_compare_states(a, b, &diff), 1);
-	assert_string_equal(json_object_get_string(json_object_object_get(entry(diff, "bond0/eth2.admin_state"), "live")),
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    entry(diff, "bond0/eth2.admin_state"), "live")),
 			    "absent");
 	json_object_put(diff);
 	bc_journal_free(a);
@@ -419,9 +428,12 @@ static void test_option_table(void **state)
 	assert_true(bc_n_jopts >= 25);
 	assert_int_equal(bc_jopt_index("mode"), 0); /* restore sets the mode first */
 	assert_int_equal(bc_jopt_index("nonsense"), -1);
-	assert_string_equal(bc_jopt_text((size_t)bc_jopt_index("mode"), 4, buf, sizeof(buf)), "802.3ad");
-	assert_string_equal(bc_jopt_text((size_t)bc_jopt_index("arp_all_targets"), 1, buf, sizeof(buf)), "all");
-	assert_string_equal(bc_jopt_text((size_t)bc_jopt_index("miimon"), 100, buf, sizeof(buf)), "100");
+	assert_string_equal(bc_jopt_text((size_t)bc_jopt_index("mode"), 4, buf, sizeof(buf)),
+			    "802.3ad");
+	assert_string_equal(
+		bc_jopt_text((size_t)bc_jopt_index("arp_all_targets"), 1, buf, sizeof(buf)), "all");
+	assert_string_equal(bc_jopt_text((size_t)bc_jopt_index("miimon"), 100, buf, sizeof(buf)),
+			    "100");
 	for (size_t i = 0; i < bc_n_jopts; i++) {
 		/* NOSLAVES options sit in phase 0, IFDOWN-only ones in phase 1 */
 		if (bc_jopts[i].flags & JOPT_NOSLAVES)
@@ -431,7 +443,8 @@ static void test_option_table(void **state)
 		else
 			assert_true(bc_jopts[i].phase >= 2);
 	}
-	assert_true(bc_jopts[bc_jopt_index("miimon")].phase < bc_jopts[bc_jopt_index("updelay")].phase);
+	assert_true(bc_jopts[bc_jopt_index("miimon")].phase <
+		    bc_jopts[bc_jopt_index("updelay")].phase);
 }
 
 static void test_default_path(void **state)
@@ -446,7 +459,8 @@ static void test_default_path(void **state)
 	assert_non_null(strstr(buf, ".json"));
 	assert_int_equal(bc_journal_default_path("../x", buf, sizeof(buf), &err), -EINVAL);
 	assert_int_equal(bc_journal_default_path("", buf, sizeof(buf), &err), -EINVAL);
-	assert_int_equal(bc_journal_default_path("abcdefghijklmnop", buf, sizeof(buf), &err), -EINVAL);
+	assert_int_equal(bc_journal_default_path("abcdefghijklmnop", buf, sizeof(buf), &err),
+			 -EINVAL);
 	assert_int_equal(bc_journal_default_path("bond0", buf, 10, &err), -ENAMETOOLONG);
 	unsetenv("BC_JOURNAL_DIR");
 	assert_int_equal(bc_journal_default_path("bond0", buf, sizeof(buf), &err), 0);
@@ -456,10 +470,10 @@ static void test_default_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_load_values),  cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_load_values),    cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_save_load_file), cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_slaves_limit), cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_compare),	     cmocka_unit_test(test_option_table),
+		cmocka_unit_test(test_slaves_limit),   cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_compare),	       cmocka_unit_test(test_option_table),
 		cmocka_unit_test(test_default_path),
 	};
 
