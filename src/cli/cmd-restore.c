@@ -276,7 +276,8 @@ static int all_here(const struct ropts *o, struct json_object *arr)
 	closedir(d);
 	if (n == 0 && !o->quiet && !o->json)
 		printf("no journal for this network namespace in %s: nothing to restore\n", dir);
-	qsort(paths, n, sizeof(*paths), cmp_str);
+	if (n)
+		qsort(paths, n, sizeof(*paths), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		int s = paths[i] ? one(paths[i], o, arr) : BC_EXIT_ENV;
 

@@ -162,7 +162,7 @@ static int change(const char *ifname, struct rtnl_link *changes, const char *wha
 		  struct bc_error *err)
 {
 	struct rtnl_link *orig = NULL;
-	struct nl_sock *sk;
+	struct nl_sock *sk = NULL;
 	struct nl_msg *msg = NULL;
 	int r;
 
@@ -247,7 +247,7 @@ int bc_link_set_mac(const char *ifname, const char *mac, struct bc_error *err)
 int bc_link_set_master(const char *ifname, const char *master, struct bc_error *err)
 {
 	struct rtnl_link *c, *m = NULL;
-	struct nl_sock *sk;
+	struct nl_sock *sk = NULL;
 	char what[64];
 	int r, idx = 0;
 
@@ -322,7 +322,7 @@ static int set_linkinfo(const char *ifname, bool slave, const struct bc_nla *att
 	struct rtnl_link *orig = NULL;
 	struct nl_msg *msg = NULL;
 	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
-	struct nl_sock *sk;
+	struct nl_sock *sk = NULL;
 	char what[64];
 	int r;
 
@@ -334,7 +334,6 @@ static int set_linkinfo(const char *ifname, bool slave, const struct bc_nla *att
 		goto out;
 	ifi.ifi_index = rtnl_link_get_ifindex(orig);
 	msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_ACK);
-	r = -ENOMEM;
 	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0)
 		goto nomem;
 	info = nla_nest_start(msg, IFLA_LINKINFO);

@@ -214,8 +214,12 @@ static int check_once(const char *bond, const struct bc_stable_req *req, char *w
 		bc_live_links_free(&links);
 		return r;
 	}
-	b = &snap.bonds[0];
+	b = snap.n_bonds ? &snap.bonds[0] : NULL;
 	r = 1;
+	if (!b) {
+		bc_live_links_free(&links);
+		return bc_error_set(err, -ENODEV, "'%s' is no longer a bond", bond);
+	}
 	if (req) {
 		for (size_t i = 0; i < req->n_mii + req->n_lacp; i++) {
 			const char *n = i < req->n_mii ? req->mii[i] : req->lacp[i - req->n_mii];

@@ -43,12 +43,11 @@ static void say(const struct bc_change_srv *s, const char *fmt, ...)
 	char buf[768];
 	va_list ap;
 
-	if (!s->cfg->log)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	s->cfg->log(s->cfg->log_ctx, buf);
+	if (s->cfg->log)
+		s->cfg->log(s->cfg->log_ctx, buf);
 }
 
 static int64_t now_ms(void)

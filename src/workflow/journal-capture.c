@@ -222,13 +222,13 @@ int bc_journal_capture_live(const char *bond, struct bc_journal **out, struct bc
 
 int bc_journal_capture(const char *bond, struct bc_journal **out, struct bc_error *err)
 {
-	struct bc_journal *j;
+	struct bc_journal *j = NULL;
 	struct utsname u;
 	int r;
 
 	r = bc_journal_capture_live(bond, &j, err);
-	if (r < 0)
-		return r;
+	if (r < 0 || !j)
+		return r < 0 ? r : -ENOMEM;
 	if (!j->is_bond && j->n_slaves == 0) {
 		r = bc_error_set(err, -ENODEV,
 				 "'%s' is not a bond or a master device with slaves (kind %s): "

@@ -24,8 +24,12 @@ static void add(struct flist *l, bool promise, const char *value, const char *fm
 
 static void add(struct flist *l, bool promise, const char *value, const char *fmt, ...)
 {
+	char name[sizeof(l->v[0].name)];
 	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
 		struct jfield *v = realloc(l->v, cap * sizeof(*v));
@@ -37,9 +41,7 @@ static void add(struct flist *l, bool promise, const char *value, const char *fm
 		l->v = v;
 		l->cap = cap;
 	}
-	va_start(ap, fmt);
-	vsnprintf(l->v[l->n].name, sizeof(l->v[l->n].name), fmt, ap);
-	va_end(ap);
+	snprintf(l->v[l->n].name, sizeof(l->v[l->n].name), "%s", name);
 	snprintf(l->v[l->n].value, sizeof(l->v[l->n].value), "%s", value);
 	l->v[l->n].promise = promise;
 	l->n++;

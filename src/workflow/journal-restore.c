@@ -41,9 +41,13 @@ static void note(struct rctx *c, const char *field, const char *fmt, ...)
 
 static void note(struct rctx *c, const char *field, const char *fmt, ...)
 {
+	char text[sizeof(c->acts[0].text)];
 	struct act *a = NULL;
 	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
 	for (size_t i = 0; i < c->n_acts; i++)
 		if (!strcmp(c->acts[i].field, field))
 			a = &c->acts[i];
@@ -62,9 +66,7 @@ static void note(struct rctx *c, const char *field, const char *fmt, ...)
 		a = &c->acts[c->n_acts++];
 		snprintf(a->field, sizeof(a->field), "%s", field);
 	}
-	va_start(ap, fmt);
-	vsnprintf(a->text, sizeof(a->text), fmt, ap);
-	va_end(ap);
+	snprintf(a->text, sizeof(a->text), "%s", text);
 }
 
 static const char *action_of(const struct rctx *c, const char *field)

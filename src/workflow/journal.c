@@ -329,6 +329,7 @@ static int get_int(struct jin *c, struct json_object *o, const char *k, bool req
 
 	if (present)
 		*present = false;
+	*out = 0;
 	if (!json_object_object_get_ex(o, k, &v)) {
 		if (required)
 			return bad(c, k, "%s", "missing (expected an integer)");
@@ -830,7 +831,7 @@ int bc_journal_save(const struct bc_journal *j, const char *path, struct bc_erro
 		struct bc_journal *old = NULL;
 		struct bc_error e2 = {0};
 
-		if (bc_journal_load(path, &old, &e2) == 0) {
+		if (bc_journal_load(path, &old, &e2) == 0 && old) {
 			r = bc_error_set(err, -EEXIST,
 					 "an unrestored journal of %s exists at %s (taken %s by "
 					 "pid %lld on %s): the bond may still be changed; run "
