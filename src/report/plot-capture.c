@@ -135,7 +135,7 @@ int bc_plot_reorder_density(const char *path, struct json_object *doc, struct bc
 		    "D = receive index - sequence number; D > 0: late by D positions. Over TCP, "
 		    "D >= 3 triggers a fast retransmit at the default tcp_reordering of 3.");
 	plslabelfunc(percent_label, NULL);
-	plot_area_ticks(0.09, 0.80, 0.12, 0.80, -dt - 0.7, dt + 0.7, ymin, 0.25, "bcnst", dt <= 12 ? 1 : dt <= 30 ? 2 : 0,
+	plot_area_ticks(0.10, 0.80, 0.12, 0.80, -dt - 0.7, dt + 0.7, ymin, 0.25, "bcnst", dt <= 12 ? 1 : dt <= 30 ? 2 : 0,
 			"bcnstvlo", 1, "displacement D (packets)", "share of datagrams (log scale)");
 	for (int d = -dt; d <= dt; d++) {
 		double share = (double)count[d + DMAX] / (double)total, top;
@@ -230,7 +230,7 @@ int bc_plot_ledger(const char *path, struct json_object *doc, struct bc_error *e
 	struct stage st[MAX_STAGES];
 	double lo = INFINITY, hi = 0, prev = -1, ymin = 0, ymax, first = -1, last = -1, lost = 0;
 	char sub1[200], sub2[200], note[3][200], label[48];
-	size_t n = 0, n_notes = 0, first_i = 0, last_i = 0;
+	size_t n = 0, n_notes = 0, first_i = 0, last_i = 0, n_known = 0;
 	struct plot p;
 	int rc;
 
@@ -241,6 +241,7 @@ int bc_plot_ledger(const char *path, struct json_object *doc, struct bc_error *e
 	for (size_t i = 0; i < n; i++) {
 		if (!st[i].known)
 			continue;
+		n_known++;
 		if (prev >= 0 && prev > st[i].count)
 			st[i].drop = prev - st[i].count;
 		lost += st[i].drop;
@@ -282,7 +283,7 @@ int bc_plot_ledger(const char *path, struct json_object *doc, struct bc_error *e
 	if (rc)
 		return rc;
 	plot_titles("Loss ledger: at which stage the datagrams were lost", sub1, sub2);
-	plot_area(0.09, 0.80, n_notes ? 0.22 : 0.14, 0.80, -0.6, (double)n - 0.4, ymin, ymax, "bc",
+	plot_area(0.10, 0.80, n_notes ? 0.22 : 0.14, 0.80, -0.6, (double)n - 0.4, ymin, ymax, "bc",
 		  "bcnstv", NULL, "datagrams");
 	/* the x axis names the stages instead of numbers: redraw it without them */
 	plcol0(C_FG);
@@ -330,14 +331,14 @@ int bc_plot_ledger(const char *path, struct json_object *doc, struct bc_error *e
 		}
 		prev = st[i].count;
 	}
-	plot_legend(3, legend, colors, kinds);
+	plot_legend(n_known < n ? 3 : 2, legend, colors, kinds);
 	if (n_notes) {
 		plvpor(0, 1, 0, 1);
 		plwind(0, 1, 0, 1);
 		plot_chr(0.75);
 		plcol0(C_LOSS);
 		for (size_t k = 0; k < n_notes; k++)
-			plptex(0.09, 0.085 - 0.03 * (double)k, 1, 0, 0, note[k]);
+			plptex(0.09, 0.125 - 0.03 * (double)k, 1, 0, 0, note[k]);
 		plot_chr(1);
 	}
 	return plot_finish(&p, err);

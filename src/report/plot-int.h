@@ -26,7 +26,8 @@ enum {
 	C_SUB = 4,    /* subtitles, notes */
 	C_LOSS = 5,   /* losses, events */
 	C_BAND = 6,   /* confidence bands */
-	C_SERIES = 7, /* first of PLOT_N_SERIES series colours */
+	C_FAIL = 7,   /* a measurement that failed (no answer) */
+	C_SERIES = 8, /* first of PLOT_N_SERIES series colours */
 };
 #define PLOT_N_SERIES 10
 #define PLOT_COLORS   (C_SERIES + PLOT_N_SERIES)
@@ -81,7 +82,8 @@ void plot_dot(double x, double y, double r_pt, int color);
 /* A line in world coordinates: colour, width, style (1 solid, 2 dashed). */
 void plot_line(size_t n, const double *x, const double *y, int color, double width, int style);
 
-/* A "nice" axis maximum >= @v: 1, 2, 2.5 or 5 x 10^k (1 when @v <= 0). */
+/* A "nice" axis maximum >= @v: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 x 10^k
+ * (1 when @v <= 0). */
 double plot_nice_max(double v);
 
 /* Legend entry kinds */

@@ -245,8 +245,8 @@ int bc_plot_scaling(const char *path, struct json_object *doc, struct bc_error *
 		return rc;
 	}
 	plot_titles("Scaling: goodput against the number of links", sub1, sub2);
-	plot_area_ticks(0.09, 0.76, 0.12, 0.80, xmin, xmax, 0, plot_nice_max(points_peak(pt, n) * 1.08),
-			"bcnst", 1, "bcnstv", 0, "active links N", "goodput (Mbit/s)");
+	plot_area_ticks(0.10, 0.76, 0.12, 0.80, xmin, xmax, 0, plot_nice_max(points_peak(pt, n) * 1.08),
+			"bcnt", 1, "bcnstv", 0, "active links N", "goodput (Mbit/s)");
 	/* the CI band between neighbouring configurations that both have one */
 	for (size_t i = 0; i + 1 < n; i++)
 		if (pt[i].ci && pt[i + 1].ci) {
@@ -259,7 +259,7 @@ int bc_plot_scaling(const char *path, struct json_object *doc, struct bc_error *
 		}
 	for (size_t i = 0; i < n; i++)
 		for (size_t r = 0; r < pt[i].n_runs; r++)
-			plot_dot(pt[i].x + 0.06 * ((double)r - (double)(pt[i].n_runs - 1) / 2) /
+			plot_dot(pt[i].x + 0.16 * ((double)r - (double)(pt[i].n_runs - 1) / 2) /
 						  (double)(pt[i].n_runs > 1 ? pt[i].n_runs - 1 : 1),
 				 plot_mbps(pt[i].runs[r]), 2.2, C_SERIES + 1);
 	draw_points(pt, n, 1.0);
@@ -356,7 +356,7 @@ int bc_plot_sweep(const char *path, struct json_object *doc, struct bc_error *er
 	plot_titles(title, sub1,
 		    "The dashed line is the ceiling at each value (what the links can carry): a "
 		    "good point sits just under it");
-	plot_area(0.09, 0.80, 0.12, 0.80, xmin, xmax, 0, plot_nice_max(points_peak(pt, n) * 1.08),
+	plot_area(0.10, 0.80, 0.12, 0.80, xmin, xmax, 0, plot_nice_max(points_peak(pt, n) * 1.08),
 		  "bcnst", "bcnstv", xlabel, "goodput (Mbit/s)");
 	draw_points(pt, n, scale);
 	plot_legend(3, legend, colors, kinds);
@@ -486,7 +486,7 @@ int bc_plot_heatmap(const char *path, struct json_object *doc, struct bc_error *
 			}
 			plot_chr(0.8 * chr);
 			if (c->state != 2) {
-				plot_rect(x0, y0, x0 + 1, y0 + 1, c->state ? C_MUTED : C_BG);
+				plot_rect(x0, y0, x0 + 1, y0 + 1, c->state ? C_FAIL : C_BG);
 				plcol0(C_SUB);
 				plptex(x0 + 0.5, y0 + 0.45, 1, 0, 0.5,
 				       c->state ? "no answer" : "not tested");

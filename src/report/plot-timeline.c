@@ -164,19 +164,24 @@ static void panel_y(size_t k, size_t n, double *y0, double *y1)
 	*y0 = *y1 - h;
 }
 
-/* One panel: the links of @side, direction @dir, y = v * @scale. */
-static void draw_panel(const struct tl *t, const double *x, double *y, size_t k, size_t npanels,
-		       int side, int dir, double scale, double xmin, double xmax, double ymax,
-		       size_t b0, size_t nb, const char *panel_title, const char *xlabel,
-		       const char *ylabel)
+/*
+ * One panel: the links of @side, direction @dir, y = v * @scale, bins
+ * b0..b0+nb-1 at x = @xl + (b - b0) * @dx (left edges).  @steps: each bin
+ * as a flat step (2 points), else a line through the bins' centres.  @x, @y
+ * hold 2 * nb values.
+ */
+static void draw_panel(const struct tl *t, double *x, double *y, size_t k, size_t npanels,
+		       int side, int dir, double scale, double xl, double dx, double ymax,
+		       size_t b0, size_t nb, bool steps, const char *panel_title,
+		       const char *xlabel, const char *ylabel)
 {
 	const char *names[MAX_LINKS];
 	int colors[MAX_LINKS], kinds[MAX_LINKS];
-	size_t m = 0;
-	double y0, y1;
+	double y0, y1, xr = xl + (double)nb * dx;
+	size_t m = 0, np;
 
 	panel_y(k, npanels, &y0, &y1);
-	plot_area(0.08, 0.80, y0, y1, xmin, xmax, 0, ymax, "bcnst", "bcnstv", xlabel, ylabel);
+	plot_area(0.10, 0.80, y0, y1, xl, xr, 0, ymax, "bcnst", "bcnstv", xlabel, ylabel);
 	plot_chr(0.95);
 	plcol0(C_FG);
 	plmtex("t", 1.0, 0.0, 0.0, panel_title);
@@ -186,18 +191,21 @@ static void draw_panel(const struct tl *t, const double *x, double *y, size_t k,
 
 		if (l->side != side)
 			continue;
-		for (size_t b = 0; b < nb; b++)
-			y[b] = l->v[dir] ? l->v[dir][b0 + b] * scale : 0;
-		plcol0(plot_series(m));
-		plwidth(1.6);
-		if (nb == 1) {
-			PLFLT xs[2] = {xmin, xmax}, ys[2] = {y[0], y[0]};
+		np = 0;
+		for (size_t b = 0; b < nb; b++) {
+			double v = l->v[dir] ? l->v[dir][b0 + b] * scale : 0;
 
-			plline(2, xs, ys);
-		} else {
-			plline((PLINT)nb, x, y);
+			if (steps || nb == 1) {
+				x[np] = xl + (double)b * dx;
+				y[np++] = v;
+				x[np] = xl + (double)(b + 1) * dx;
+				y[np++] = v;
+			} else {
+				x[np] = xl + ((double)b + 0.5) * dx;
+				y[np++] = v;
+			}
 		}
-		plwidth(1);
+		plot_line(np, x, y, plot_series(m), 1.6, 1);
 		names[m] = l->name;
 		colors[m] = plot_series(m);
 		kinds[m] = LEG_LINE;
@@ -247,14 +255,12 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 		sides[np++] = dir == FWD ? SIDE_TX : SIDE_RX;
 	if (side_has(&t, dir == FWD ? SIDE_RX : SIDE_TX))
 		sides[np++] = dir == FWD ? SIDE_RX : SIDE_TX;
-	x = calloc(t.n_bins, sizeof(*x));
-	y = calloc(t.n_bins, sizeof(*y));
+	x = calloc(2 * t.n_bins, sizeof(*x));
+	y = calloc(2 * t.n_bins, sizeof(*y));
 	if (!x || !y) {
 		rc = bc_error_set(err, -ENOMEM, "out of memory for the plot");
 		goto out;
 	}
-	for (size_t b = 0; b < t.n_bins; b++)
-		x[b] = ((double)b + 0.5) * bin_s;
 	for (size_t k = 0; k < np; k++)
 		snprintf(ptitle[k], sizeof(ptitle[k]), "%s (%s: captures%s)",
 			 (sides[k] == SIDE_TX) == (dir == FWD) ? "Leaving the sender"
@@ -266,15 +272,15 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 	bin_words(bw, sizeof(bw), t.bin_ns);
 	snprintf(sub1, sizeof(sub1),
 		 "Wire rate of each slave in %s bins (preamble, FCS and inter-frame gap included), "
-		 "%s direction; the first and last bins are partly empty",
+		 "%s direction; the first and last bins may be partly empty",
 		 bw, dir == FWD ? "forward" : "reverse");
 	plot_titles("Per-link throughput over time", sub1,
 		    "Similar heights: the bond spreads the load. Near 0: an idle link. A dip in one "
 		    "line: that link stalled.");
 	for (size_t k = 0; k < np; k++)
-		draw_panel(&t, x, y, k, np, sides[k], dir, scale, 0, (double)t.n_bins * bin_s,
-			   plot_nice_max(peak * 1.05), 0, t.n_bins, ptitle[k],
-			   k + 1 == np ? "time since the first frame (s)" : NULL, "Mbit/s");
+		draw_panel(&t, x, y, k, np, sides[k], dir, scale, 0, bin_s,
+			   plot_nice_max(peak * 1.05), 0, t.n_bins, false, ptitle[k],
+			   k + 1 == np ? "time (s) from the start of the first bin" : NULL, "Mbit/s");
 	rc = plot_finish(&p, err);
 out:
 	free(x);
@@ -384,17 +390,14 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 				    "timeline: no datagram arrived on any slave%s; nothing to plot",
 				    b1 - b0 < t.n_bins ? " between from_ns and to_ns" : "");
 	}
-	x = calloc(t.n_bins, sizeof(*x));
-	y = calloc(t.n_bins, sizeof(*y));
+	x = calloc(2 * t.n_bins, sizeof(*x));
+	y = calloc(2 * t.n_bins, sizeof(*y));
 	if (!x || !y) {
 		rc = bc_error_set(err, -ENOMEM, "out of memory for the plot");
 		goto out;
 	}
-	/* ms from the first event; computed in integers first (ns epochs lose
-	 * precision as doubles) */
-	for (size_t b = b0; b < b1; b++)
-		x[b - b0] = ((double)(t.start_ns - ev[0].t_ns) + ((double)b + 0.5) * (double)t.bin_ns) /
-			    1e6;
+	/* ms from the first event; the difference is taken in integers (ns
+	 * epochs lose precision as doubles) */
 	xmin = ((double)(t.start_ns - ev[0].t_ns) + (double)b0 * (double)t.bin_ns) / 1e6;
 	xmax = ((double)(t.start_ns - ev[0].t_ns) + (double)b1 * (double)t.bin_ns) / 1e6;
 	for (size_t k = 0; k < np; k++)
@@ -416,8 +419,8 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 		double ymax = plot_nice_max(peak * 1.1);
 
 		draw_panel(&t, x, y, k, np, dirs[k] == FWD ? SIDE_RX : SIDE_TX, dirs[k], 1.0, xmin,
-			   xmax, ymax, b0, b1 - b0, ptitle[k], k + 1 == np ? xlabel : NULL,
-			   "datagrams per bin");
+			   (double)t.bin_ns / 1e6, ymax, b0, b1 - b0, true, ptitle[k],
+			   k + 1 == np ? xlabel : NULL, "datagrams per bin");
 		for (size_t e = 0; e < n_ev; e++) {
 			double xe = (double)(ev[e].t_ns - ev[0].t_ns) / 1e6;
 			PLFLT xs[2] = {xe, xe}, ys[2] = {0, ymax};

@@ -23,7 +23,7 @@ static const uint8_t palette[PLOT_COLORS][3] = {
 	[C_BG] = {0xff, 0xff, 0xff},	 [C_FG] = {0x22, 0x22, 0x22},
 	[C_GRID] = {0xdd, 0xdd, 0xdd},	 [C_MUTED] = {0xe3, 0xe3, 0xe3},
 	[C_SUB] = {0x55, 0x55, 0x55},	 [C_LOSS] = {0xd6, 0x27, 0x28},
-	[C_BAND] = {0xc6, 0xdb, 0xef},	 [C_SERIES + 0] = {0x1f, 0x77, 0xb4},
+	[C_BAND] = {0xc6, 0xdb, 0xef},	 [C_FAIL] = {0xf6, 0xd0, 0xd0},	 [C_SERIES + 0] = {0x1f, 0x77, 0xb4},
 	[C_SERIES + 1] = {0xff, 0x7f, 0x0e}, [C_SERIES + 2] = {0x2c, 0xa0, 0x2c},
 	[C_SERIES + 3] = {0x94, 0x67, 0xbd}, [C_SERIES + 4] = {0x8c, 0x56, 0x4b},
 	[C_SERIES + 5] = {0xe3, 0x77, 0xc2}, [C_SERIES + 6] = {0xbc, 0xbd, 0x22},
@@ -242,13 +242,13 @@ void plot_area_ticks(double x0, double x1, double y0, double y1, double xmin, do
 	if (xlabel)
 		plmtex("b", 3.0, 0.5, 0.5, xlabel);
 	if (ylabel)
-		plmtex("l", 4.6, 0.5, 0.5, ylabel);
+		plmtex("l", 5.4, 0.5, 0.5, ylabel);
 	plot_chr(1.0);
 }
 
 double plot_nice_max(double v)
 {
-	static const double steps[] = {1, 2, 2.5, 5, 10};
+	static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10};
 	double e;
 
 	if (!(v > 0) || !isfinite(v))
@@ -282,7 +282,7 @@ void plot_legend(size_t n, const char *const *text, const int *colors, const int
 		lwidth[i] = 2;
 		sscale[i] = 0.8 * CHR_BASE;
 		snum[i] = 1;
-		sym[i] = "#(727)"; /* a filled circle (Hershey 727) */
+		sym[i] = "#[0x25cf]"; /* a filled circle (Unicode BLACK CIRCLE) */
 	}
 	plot_chr(0.85);
 	pllegend(&w, &h, PL_LEGEND_BACKGROUND, PL_POSITION_RIGHT | PL_POSITION_OUTSIDE,
