@@ -35,10 +35,9 @@ static void append(char *buf, size_t n, const char *fmt, ...)
 	size_t k = strlen(buf);
 	va_list ap;
 
-	if (k + 1 >= n)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(buf + k, n - k, fmt, ap);
+	if (k + 1 < n)
+		vsnprintf(buf + k, n - k, fmt, ap);
 	va_end(ap);
 }
 
@@ -409,7 +408,7 @@ int bc_plot_heatmap(const char *path, struct json_object *doc, struct bc_error *
 					    hosts[i]);
 		plot_text(htext[i], sizeof(htext[i]), hosts[i]);
 	}
-	cells = calloc(n * n, sizeof(*cells));
+	cells = calloc(n * n + 1, sizeof(*cells));
 	if (!cells)
 		return bc_error_set(err, -ENOMEM, "out of memory for the plot");
 	for (size_t i = 0; i < json_object_array_length(pj); i++) {

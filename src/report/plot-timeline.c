@@ -255,8 +255,8 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 		sides[np++] = dir == FWD ? SIDE_TX : SIDE_RX;
 	if (side_has(&t, dir == FWD ? SIDE_RX : SIDE_TX))
 		sides[np++] = dir == FWD ? SIDE_RX : SIDE_TX;
-	x = calloc(2 * t.n_bins, sizeof(*x));
-	y = calloc(2 * t.n_bins, sizeof(*y));
+	x = calloc(2 * t.n_bins + 1, sizeof(*x));
+	y = calloc(2 * t.n_bins + 1, sizeof(*y));
 	if (!x || !y) {
 		rc = bc_error_set(err, -ENOMEM, "out of memory for the plot");
 		goto out;
@@ -390,8 +390,8 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 				    "timeline: no datagram arrived on any slave%s; nothing to plot",
 				    b1 - b0 < t.n_bins ? " between from_ns and to_ns" : "");
 	}
-	x = calloc(2 * t.n_bins, sizeof(*x));
-	y = calloc(2 * t.n_bins, sizeof(*y));
+	x = calloc(2 * t.n_bins + 1, sizeof(*x));
+	y = calloc(2 * t.n_bins + 1, sizeof(*y));
 	if (!x || !y) {
 		rc = bc_error_set(err, -ENOMEM, "out of memory for the plot");
 		goto out;

@@ -146,7 +146,6 @@ int plot_finish(struct plot *p, struct bc_error *err)
 {
 	char tail[32] = "";
 	struct stat st;
-	ssize_t n = 0;
 	int rc = 0;
 
 	end_stream(p);
@@ -158,8 +157,8 @@ int plot_finish(struct plot *p, struct bc_error *err)
 		rc = bc_error_set(err, -EIO, "PLplot failed drawing '%s': %s", p->path,
 				  p->errmsg);
 	} else if (fstat(p->fd_check, &st) || st.st_size < (off_t)sizeof(tail) ||
-		   (n = pread(p->fd_check, tail, sizeof(tail) - 1,
-			      st.st_size - (off_t)sizeof(tail) + 1)) <= 0 ||
+		   pread(p->fd_check, tail, sizeof(tail) - 1, st.st_size - (off_t)sizeof(tail) + 1) <=
+			   0 ||
 		   !strstr(tail, "</svg>")) {
 		rc = bc_error_set(err, -EIO,
 				  "the plot '%s' was not written completely (disk full?); "
@@ -223,17 +222,15 @@ void plot_area_ticks(double x0, double x1, double y0, double y1, double xmin, do
 		     double ymin, double ymax, const char *xopt, double xtick, const char *yopt,
 		     double ytick, const char *xlabel, const char *ylabel)
 {
-	char xg[8] = "g", yg[8] = "g";
+	char xg[8], yg[8];
 
 	plvpor(x0, x1, y0, y1);
 	plwind(xmin, xmax, ymin, ymax);
 	plot_chr(0.85);
 	plcol0(C_GRID);
 	plwidth(0.5);
-	if (strchr(xopt, 'l'))
-		strcat(xg, "l");
-	if (strchr(yopt, 'l'))
-		strcat(yg, "l");
+	snprintf(xg, sizeof(xg), "g%s", strchr(xopt, 'l') ? "l" : "");
+	snprintf(yg, sizeof(yg), "g%s", strchr(yopt, 'l') ? "l" : "");
 	plbox(xg, xtick, 0, yg, ytick, 0);
 	plwidth(1);
 	plcol0(C_FG);
