@@ -33,6 +33,8 @@
  *    ip_frag_too_far()).  A fragment later than the window after the first
  *    starts a new entry, so a message spread over more than ipfrag_time is
  *    incomplete, as the kernel's timer makes it.
+ *  - a per-link timeline: captured frames and wire bytes per time bin, per
+ *    link and direction (struct bc_attrib_timeline).
  *
  * Times are ns; byte counts are bytes; rates bits/s.
  */
@@ -51,6 +53,8 @@
 #define BC_ATTRIB_MAX_LINKS 32
 #define BC_ATTRIB_NAME	    32		 /* "tx:hostA/eth0" fits in a finding subject */
 #define BC_ATTRIB_MAX_SEQ   (1ull << 32) /* larger sequence numbers are foreign */
+#define BC_ATTRIB_MAX_BINS  4096	 /* timeline bins; longer captures get wider bins */
+#define BC_ATTRIB_BIN_NS    100000000ull /* default timeline bin: 100 ms */
 
 enum bc_side { BC_SIDE_TX = 0, BC_SIDE_RX = 1 };
 enum bc_dir { BC_DIR_FWD = 0, BC_DIR_REV = 1 };
@@ -62,6 +66,7 @@ struct bc_attrib_cfg {
 	uint32_t rd_threshold;	   /* RFC 5236 DT, packets */
 	uint32_t late_threshold;   /* "reordering" finding: n-reordering n (3, UDP) */
 	double idle_share;	   /* "link-idle" below this share (0.01) */
+	uint64_t bin_ns;	   /* timeline bin width, ns (100 ms); 0: no timeline */
 	bool have_local;
 	uint8_t local[16]; /* sending host's address, IPv4 in the first 4 bytes */
 	uint8_t local_version;
@@ -131,6 +136,30 @@ struct bc_attrib_frag {
 	uint64_t fragments[2]; /* fragments seen [side] */
 };
 
+/*
+ * Per-link timeline, filled by bc_attrib_finish().  Bin b covers
+ * [start_ns + b * bin_ns, start_ns + (b + 1) * bin_ns).  Bin boundaries are
+ * multiples of bin_ns (counted from the epoch of the capture clock), so
+ * captures of one clock share them.  bin_ns is cfg.bin_ns x 2^k with k the
+ * smallest that fits every frame into BC_ATTRIB_MAX_BINS bins: a longer
+ * capture gets wider bins; the result does not depend on the order the
+ * links or files were added.  Bins before the first and after the last
+ * counted frame are cut.
+ *
+ * Counted: the IP frames that bc_link_dir counts (forward or reverse; not
+ * foreign, LACP, ARP or malformed ones), by capture timestamp.  Per bin,
+ * the sums over all bins equal the link's bc_link_dir.frames and
+ * bc_link_dir.wire_bytes.  Layout: the n_bins values of link l, direction d
+ * start at frames[(l * 2 + d) * n_bins] (bc_attrib_tl_frames()).
+ */
+struct bc_attrib_timeline {
+	uint64_t bin_ns;      /* bin width, ns; 0 when cfg.bin_ns was 0 */
+	uint64_t start_ns;    /* start of bin 0, ns, a multiple of bin_ns */
+	size_t n_bins;	      /* 0..BC_ATTRIB_MAX_BINS; 0 when nothing was counted */
+	uint64_t *frames;     /* captured frames, [link][dir][bin] */
+	uint64_t *wire_bytes; /* wire bytes (super-frames expanded, +24/frame, 64 min) */
+};
+
 struct bc_attrib {
 	struct bc_attrib_cfg cfg;
 	struct bc_attrib_link links[BC_ATTRIB_MAX_LINKS];
@@ -148,6 +177,7 @@ struct bc_attrib {
 	uint64_t skew_units;		    /* units that arrived before they left (clock skew) */
 	int64_t delay_min_ns, delay_max_ns;
 	struct bc_attrib_frag frag;
+	struct bc_attrib_timeline timeline;
 	bool local_inferred;
 	bool finished;
 
@@ -157,7 +187,8 @@ struct bc_attrib {
 	void *priv; /* records, hash tables */
 };
 
-/* bc_attrib_cfg_default() - MTU 1500, 30 s window, max_dist 64, DT 16, n 3, 1 %. */
+/* bc_attrib_cfg_default() - MTU 1500, 30 s window, max_dist 64, DT 16, n 3, 1 %,
+ * 100 ms timeline bins. */
 void bc_attrib_cfg_default(struct bc_attrib_cfg *cfg);
 
 /* bc_attrib_init() - 0 or -ENOMEM. */
@@ -198,6 +229,20 @@ double bc_attrib_reordered_ratio(const struct bc_attrib *a);
 
 /* bc_attrib_wire_bps() - wire rate of @l in direction @d, bits/s (0 for < 2 frames). */
 double bc_attrib_wire_bps(const struct bc_attrib_link *l, enum bc_dir d);
+
+/* bc_attrib_tl_frames() - the timeline's n_bins frame counts of @link, @d. */
+static inline const uint64_t *bc_attrib_tl_frames(const struct bc_attrib *a, size_t link,
+						  enum bc_dir d)
+{
+	return a->timeline.frames + (link * 2 + (size_t)d) * a->timeline.n_bins;
+}
+
+/* bc_attrib_tl_wire_bytes() - the timeline's n_bins wire byte counts of @link, @d. */
+static inline const uint64_t *bc_attrib_tl_wire_bytes(const struct bc_attrib *a, size_t link,
+						      enum bc_dir d)
+{
+	return a->timeline.wire_bytes + (link * 2 + (size_t)d) * a->timeline.n_bins;
+}
 
 /* bc_attrib_findings() - add the analysis findings (internal, called by finish). */
 int bc_attrib_findings(struct bc_attrib *a);

@@ -44,6 +44,25 @@ struct addr_pair {
 	int dir;	   /* BC_DIR_*, or -1 foreign (after finish) */
 };
 
+/*
+ * Timeline while ingesting (attrib-timeline.c): per link and address pair
+ * (the direction of a pair is known only at finish), BC_ATTRIB_MAX_BINS
+ * frame counts followed by as many wire byte counts, allocated on the pair's
+ * first frame on the link.  Slot j holds the bin of absolute index base + j
+ * (absolute index = ts / w).
+ */
+struct tl_state {
+	uint64_t w;	       /* current bin width, ns */
+	uint64_t base;	       /* absolute index of slot 0 */
+	uint64_t min_i, max_i; /* absolute indices of the first and last counted bins */
+	bool any;
+	uint64_t *bins[BC_ATTRIB_MAX_LINKS][MAX_PAIRS];
+	struct {
+		uint64_t lo, hi; /* [lo, hi): the ns of the bin in slot */
+		size_t slot;
+	} cache[BC_ATTRIB_MAX_LINKS];
+};
+
 struct priv {
 	struct rec *recs;
 	size_t n_recs, cap_recs;
@@ -61,9 +80,32 @@ struct priv {
 	size_t cap_flows;
 	uint64_t *stream_min_seq;
 	int last_pair, last_flow, last_stream; /* one-entry caches */
+	struct tl_state tl;
 };
 
 /* attrib-merge.c: the finish steps after ingest. */
 int attrib_merge(struct bc_attrib *a, struct bc_error *err);
+
+/* attrib-timeline.c: count a frame (slow path: new bin, pair or layout). */
+int attrib_tl_add_slow(struct bc_attrib *a, int link, int pair, uint64_t ts, uint64_t wire_bytes);
+/* attrib-timeline.c: fold the pairs into a->timeline by direction (after the
+ * pairs' directions are decided) and free the ingest bins. */
+int attrib_tl_fold(struct bc_attrib *a);
+void attrib_tl_free(struct priv *pv);
+
+/* Count one frame of @pair on @link at @ts in the timeline; -ENOMEM. */
+static inline int attrib_tl_add(struct bc_attrib *a, int link, int pair, uint64_t ts,
+				uint64_t wire_bytes)
+{
+	struct tl_state *t = &((struct priv *)a->priv)->tl;
+	uint64_t *b = t->bins[link][pair];
+
+	if (b && ts >= t->cache[link].lo && ts < t->cache[link].hi) {
+		b[t->cache[link].slot]++;
+		b[BC_ATTRIB_MAX_BINS + t->cache[link].slot] += wire_bytes;
+		return 0;
+	}
+	return attrib_tl_add_slow(a, link, pair, ts, wire_bytes);
+}
 
 #endif

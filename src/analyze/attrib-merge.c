@@ -491,6 +491,8 @@ int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 	int rc;
 
 	decide_dirs(a, m.pv);
+	if (attrib_tl_fold(a))
+		return bc_error_set(err, -ENOMEM, "out of memory for the per-link timeline");
 	m.units_size = pow2_at_least(m.pv->n_recs * 2 + 1);
 	m.units = calloc(m.units_size, sizeof(*m.units));
 	m.next = calloc(m.pv->n_recs + 1, sizeof(*m.next));

@@ -20,6 +20,7 @@ void bc_attrib_cfg_default(struct bc_attrib_cfg *cfg)
 	cfg->rd_threshold = 16;
 	cfg->late_threshold = 3;
 	cfg->idle_share = 0.01;
+	cfg->bin_ns = BC_ATTRIB_BIN_NS;
 }
 
 int bc_attrib_init(struct bc_attrib *a, const struct bc_attrib_cfg *cfg, struct bc_error *err)
@@ -51,6 +52,7 @@ void bc_attrib_free(struct bc_attrib *a)
 		free(pv->flow_tab);
 		free(pv->flow_pair);
 		free(pv->stream_min_seq);
+		attrib_tl_free(pv);
 		free(pv);
 	}
 	for (size_t i = 0; i < a->n_streams; i++) {
@@ -62,6 +64,8 @@ void bc_attrib_free(struct bc_attrib *a)
 	free(a->streams);
 	free(a->flows);
 	free(a->findings);
+	free(a->timeline.frames);
+	free(a->timeline.wire_bytes);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -308,6 +312,9 @@ int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const ui
 	ps->wire_bytes += wb;
 	ps->super_frames += wf > 1;
 	ps->last_ns = ts_ns;
+	rc = attrib_tl_add(a, link, pair, ts_ns, wb);
+	if (rc)
+		return rc;
 	if (l->side == BC_SIDE_TX)
 		pv->pairs[pair].tx_bytes += p.wire_len;
 	if (p.stop == BC_PKT_STOP_SNAPPED && p.layer < BC_PKT_OURS && p.proto == 17)

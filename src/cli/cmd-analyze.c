@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "bondcheck/json-get.h"
 #include "bondcheck/analyze-report.h"
 #include "bondcheck/attrib.h"
+#include "bondcheck/plot.h"
 #include "cli/cli.h"
 
 #define ANALYZE_JSON_SCHEMA 1
@@ -37,6 +39,13 @@ static void usage(FILE *out)
 		"  --mtu BYTES         L3 MTU for expanding TSO/GRO super-frames (1500; 0 off)\n"
 		"  --ipfrag-time SEC   fragment join window, net.ipv4.ipfrag_time (30)\n"
 		"  --ipfrag-max-dist N net.ipv4.ipfrag_max_dist for the reassembly check (64)\n"
+		"  --bin-ms MS         width of the per-link timeline's bins (100; a capture\n"
+		"                      longer than 4096 bins gets wider ones)\n"
+		"  --plot DIR          also write SVG plots into DIR (created if missing):\n"
+		"                      links-timeline.svg (per-link throughput over time),\n"
+		"                      reorder-density.svg (RFC 5236 histogram) and\n"
+		"                      ledger.svg (loss ledger waterfall), each where the\n"
+		"                      captures hold its data\n"
 		"  -j, --json          JSON instead of text\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -44,24 +53,78 @@ static void usage(FILE *out)
 		"rx-loss-reassembly), 2 usage, 3 a file cannot be read or is not Ethernet.\n");
 }
 
-static int print_json(const struct bc_attrib *a)
+static int print_json(struct json_object *o)
 {
-	struct json_object *o = bc_analyze_json(a), *root = json_object_new_object();
+	struct json_object *root = json_object_new_object();
 	char when[32];
 
-	if (!o || !root)
+	if (!root)
 		return -ENOMEM;
 	bc_json_generated_at(when, sizeof(when));
 	json_object_object_add(root, "schema_version", json_object_new_int(ANALYZE_JSON_SCHEMA));
 	json_object_object_add(root, "bondcheck_version", json_object_new_string(BC_VERSION));
 	json_object_object_add(root, "generated_at", json_object_new_string(when));
 	json_object_object_foreach(o, k, v) json_object_object_add(root, k, json_object_get(v));
-	json_object_put(o);
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_SPACED |
 							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	return 0;
+}
+
+/* --plot DIR: a folder, created (one level) when missing; 0 or an exit status */
+static int plot_dir(const char *dir)
+{
+	struct stat st;
+
+	if (!stat(dir, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return BC_EXIT_OK;
+		fprintf(stderr, "bondcheck analyze: --plot '%s' is not a directory; give a folder "
+				"for the SVG files\n",
+			dir);
+		return BC_EXIT_USAGE;
+	}
+	if (mkdir(dir, 0755)) {
+		fprintf(stderr,
+			"bondcheck analyze: --plot '%s': cannot create it: %s; give a folder "
+			"that exists or whose parent does\n",
+			dir, strerror(errno));
+		return BC_EXIT_ENV;
+	}
+	return BC_EXIT_OK;
+}
+
+/* The plots of the analysis that have data; -ENODATA ones are noted. */
+static int write_plots(const char *dir, struct json_object *an)
+{
+	static const struct {
+		const char *file;
+		int (*fn)(const char *, struct json_object *, struct bc_error *);
+	} plots[] = {
+		{"links-timeline.svg", bc_plot_link_timeline},
+		{"reorder-density.svg", bc_plot_reorder_density},
+		{"ledger.svg", bc_plot_ledger},
+	};
+	int status = BC_EXIT_OK;
+
+	for (size_t i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
+		struct bc_error err = {0};
+		char path[4096];
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, plots[i].file);
+		rc = plots[i].fn(path, an, &err);
+		if (!rc)
+			fprintf(stderr, "bondcheck analyze: wrote %s\n", path);
+		else if (rc == -ENODATA)
+			fprintf(stderr, "bondcheck analyze: no %s: %s\n", plots[i].file, err.msg);
+		else {
+			fprintf(stderr, "bondcheck analyze: --plot '%s': %s\n", dir, err.msg);
+			status = BC_EXIT_ENV;
+		}
+	}
+	return status;
 }
 
 int bc_cmd_analyze(int argc, char **argv)
@@ -71,13 +134,17 @@ int bc_cmd_analyze(int argc, char **argv)
 		{"mtu", required_argument, NULL, 'M'},
 		{"ipfrag-time", required_argument, NULL, 'T'},
 		{"ipfrag-max-dist", required_argument, NULL, 'D'},
+		{"bin-ms", required_argument, NULL, 'B'},
+		{"plot", required_argument, NULL, 'P'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	struct bc_attrib_cfg cfg;
 	struct bc_error err = {0};
+	struct json_object *an = NULL;
 	struct bc_attrib a;
+	const char *plot = NULL;
 	bool json = false;
 	int c, rc, status = BC_EXIT_OK;
 	char *end;
@@ -132,6 +199,26 @@ int bc_cmd_analyze(int argc, char **argv)
 				return BC_EXIT_USAGE;
 			}
 			break;
+		case 'B': {
+			double ms = strtod(optarg, &end);
+
+			if (*end || !(ms >= 0.001 && ms <= 3600000)) {
+				fprintf(stderr,
+					"bondcheck analyze: --bin-ms '%s': expected milliseconds in "
+					"[0.001, 3600000]\n",
+					optarg);
+				return BC_EXIT_USAGE;
+			}
+			cfg.bin_ns = (uint64_t)(ms * 1e6 + 0.5);
+			break;
+		}
+		case 'P':
+			if (!*optarg) {
+				fprintf(stderr, "bondcheck analyze: --plot needs a folder\n");
+				return BC_EXIT_USAGE;
+			}
+			plot = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -151,6 +238,8 @@ int bc_cmd_analyze(int argc, char **argv)
 				"rx:LINK=FILE arguments\n");
 		return BC_EXIT_USAGE;
 	}
+	if (plot && (rc = plot_dir(plot)) != BC_EXIT_OK)
+		return rc;
 	if (bc_attrib_init(&a, &cfg, &err)) {
 		fprintf(stderr, "bondcheck analyze: %s\n", err.msg);
 		return BC_EXIT_ENV;
@@ -190,9 +279,12 @@ int bc_cmd_analyze(int argc, char **argv)
 		}
 	}
 	rc = bc_attrib_finish(&a, &err);
+	if (!rc && (json || plot) && !(an = bc_analyze_json(&a)))
+		rc = -ENOMEM;
 	if (!rc)
-		rc = json ? print_json(&a) : (bc_analyze_text(stdout, &a), 0);
+		rc = json ? print_json(an) : (bc_analyze_text(stdout, &a), 0);
 	if (rc) {
+		json_object_put(an);
 		fprintf(stderr, "bondcheck analyze: %s\n", err.msg[0] ? err.msg : strerror(-rc));
 		bc_attrib_free(&a);
 		return BC_EXIT_ENV;
@@ -201,5 +293,8 @@ int bc_cmd_analyze(int argc, char **argv)
 		if (a.findings[i].severity == BC_SEV_ERROR)
 			status = BC_EXIT_FINDINGS;
 	bc_attrib_free(&a);
+	if (plot && write_plots(plot, an) != BC_EXIT_OK)
+		status = BC_EXIT_ENV;
+	json_object_put(an);
 	return status;
 }

@@ -197,6 +197,30 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 	return arr;
 }
 
+/* RFC 5236 RD summed over the streams: displacement -> count, non-zero only */
+static struct json_object *density_sum_json(const struct bc_attrib *a)
+{
+	struct json_object *rd = json_object_new_object();
+	int dt = 0;
+
+	for (size_t i = 0; i < a->n_streams; i++)
+		if (a->streams[i].win_ready && (int)a->streams[i].win.rd.dt > dt)
+			dt = (int)a->streams[i].win.rd.dt;
+	for (int d = -dt; d <= dt; d++) {
+		uint64_t c = 0;
+		char k[16];
+
+		for (size_t i = 0; i < a->n_streams; i++)
+			if (a->streams[i].win_ready)
+				c += bc_rd_count(&a->streams[i].win.rd, d);
+		if (!c)
+			continue;
+		snprintf(k, sizeof(k), "%d", d);
+		json_object_object_add(rd, k, U64(c));
+	}
+	return rd;
+}
+
 static struct json_object *reordering_json(const struct bc_attrib *a)
 {
 	struct json_object *o = json_object_new_object(), *pairs = json_object_new_array();
@@ -223,6 +247,48 @@ static struct json_object *reordering_json(const struct bc_attrib *a)
 			json_object_array_add(pairs, p);
 		}
 	json_object_object_add(o, "pairs", pairs);
+	json_object_object_add(o, "reorder_density", density_sum_json(a));
+	json_object_object_add(o, "reorder_density_threshold", U64(a->cfg.rd_threshold));
+	return o;
+}
+
+static struct json_object *u64_array(const uint64_t *v, size_t n)
+{
+	struct json_object *arr = json_object_new_array_ext((int)n);
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, U64(v[i]));
+	return arr;
+}
+
+static struct json_object *timeline_json(const struct bc_attrib *a)
+{
+	const struct bc_attrib_timeline *tl = &a->timeline;
+	struct json_object *o = json_object_new_object(), *links = json_object_new_array();
+
+	json_object_object_add(o, "bin_ns", U64(tl->bin_ns));
+	json_object_object_add(o, "start_ns", U64(tl->start_ns));
+	for (size_t l = 0; l < a->n_links; l++) {
+		struct json_object *lo = json_object_new_object();
+		size_t n = tl->n_bins;
+
+		json_object_object_add(lo, "name", json_object_new_string(a->links[l].name));
+		json_object_object_add(lo, "side", json_object_new_string(
+							   a->links[l].side == BC_SIDE_TX ? "tx" : "rx"));
+		json_object_object_add(lo, "frames",
+				       u64_array(n ? bc_attrib_tl_frames(a, l, BC_DIR_FWD) : NULL, n));
+		json_object_object_add(
+			lo, "wire_bytes",
+			u64_array(n ? bc_attrib_tl_wire_bytes(a, l, BC_DIR_FWD) : NULL, n));
+		json_object_object_add(
+			lo, "reverse_frames",
+			u64_array(n ? bc_attrib_tl_frames(a, l, BC_DIR_REV) : NULL, n));
+		json_object_object_add(
+			lo, "reverse_wire_bytes",
+			u64_array(n ? bc_attrib_tl_wire_bytes(a, l, BC_DIR_REV) : NULL, n));
+		json_object_array_add(links, lo);
+	}
+	json_object_object_add(o, "links", links);
 	return o;
 }
 
@@ -277,6 +343,7 @@ struct json_object *bc_analyze_json(const struct bc_attrib *a)
 		}
 	json_object_object_add(o, "paths", paths);
 	json_object_object_add(o, "reordering", reordering_json(a));
+	json_object_object_add(o, "timeline", a->timeline.bin_ns ? timeline_json(a) : NULL);
 	fr = json_object_new_object();
 	json_object_object_add(fr, "fragments_left", U64(a->frag.fragments[0]));
 	json_object_object_add(fr, "fragments_arrived", U64(a->frag.fragments[1]));
