@@ -503,6 +503,10 @@ static void run_steps(struct rctx *c, struct bc_journal **live, struct bc_error 
 	}
 	if (down && (*live)->admin_up)
 		set_admin(c, j->bond, NULL, false, " (options that need the bond down)");
+	/* a primary to clear goes first: after a mode change it can no longer be set
+	 * (EACCES), and its name would stay in the bond's parameters */
+	if (j->is_bond && j->primary_known && !j->primary[0] && (*live)->primary[0])
+		set_primary(c, *live);
 	release_slaves(c, *live, noslaves, &keep);
 	if (j->is_bond) {
 		set_opts_phase(c, *live, 0);
