@@ -441,7 +441,7 @@ static struct json_object *report_json(struct rctx *c, const struct bc_journal *
 	for (size_t i = 0; i < nj; i++) {
 		const struct jfield *b = bc_jfield_find(fb, nb, fj[i].name);
 		const struct jfield *a = bc_jfield_find(fa, na, fj[i].name);
-		const char *av = a ? a->value : "absent";
+		const char *av = a ? a->value : "absent", *act;
 		bool ok = !strcmp(fj[i].value, av);
 		struct json_object *e = json_object_new_object();
 
@@ -450,8 +450,11 @@ static struct json_object *report_json(struct rctx *c, const struct bc_journal *
 		json_object_object_add(e, "before",
 				       json_object_new_string(b ? b->value : "absent"));
 		json_object_object_add(e, "after", json_object_new_string(av));
-		json_object_object_add(e, "action",
-				       json_object_new_string(action_of(c, fj[i].name)));
+		/* released/re-enslaved slaves and the bond's MTU/MAC carry other fields along */
+		act = action_of(c, fj[i].name);
+		if (!strcmp(act, "none") && before && strcmp(b ? b->value : "absent", av))
+			act = "follows from the steps above";
+		json_object_object_add(e, "action", json_object_new_string(act));
 		json_object_object_add(e, "ok", json_object_new_boolean(ok));
 		if (!fj[i].promise)
 			json_object_object_add(e, "promise", json_object_new_boolean(false));
