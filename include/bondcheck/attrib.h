@@ -26,6 +26,29 @@
  *    stream through bc_seqwin, and per link pair: a late datagram (s <
  *    NextExp) arriving on link A is charged to the pair (B, A), B the link of
  *    the earliest arrival with a larger sequence number (RFC 4737 4.2's j);
+ *  - TCP (attrib-tcp.c), mapped by byte range: per TCP flow (one direction
+ *    of a connection) the 32-bit sequence numbers are unwrapped relative to
+ *    the first one seen (SYN and FIN take one each); TSO/GSO/GRO super-frames
+ *    are cut into per-MSS chunks (MSS: cfg.mtu minus the flow's IP and TCP
+ *    headers, capped by the peer's SYN MSS option less the data segments'
+ *    options, raised to the largest payload of a frame within cfg.mtu).  The
+ *    chunks that left (sender captures) are ordered by sequence: bytes that
+ *    had already left before are a retransmission, the rest a first
+ *    transmission, numbered in sequence order (the packet ordinal RFC 4737
+ *    and 5236 use).  Every segment that arrived (receiver captures, merged by
+ *    timestamp) is cut at those chunks' boundaries (byte-range lookup: TX
+ *    TSO and RX GRO boundaries differ) and each piece mapped to the
+ *    transmission that carried it: when the bytes left more than once, the
+ *    one whose TX link feeds this RX link, sent before the arrival and not
+ *    yet arrived, latest first.  An arrival mapped to a first transmission
+ *    feeds the flow's bc_seqwin with its ordinal (a retransmission's arrival
+ *    is never counted as reordering); a late one is charged to a link pair
+ *    as for UDP.  Transmissions that never arrived are lost when a later
+ *    byte of the flow arrived, else unbracketed.  Without a sender capture
+ *    the ordinal is (sequence - lowest arrived) / MSS and retransmissions
+ *    cannot be told from late segments;
+ *  - RFC 5236 reorder density per link pair: the displacement D of every
+ *    late packet charged to the pair (bc_attrib_pair_rd());
  *  - fragmented messages at the receiver: complete in the capture,
  *    incomplete (a fragment lost), or complete but predicted to fail
  *    reassembly (FRAG_TOO_FAR: more than cfg.ipfrag_max_dist fragments from
@@ -81,6 +104,16 @@ struct bc_link_dir {
 	uint32_t flows; /* distinct 5-tuples (after finish) */
 };
 
+/* TCP per link (attrib-tcp.c): chunks are per-MSS pieces of segments. */
+struct bc_attrib_tcp_link {
+	uint64_t chunks_left, bytes_left;	/* that left here, first and retransmitted */
+	uint64_t chunks_arrived, bytes_arrived; /* that arrived here (pieces, see above) */
+	uint64_t lost, lost_bytes;		/* left here, never arrived, bracketed */
+	uint64_t unbracketed;			/* left here after the flow's last arrival */
+	uint64_t retransmits, retransmit_bytes; /* chunks carrying bytes that had left before */
+	uint64_t spurious;			/* retransmits whose earlier copy arrived */
+};
+
 struct bc_attrib_link {
 	char name[BC_ATTRIB_NAME]; /* "tx:eth0", qualified by side */
 	enum bc_side side;
@@ -99,6 +132,7 @@ struct bc_attrib_link {
 	char trunc_msg[160];
 	uint32_t snaplen, linktype; /* of the file, when read from one */
 	uint64_t ps_drop;	    /* pcap_stats drops of the live capture (set by the caller) */
+	struct bc_attrib_tcp_link tcp;
 };
 
 struct bc_attrib_flow {
@@ -124,6 +158,28 @@ struct bc_attrib_stream {
 	uint64_t *rec_seq, *rec_pos;
 	uint8_t *rec_link;
 	size_t n_rec, cap_rec;
+};
+
+/* One TCP flow (one direction of a connection) that carried sequence space. */
+struct bc_attrib_tcp_flow {
+	int flow; /* index in flows[] */
+	enum bc_dir dir;
+	uint32_t mss;		   /* chunk size, bytes (0: cfg.mtu 0, no cutting) */
+	const char *mss_source;	   /* "mtu", "syn" or "observed" */
+	bool tx_seen, rx_seen;	   /* the sender's / receiver's captures carried it */
+	uint64_t first_chunks;	   /* first transmissions (ordinals 0..n-1) */
+	uint64_t seq_bytes;	   /* bytes of sequence space sent (first transmissions) */
+	uint64_t chunks_left;	   /* first + retransmitted chunks */
+	uint64_t retransmits;	   /* chunks carrying bytes that had left before */
+	uint64_t retransmit_bytes; /* those bytes */
+	uint64_t spurious;	   /* retransmits whose earlier copy arrived */
+	uint64_t chunks_arrived, bytes_arrived;
+	uint64_t retransmits_arrived; /* arrivals mapped to a retransmission */
+	uint64_t duplicates;	      /* arrivals of a first transmission already arrived */
+	uint64_t arrived_not_left;    /* arrived pieces no sender capture saw leave */
+	uint64_t lost, lost_bytes, unbracketed;
+	struct bc_seqwin win; /* RFC 4737/5236 on ordinals, merged RX arrival order */
+	bool win_ready;
 };
 
 struct bc_attrib_frag {
@@ -172,7 +228,12 @@ struct bc_attrib {
 	uint64_t path[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];  /* [left link][arrived link] */
 	uint64_t pairs[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* [early link][late link] */
 	uint64_t pair_extent_max[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];
-	uint64_t rx_received, rx_reordered; /* over all streams (first copies) */
+	uint64_t rx_received, rx_reordered; /* over all streams and TCP flows (first copies) */
+	struct bc_attrib_tcp_flow *tcp_flows;
+	size_t n_tcp_flows;
+	uint64_t tcp_path[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];  /* TCP share of path */
+	uint64_t tcp_pairs[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* TCP share of pairs */
+	uint64_t tcp_received, tcp_reordered;			      /* TCP share of rx_* */
 	uint64_t rx_without_tx;		    /* arrived units that no TX capture saw leave */
 	uint64_t skew_units;		    /* units that arrived before they left (clock skew) */
 	int64_t delay_min_ns, delay_max_ns;
@@ -226,6 +287,16 @@ int bc_attrib_finish(struct bc_attrib *a, struct bc_error *err);
 
 /* bc_attrib_reordered_ratio() - RFC 4737 reordered / received over all streams, 0..1. */
 double bc_attrib_reordered_ratio(const struct bc_attrib *a);
+
+/*
+ * bc_attrib_pair_rd() - RFC 5236 reorder density of the late packets charged
+ * to the pair (@early, @late) (link indices): how many had displacement @d
+ * (-DT..DT, DT = cfg.rd_threshold; late packets have D > 0).
+ * bc_attrib_pair_rd_discarded() - those with |D| > DT (RFC 5236 treats them
+ * as lost).  0 for a pair without late packets.
+ */
+uint64_t bc_attrib_pair_rd(const struct bc_attrib *a, size_t early, size_t late, int d);
+uint64_t bc_attrib_pair_rd_discarded(const struct bc_attrib *a, size_t early, size_t late);
 
 /* bc_attrib_wire_bps() - wire rate of @l in direction @d, bits/s (0 for < 2 frames). */
 double bc_attrib_wire_bps(const struct bc_attrib_link *l, enum bc_dir d);

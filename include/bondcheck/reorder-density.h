@@ -22,6 +22,15 @@
 
 #define BC_RD_DT_MAX 63
 
+/*
+ * Observer of single classifications (optional): called once for every
+ * packet that carried a non-zero tag (bc_rd_tag_last()) when it is
+ * classified, with its displacement @d (packets; D > 0 late) and whether it
+ * was counted (|D| <= DT) or discarded (|D| > DT, treated as lost).  Used to
+ * split the density by the link pair a late packet was charged to.
+ */
+typedef void (*bc_rd_observer)(void *ctx, uint32_t tag, int64_t d, int counted);
+
 struct bc_rd {
 	uint32_t dt;	/* displacement threshold DT, packets, 1..BC_RD_DT_MAX */
 	uint64_t *fifo; /* look-ahead ring of dt+1 sequence numbers */
@@ -31,6 +40,9 @@ struct bc_rd {
 	uint64_t *hist;	    /* 2*dt+1 bins; hist[D + dt] */
 	uint64_t counted;   /* packets with |D| <= DT */
 	uint64_t discarded; /* packets with |D| > DT, treated as lost */
+	uint32_t *tags;	    /* with an observer: tag of each look-ahead entry, 0 none */
+	bc_rd_observer observe;
+	void *observe_ctx;
 };
 
 /*
@@ -42,6 +54,19 @@ void bc_rd_free(struct bc_rd *rd);
 
 /* bc_rd_add() - one arrival (first copy only), in arrival order. */
 void bc_rd_add(struct bc_rd *rd, uint64_t seq);
+
+/*
+ * bc_rd_set_observer() - call @fn(@ctx, tag, D, counted) for every tagged
+ * packet as it is classified.  Call once, before the first bc_rd_add().
+ * -ENOMEM.
+ */
+int bc_rd_set_observer(struct bc_rd *rd, bc_rd_observer fn, void *ctx);
+
+/*
+ * bc_rd_tag_last() - tag the packet added last (still in the look-ahead:
+ * DT >= 1) with @tag (non-zero); without an observer it does nothing.
+ */
+void bc_rd_tag_last(struct bc_rd *rd, uint32_t tag);
 
 /* bc_rd_flush() - classify the look-ahead FIFO; call once at the end. */
 void bc_rd_flush(struct bc_rd *rd);

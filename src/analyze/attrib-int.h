@@ -81,10 +81,35 @@ struct priv {
 	uint64_t *stream_min_seq;
 	int last_pair, last_flow, last_stream; /* one-entry caches */
 	struct tl_state tl;
+
+	struct tcp_priv *tcp; /* attrib-tcp.c */
+	/* attrib-pairs.c: RFC 5236 bins of each pair's late packets, 2 DT + 2 each */
+	uint64_t *pair_rd[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];
 };
 
 /* attrib-merge.c: the finish steps after ingest. */
 int attrib_merge(struct bc_attrib *a, struct bc_error *err);
+/* attrib-merge.c: each link's peer, the link most of its units reached (path[][]). */
+void attrib_learn_peers(struct bc_attrib *a);
+
+/* attrib-pairs.c: observe @rd's classifications for the per-pair density; -ENOMEM. */
+int attrib_pair_observe(struct bc_attrib *a, struct bc_rd *rd);
+/*
+ * attrib-pairs.c: a late packet (RFC 4737 reordered, just added to @rd) that
+ * arrived on @late behind the earliest later one on @early, @extent arrivals
+ * before it: counted in pairs[][] (and tcp_pairs[][] when @tcp), its extent,
+ * and its RFC 5236 displacement once @rd classifies it.  -ENOMEM.
+ */
+int attrib_pair_charge(struct bc_attrib *a, unsigned early, unsigned late, uint64_t extent,
+		       struct bc_rd *rd, bool tcp);
+void attrib_pairs_free(struct priv *pv);
+
+/* attrib-tcp.c: one decoded TCP packet of @flow (ingest); -ENOMEM. */
+int attrib_tcp_add(struct bc_attrib *a, int link, int flow, uint64_t ts, const struct bc_pkt *p,
+		   const uint8_t *data, uint32_t caplen);
+/* attrib-tcp.c: map, attribute and measure the TCP flows (after the UDP merge). */
+int attrib_tcp_merge(struct bc_attrib *a);
+void attrib_tcp_free(struct bc_attrib *a);
 
 /* attrib-timeline.c: count a frame (slow path: new bin, pair or layout). */
 int attrib_tl_add_slow(struct bc_attrib *a, int link, int pair, uint64_t ts, uint64_t wire_bytes);

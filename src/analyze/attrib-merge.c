@@ -178,6 +178,8 @@ static int stream_rx(struct merge *m, struct bc_attrib_stream *s, uint32_t idx, 
 		if (bc_seqwin_init(&s->win, &c, NULL))
 			return -ENOMEM;
 		s->win_ready = true;
+		if (attrib_pair_observe(a, &s->win.rd))
+			return -ENOMEM;
 	}
 	if (!s->any_rx || seq > s->max_rx_seq)
 		s->max_rx_seq = seq;
@@ -218,10 +220,8 @@ static int stream_rx(struct merge *m, struct bc_attrib_stream *s, uint32_t idx, 
 			else
 				lo = mid + 1;
 		}
-		a->pairs[s->rec_link[lo]][link]++;
 		ext = pos - s->rec_pos[lo];
-		if (ext > a->pair_extent_max[s->rec_link[lo]][link])
-			a->pair_extent_max[s->rec_link[lo]][link] = ext;
+		return attrib_pair_charge(a, s->rec_link[lo], link, ext, &s->win.rd, false);
 	}
 	return 0;
 }
@@ -421,6 +421,23 @@ static int pass(struct merge *m, enum role role)
 	return 0;
 }
 
+void attrib_learn_peers(struct bc_attrib *a)
+{
+	for (size_t t = 0; t < a->n_links; t++)
+		a->links[t].peer = -1;
+	for (size_t t = 0; t < a->n_links; t++) {
+		uint64_t best = 0;
+
+		for (size_t r = 0; r < a->n_links; r++)
+			if (a->path[t][r] > best) {
+				best = a->path[t][r];
+				a->links[t].peer = (int)r;
+			}
+		if (a->links[t].peer >= 0 && a->links[a->links[t].peer].peer < 0)
+			a->links[a->links[t].peer].peer = (int)t;
+	}
+}
+
 static void tally(struct merge *m)
 {
 	struct bc_attrib *a = m->a;
@@ -454,17 +471,7 @@ static void tally(struct merge *m)
 			a->rx_without_tx++;
 		}
 	}
-	for (size_t t = 0; t < a->n_links; t++) {
-		uint64_t best = 0;
-
-		for (size_t r = 0; r < a->n_links; r++)
-			if (a->path[t][r] > best) {
-				best = a->path[t][r];
-				a->links[t].peer = (int)r;
-			}
-		if (a->links[t].peer >= 0 && a->links[a->links[t].peer].peer < 0)
-			a->links[a->links[t].peer].peer = (int)t;
-	}
+	attrib_learn_peers(a);
 	for (size_t s = 0; s < a->n_streams; s++) {
 		struct bc_attrib_stream *st = &a->streams[s];
 
@@ -507,6 +514,8 @@ int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 		rc = pass(&m, ROLE_ARRIVED);
 	if (!rc)
 		tally(&m);
+	if (!rc)
+		rc = attrib_tcp_merge(a);
 	free(m.units);
 	free(m.next);
 	free(m.jt);

@@ -53,6 +53,8 @@ void bc_attrib_free(struct bc_attrib *a)
 		free(pv->flow_pair);
 		free(pv->stream_min_seq);
 		attrib_tl_free(pv);
+		attrib_pairs_free(pv);
+		attrib_tcp_free(a);
 		free(pv);
 	}
 	for (size_t i = 0; i < a->n_streams; i++) {
@@ -326,6 +328,8 @@ int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const ui
 		a->flows[flow].frames++;
 		a->flows[flow].bytes += p.wire_len;
 		a->flows[flow].link_mask |= 1ull << link;
+		if (p.proto == 6 && !p.frag)
+			return attrib_tcp_add(a, link, flow, ts_ns, &p, data, caplen);
 	}
 	if (p.layer != BC_PKT_OURS && !p.frag)
 		return 0;

@@ -30,8 +30,28 @@ void bc_rd_free(struct bc_rd *rd)
 		return;
 	free(rd->fifo);
 	free(rd->hist);
+	free(rd->tags);
 	rd->fifo = NULL;
 	rd->hist = NULL;
+	rd->tags = NULL;
+}
+
+int bc_rd_set_observer(struct bc_rd *rd, bc_rd_observer fn, void *ctx)
+{
+	if (!rd->tags) {
+		rd->tags = calloc(rd->dt + 1, sizeof(*rd->tags));
+		if (!rd->tags)
+			return -ENOMEM;
+	}
+	rd->observe = fn;
+	rd->observe_ctx = ctx;
+	return 0;
+}
+
+void bc_rd_tag_last(struct bc_rd *rd, uint32_t tag)
+{
+	if (rd->tags && rd->count)
+		rd->tags[(rd->head + rd->count - 1) % (rd->dt + 1)] = tag;
 }
 
 static uint64_t fifo_at(const struct bc_rd *rd, uint32_t i)
@@ -83,6 +103,7 @@ static void skip_lost(struct bc_rd *rd, uint64_t s)
 static void classify_head(struct bc_rd *rd)
 {
 	uint64_t s = rd->fifo[rd->head];
+	uint32_t tag = rd->tags ? rd->tags[rd->head] : 0;
 	int64_t d;
 
 	rd->head = (rd->head + 1) % (rd->dt + 1);
@@ -92,10 +113,14 @@ static void classify_head(struct bc_rd *rd)
 	d = (int64_t)(rd->ri - s);
 	if (d > (int64_t)rd->dt || d < -(int64_t)rd->dt) {
 		rd->discarded++;
+		if (tag && rd->observe)
+			rd->observe(rd->observe_ctx, tag, d, 0);
 		return;
 	}
 	rd->hist[d + rd->dt]++;
 	rd->counted++;
+	if (tag && rd->observe)
+		rd->observe(rd->observe_ctx, tag, d, 1);
 	if (s > rd->ri)
 		rd->early |= 1ull << (s - rd->ri);
 	advance(rd, 1);
@@ -103,6 +128,8 @@ static void classify_head(struct bc_rd *rd)
 
 void bc_rd_add(struct bc_rd *rd, uint64_t seq)
 {
+	if (rd->tags)
+		rd->tags[(rd->head + rd->count) % (rd->dt + 1)] = 0;
 	rd->fifo[(rd->head + rd->count) % (rd->dt + 1)] = seq;
 	rd->count++;
 	if (rd->count == rd->dt + 1)
