@@ -177,6 +177,8 @@ static int reordering(struct bc_attrib *a)
 		n = BC_SEQWIN_NREORD;
 	for (size_t s = 0; s < a->n_streams; s++)
 		late += a->streams[s].win_ready ? a->streams[s].win.nreord[n - 1] : 0;
+	for (size_t t = 0; t < a->n_tcp_flows; t++)
+		late += a->tcp_flows[t].win_ready ? a->tcp_flows[t].win.nreord[n - 1] : 0;
 	if (!late)
 		return 0;
 	for (size_t e = 0; e < a->n_links; e++)
@@ -187,15 +189,15 @@ static int reordering(struct bc_attrib *a)
 				bl = l;
 			}
 	f = add(a, "reordering", best ? a->links[bl].name : "rx",
-		"Datagrams arrived %u or more positions late (observation point: merged "
-		"receiver slave captures); most were late on %s behind %s: compare that "
-		"link's delay, queueing and driver with the others",
+		"Datagrams or TCP segments arrived %u or more positions late (observation "
+		"point: merged receiver slave captures); most were late on %s behind %s: "
+		"compare that link's delay, queueing and driver with the others",
 		n, best ? a->links[bl].name : "?", best ? a->links[be].name : "?");
 	if (!f)
 		return -ENOMEM;
 	if (best)
 		bc_finding_evidence(f, "host", "%s", host_of(a, &a->links[bl], host, sizeof(host)));
-	bc_finding_evidence(f, "n_reordered", "%llu datagrams %u-reordered",
+	bc_finding_evidence(f, "n_reordered", "%llu packets %u-reordered",
 			    (unsigned long long)late, n);
 	bc_finding_evidence(f, "reordered_ratio", "%.4f", bc_attrib_reordered_ratio(a));
 	if (best)
@@ -211,24 +213,31 @@ static int wire_loss(struct bc_attrib *a)
 
 	for (size_t i = 0; i < a->n_links; i++) {
 		struct bc_attrib_link *l = &a->links[i];
-		uint64_t sent = l->units_left - l->unbracketed;
+		/* our datagrams and TCP chunks (a TCP segment per MSS) */
+		uint64_t sent = l->units_left - l->unbracketed + l->tcp.chunks_left -
+				l->tcp.unbracketed;
+		uint64_t lost = l->lost + l->tcp.lost;
 		struct bc_finding *f;
 
-		if (!l->lost)
+		if (!lost)
 			continue;
 		f = add(a, "wire-loss", l->name,
 			"%llu of %llu packets that left on %s never reached a receiver capture "
 			"(%.2f %%); offline this stage also holds receiver NIC drops: compare "
 			"the peer slave's rx_missed_errors/rx_dropped, or use `bondcheck run`",
-			(unsigned long long)l->lost, (unsigned long long)sent, l->name,
-			sent ? 100.0 * (double)l->lost / (double)sent : 0);
+			(unsigned long long)lost, (unsigned long long)sent, l->name,
+			sent ? 100.0 * (double)lost / (double)sent : 0);
 		if (!f)
 			return -ENOMEM;
 		bc_finding_evidence(f, "host", "%s", host_of(a, l, host, sizeof(host)));
 		bc_finding_evidence(f, "path", "%s -> %s", l->name,
 				    l->peer >= 0 ? a->links[l->peer].name : "?");
-		bc_finding_evidence(f, "lost", "%llu", (unsigned long long)l->lost);
+		bc_finding_evidence(f, "lost", "%llu", (unsigned long long)lost);
 		bc_finding_evidence(f, "left_bracketed", "%llu", (unsigned long long)sent);
+		if (l->tcp.lost)
+			bc_finding_evidence(f, "tcp_lost", "%llu TCP chunks (%llu bytes)",
+					    (unsigned long long)l->tcp.lost,
+					    (unsigned long long)l->tcp.lost_bytes);
 		bc_finding_evidence(f, "stage",
 				    "between the sender's and the receiver's slave taps");
 	}

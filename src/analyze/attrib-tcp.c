@@ -227,15 +227,11 @@ void attrib_tcp_free(struct bc_attrib *a)
 	struct priv *pv = a->priv;
 	struct tcp_priv *tp = pv ? pv->tcp : NULL;
 
-	for (size_t i = 0; i < a->n_tcp_flows; i++)
+	for (size_t i = 0; i < a->n_tcp_flows; i++) {
 		if (a->tcp_flows[i].win_ready)
 			bc_seqwin_free(&a->tcp_flows[i].win);
-	free(a->tcp_flows);
-	a->tcp_flows = NULL;
-	a->n_tcp_flows = 0;
-	if (!tp)
-		return;
-	for (size_t i = 0; i < tp->cap_f && tp->f; i++) {
+		if (!tp)
+			continue;
 		free(tp->f[i].fc);
 		free(tp->f[i].rt);
 		free(tp->f[i].rec_ord);
@@ -243,6 +239,11 @@ void attrib_tcp_free(struct bc_attrib *a)
 		free(tp->f[i].rec_link);
 		free(tp->f[i].rx_starts);
 	}
+	free(a->tcp_flows);
+	a->tcp_flows = NULL;
+	a->n_tcp_flows = 0;
+	if (!tp)
+		return;
 	free(tp->f);
 	free(tp->flow_tcp);
 	for (size_t l = 0; l < BC_ATTRIB_MAX_LINKS; l++)

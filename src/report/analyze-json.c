@@ -62,6 +62,41 @@ static struct json_object *dir_json(const struct bc_attrib_link *l, enum bc_dir 
 	return o;
 }
 
+/* TCP chunks (per-MSS pieces of segments) of one link (attrib-tcp.c). */
+static struct json_object *tcp_link_json(const struct bc_attrib_tcp_link *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "chunks_left", U64(t->chunks_left));
+	json_object_object_add(o, "bytes_left", U64(t->bytes_left));
+	json_object_object_add(o, "chunks_arrived", U64(t->chunks_arrived));
+	json_object_object_add(o, "bytes_arrived", U64(t->bytes_arrived));
+	json_object_object_add(o, "lost", U64(t->lost));
+	json_object_object_add(o, "lost_bytes", U64(t->lost_bytes));
+	json_object_object_add(o, "unbracketed", U64(t->unbracketed));
+	json_object_object_add(o, "retransmits", U64(t->retransmits));
+	json_object_object_add(o, "retransmit_bytes", U64(t->retransmit_bytes));
+	json_object_object_add(o, "spurious_retransmits", U64(t->spurious));
+	return o;
+}
+
+/* RFC 5236 RD bins of @rd: displacement -> count, non-zero bins only. */
+static struct json_object *rd_json(const struct bc_rd *rd)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int d = -(int)rd->dt; d <= (int)rd->dt; d++) {
+		char k[16];
+		uint64_t c = bc_rd_count(rd, d);
+
+		if (!c)
+			continue;
+		snprintf(k, sizeof(k), "%d", d);
+		json_object_object_add(o, k, U64(c));
+	}
+	return o;
+}
+
 static struct json_object *links_json(const struct bc_attrib *a)
 {
 	struct json_object *arr = json_object_new_array();
@@ -107,6 +142,7 @@ static struct json_object *links_json(const struct bc_attrib *a)
 		json_object_object_add(o, "malformed", U64(l->malformed));
 		json_object_object_add(o, "truncated", json_object_new_boolean(l->truncated));
 		json_object_object_add(o, "snaplen", U64(l->snaplen));
+		json_object_object_add(o, "tcp", tcp_link_json(&l->tcp));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -156,7 +192,7 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 
 	for (size_t i = 0; i < a->n_streams; i++) {
 		const struct bc_attrib_stream *s = &a->streams[i];
-		struct json_object *o = json_object_new_object(), *rd;
+		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "test_id", U64(s->test_id));
 		json_object_object_add(o, "stream_id", U64(s->stream_id));
@@ -180,17 +216,7 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 			json_object_object_add(o, "extent_max", U64(s->win.extent_max));
 			json_object_object_add(o, "n3_reordered", U64(s->win.nreord[2]));
 			/* RFC 5236 RD: displacement -> count, non-zero bins only */
-			rd = json_object_new_object();
-			for (int d = -(int)s->win.rd.dt; d <= (int)s->win.rd.dt; d++) {
-				char k[16];
-				uint64_t c = bc_rd_count(&s->win.rd, d);
-
-				if (!c)
-					continue;
-				snprintf(k, sizeof(k), "%d", d);
-				json_object_object_add(rd, k, U64(c));
-			}
-			json_object_object_add(o, "reorder_density", rd);
+			json_object_object_add(o, "reorder_density", rd_json(&s->win.rd));
 		}
 		json_object_array_add(arr, o);
 	}
@@ -221,6 +247,76 @@ static struct json_object *density_sum_json(const struct bc_attrib *a)
 	return rd;
 }
 
+/* TCP flows that carried sequence space (attrib-tcp.c), in flows[] order. */
+static struct json_object *tcp_flows_json(const struct bc_attrib *a)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < a->n_tcp_flows; i++) {
+		const struct bc_attrib_tcp_flow *t = &a->tcp_flows[i];
+		const struct bc_attrib_flow *f = &a->flows[t->flow];
+		struct json_object *o;
+
+		if (!t->tx_seen && !t->rx_seen)
+			continue; /* foreign */
+		o = json_object_new_object();
+		json_object_object_add(o, "flow", U64(t->flow));
+		json_object_object_add(o, "src", addr(f->version, f->src));
+		json_object_object_add(o, "sport", U64(f->sport));
+		json_object_object_add(o, "dst", addr(f->version, f->dst));
+		json_object_object_add(o, "dport", U64(f->dport));
+		json_object_object_add(
+			o, "direction",
+			json_object_new_string(t->dir == BC_DIR_FWD ? "forward" : "reverse"));
+		json_object_object_add(o, "mss", U64(t->mss));
+		json_object_object_add(o, "mss_source", json_object_new_string(t->mss_source));
+		json_object_object_add(o, "sender_captured", json_object_new_boolean(t->tx_seen));
+		json_object_object_add(o, "receiver_captured",
+				       json_object_new_boolean(t->rx_seen));
+		json_object_object_add(o, "seq_bytes", U64(t->seq_bytes));
+		json_object_object_add(o, "first_chunks", U64(t->first_chunks));
+		json_object_object_add(o, "chunks_left", U64(t->chunks_left));
+		json_object_object_add(o, "retransmits", U64(t->retransmits));
+		json_object_object_add(o, "retransmit_bytes", U64(t->retransmit_bytes));
+		json_object_object_add(o, "spurious_retransmits", U64(t->spurious));
+		json_object_object_add(o, "chunks_arrived", U64(t->chunks_arrived));
+		json_object_object_add(o, "bytes_arrived", U64(t->bytes_arrived));
+		json_object_object_add(o, "retransmits_arrived", U64(t->retransmits_arrived));
+		json_object_object_add(o, "duplicates", U64(t->duplicates));
+		json_object_object_add(o, "arrived_not_left", U64(t->arrived_not_left));
+		json_object_object_add(o, "lost", U64(t->lost));
+		json_object_object_add(o, "lost_bytes", U64(t->lost_bytes));
+		json_object_object_add(o, "unbracketed", U64(t->unbracketed));
+		json_object_object_add(o, "received", U64(t->win_ready ? t->win.received : 0));
+		json_object_object_add(o, "reordered", U64(t->win_ready ? t->win.reordered : 0));
+		json_object_object_add(
+			o, "reordered_ratio",
+			json_object_new_double(t->win_ready && t->win.received
+						       ? (double)t->win.reordered /
+								 (double)t->win.received
+						       : 0));
+		json_object_object_add(o, "extent_max", U64(t->win_ready ? t->win.extent_max : 0));
+		json_object_object_add(o, "n3_reordered", U64(t->win_ready ? t->win.nreord[2] : 0));
+		json_object_object_add(o, "reorder_density",
+				       t->win_ready ? rd_json(&t->win.rd) : json_object_new_object());
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *share_json(uint64_t received, uint64_t reordered)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "received", U64(received));
+	json_object_object_add(o, "reordered", U64(reordered));
+	json_object_object_add(o, "reordered_ratio",
+			       json_object_new_double(received ? (double)reordered /
+									 (double)received
+							       : 0));
+	return o;
+}
+
 static struct json_object *reordering_json(const struct bc_attrib *a)
 {
 	struct json_object *o = json_object_new_object(), *pairs = json_object_new_array();
@@ -231,9 +327,13 @@ static struct json_object *reordering_json(const struct bc_attrib *a)
 	json_object_object_add(o, "reordered", U64(a->rx_reordered));
 	json_object_object_add(o, "reordered_ratio",
 			       json_object_new_double(bc_attrib_reordered_ratio(a)));
+	json_object_object_add(o, "udp",
+			       share_json(a->rx_received - a->tcp_received,
+					  a->rx_reordered - a->tcp_reordered));
+	json_object_object_add(o, "tcp", share_json(a->tcp_received, a->tcp_reordered));
 	for (size_t e = 0; e < a->n_links; e++)
 		for (size_t l = 0; l < a->n_links; l++) {
-			struct json_object *p;
+			struct json_object *p, *rd;
 
 			if (!a->pairs[e][l])
 				continue;
@@ -244,6 +344,20 @@ static struct json_object *reordering_json(const struct bc_attrib *a)
 					       json_object_new_string(a->links[l].name));
 			json_object_object_add(p, "count", U64(a->pairs[e][l]));
 			json_object_object_add(p, "extent_max", U64(a->pair_extent_max[e][l]));
+			json_object_object_add(p, "tcp_count", U64(a->tcp_pairs[e][l]));
+			rd = json_object_new_object();
+			for (int d = -(int)a->cfg.rd_threshold; d <= (int)a->cfg.rd_threshold; d++) {
+				char k[16];
+				uint64_t c = bc_attrib_pair_rd(a, e, l, d);
+
+				if (!c)
+					continue;
+				snprintf(k, sizeof(k), "%d", d);
+				json_object_object_add(rd, k, U64(c));
+			}
+			json_object_object_add(p, "reorder_density", rd);
+			json_object_object_add(p, "reorder_density_discarded",
+					       U64(bc_attrib_pair_rd_discarded(a, e, l)));
 			json_object_array_add(pairs, p);
 		}
 	json_object_object_add(o, "pairs", pairs);
@@ -326,6 +440,7 @@ struct json_object *bc_analyze_json(const struct bc_attrib *a)
 	json_object_object_add(o, "links", links_json(a));
 	json_object_object_add(o, "flows", flows_json(a));
 	json_object_object_add(o, "streams", streams_json(a));
+	json_object_object_add(o, "tcp_flows", tcp_flows_json(a));
 	paths = json_object_new_array();
 	for (size_t t = 0; t < a->n_links; t++)
 		for (size_t r = 0; r < a->n_links; r++) {
@@ -339,6 +454,7 @@ struct json_object *bc_analyze_json(const struct bc_attrib *a)
 			json_object_object_add(p, "arrived_on",
 					       json_object_new_string(a->links[r].name));
 			json_object_object_add(p, "packets", U64(a->path[t][r]));
+			json_object_object_add(p, "tcp_chunks", U64(a->tcp_path[t][r]));
 			json_object_array_add(paths, p);
 		}
 	json_object_object_add(o, "paths", paths);

@@ -189,6 +189,11 @@ static void test_striped_loss_reorder(void **state)
 	assert_int_equal(a.streams[0].win.nreord[1], 20);
 	assert_int_equal(a.streams[0].win.nreord[2], 0);
 	assert_int_equal(bc_rd_count(&a.streams[0].win.rd, 2), 20);
+	/* per-pair RFC 5236 density: the 20 late ones, each D = 2 */
+	assert_int_equal(bc_attrib_pair_rd(&a, 3, 5, 2), 20);
+	assert_int_equal(bc_attrib_pair_rd(&a, 3, 5, 1) + bc_attrib_pair_rd(&a, 3, 5, 3), 0);
+	assert_int_equal(bc_attrib_pair_rd_discarded(&a, 3, 5), 0);
+	assert_int_equal(a.n_tcp_flows, 0);
 	f = find(&a, "wire-loss");
 	assert_non_null(f);
 	assert_string_equal(f->subject, "tx:eth1");
