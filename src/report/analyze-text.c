@@ -4,12 +4,90 @@
  * learned from the captures, reordering pairs, fragments, the offline loss
  * ledger and the findings.  Pure: reads a finished struct bc_attrib.
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 
 #include "bondcheck/analyze-report.h"
 #include "bondcheck/names.h"
 #include "bondcheck/units.h"
 #include "report/analyze-ledger.h"
+
+/* One reordering pair: count, extent, TCP share, RFC 5236 D of its late packets. */
+static void pair_text(FILE *out, const struct bc_attrib *a, size_t e, size_t l)
+{
+	uint64_t disc = bc_attrib_pair_rd_discarded(a, e, l);
+	const char *sep = "";
+
+	fprintf(out, "  late on %-20s behind %-20s %8" PRIu64 " (extent max %" PRIu64,
+		a->links[l].name, a->links[e].name, a->pairs[e][l], a->pair_extent_max[e][l]);
+	if (a->tcp_pairs[e][l])
+		fprintf(out, ", TCP %" PRIu64, a->tcp_pairs[e][l]);
+	fprintf(out, "; RFC 5236 D ");
+	for (int d = -(int)a->cfg.rd_threshold; d <= (int)a->cfg.rd_threshold; d++) {
+		uint64_t c = bc_attrib_pair_rd(a, e, l, d);
+
+		if (c) {
+			fprintf(out, "%s%d: %" PRIu64, sep, d, c);
+			sep = ", ";
+		}
+	}
+	if (disc)
+		fprintf(out, "%s>%u: %" PRIu64, sep, a->cfg.rd_threshold, disc);
+	fprintf(out, ")\n");
+}
+
+/* TCP flows and links (attrib-tcp.c), when any TCP flow carried data. */
+static void tcp_text(FILE *out, const struct bc_attrib *a)
+{
+	char src[64], dst[64];
+	bool any = false;
+
+	for (size_t i = 0; i < a->n_tcp_flows; i++)
+		any |= a->tcp_flows[i].tx_seen || a->tcp_flows[i].rx_seen;
+	if (!any)
+		return;
+	fprintf(out, "\nTCP flows (chunks: per-MSS pieces of segments, mapped by byte range)\n");
+	for (size_t i = 0; i < a->n_tcp_flows; i++) {
+		const struct bc_attrib_tcp_flow *t = &a->tcp_flows[i];
+		const struct bc_attrib_flow *f = &a->flows[t->flow];
+
+		if (!t->tx_seen && !t->rx_seen)
+			continue;
+		inet_ntop(f->version == 6 ? AF_INET6 : AF_INET, f->src, src, sizeof(src));
+		inet_ntop(f->version == 6 ? AF_INET6 : AF_INET, f->dst, dst, sizeof(dst));
+		fprintf(out, "  %s:%u -> %s:%u %s, MSS %u (%s)%s%s\n", src, f->sport, dst, f->dport,
+			t->dir == BC_DIR_FWD ? "forward" : "reverse", t->mss, t->mss_source,
+			t->tx_seen ? "" : ", no sender capture",
+			t->rx_seen ? "" : ", no receiver capture");
+		fprintf(out,
+			"    left %" PRIu64 " chunks (%" PRIu64 " retransmitted, %" PRIu64
+			" spurious), arrived %" PRIu64 " (%" PRIu64 " retransmissions, %" PRIu64
+			" duplicates), lost %" PRIu64 ", unbracketed %" PRIu64 "\n",
+			t->chunks_left, t->retransmits, t->spurious, t->chunks_arrived,
+			t->retransmits_arrived, t->duplicates, t->lost, t->unbracketed);
+		if (t->win_ready)
+			fprintf(out,
+				"    reordered %" PRIu64 " of %" PRIu64 " (ratio %.4f), extent max %" PRIu64
+				", 3-reordered %" PRIu64 "\n",
+				t->win.reordered, t->win.received,
+				t->win.received ? (double)t->win.reordered / (double)t->win.received
+						: 0,
+				t->win.extent_max, t->win.nreord[2]);
+	}
+	fprintf(out, "  %-20s %10s %10s %8s %12s %9s\n", "link", "left", "arrived", "lost",
+		"retransmits", "spurious");
+	for (size_t i = 0; i < a->n_links; i++) {
+		const struct bc_attrib_tcp_link *t = &a->links[i].tcp;
+
+		if (!t->chunks_left && !t->chunks_arrived)
+			continue;
+		fprintf(out,
+			"  %-20s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12" PRIu64 " %9" PRIu64
+			"\n",
+			a->links[i].name, t->chunks_left, t->chunks_arrived, t->lost, t->retransmits,
+			t->spurious);
+	}
+}
 
 void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 {
@@ -46,23 +124,31 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	for (size_t t = 0; t < a->n_links; t++)
 		for (size_t r = 0; r < a->n_links; r++)
 			if (a->path[t][r]) {
-				fprintf(out, "  %-20s -> %-20s %10" PRIu64 "\n", a->links[t].name,
+				fprintf(out, "  %-20s -> %-20s %10" PRIu64, a->links[t].name,
 					a->links[r].name, a->path[t][r]);
+				if (a->tcp_path[t][r])
+					fprintf(out, " (TCP chunks %" PRIu64 ")", a->tcp_path[t][r]);
+				fprintf(out, "\n");
 				any = true;
 			}
 	if (!any)
 		fprintf(out, "  none (give both tx: and rx: captures)\n");
+	tcp_text(out, a);
 	fprintf(out, "\nReordering (observation point: merged receiver slave captures)\n");
-	fprintf(out, "  %" PRIu64 " of %" PRIu64 " datagrams late, ratio %.4f\n", a->rx_reordered,
-		a->rx_received, bc_attrib_reordered_ratio(a));
+	if (a->tcp_received)
+		fprintf(out,
+			"  %" PRIu64 " of %" PRIu64 " packets late, ratio %.4f (UDP datagrams %" PRIu64
+			" of %" PRIu64 ", TCP chunks %" PRIu64 " of %" PRIu64 ")\n",
+			a->rx_reordered, a->rx_received, bc_attrib_reordered_ratio(a),
+			a->rx_reordered - a->tcp_reordered, a->rx_received - a->tcp_received,
+			a->tcp_reordered, a->tcp_received);
+	else
+		fprintf(out, "  %" PRIu64 " of %" PRIu64 " datagrams late, ratio %.4f\n",
+			a->rx_reordered, a->rx_received, bc_attrib_reordered_ratio(a));
 	for (size_t e = 0; e < a->n_links; e++)
 		for (size_t l = 0; l < a->n_links; l++)
 			if (a->pairs[e][l])
-				fprintf(out,
-					"  late on %-20s behind %-20s %8" PRIu64
-					" (extent max %" PRIu64 ")\n",
-					a->links[l].name, a->links[e].name, a->pairs[e][l],
-					a->pair_extent_max[e][l]);
+				pair_text(out, a, e, l);
 	if (a->frag.fragments[0] || a->frag.fragments[1])
 		fprintf(out,
 			"\nFragments: %" PRIu64 " left, %" PRIu64 " arrived; messages %" PRIu64

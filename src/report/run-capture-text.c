@@ -54,8 +54,52 @@ static void links(FILE *out, struct json_object *an)
 	for (size_t i = 0; i < bc_json_len(ps); i++) {
 		struct json_object *p = json_object_array_get_idx(ps, i);
 
-		fprintf(out, "  path %s -> %s: %lld packets\n", bc_json_str(p, "left_on"),
+		fprintf(out, "  path %s -> %s: %lld packets", bc_json_str(p, "left_on"),
 			bc_json_str(p, "arrived_on"), bc_json_i64(p, "packets", 0));
+		if (bc_json_i64(p, "tcp_chunks", 0))
+			fprintf(out, " (TCP chunks %lld)", bc_json_i64(p, "tcp_chunks", 0));
+		fprintf(out, "\n");
+	}
+}
+
+/* TCP flows and per-link TCP chunks (analyze's tcp_flows[], links[].tcp). */
+static void tcp(FILE *out, struct json_object *an)
+{
+	struct json_object *fs = json_object_object_get(an, "tcp_flows");
+	struct json_object *ls = json_object_object_get(an, "links");
+
+	if (!bc_json_len(fs))
+		return;
+	fprintf(out, "  TCP flows (chunks: per-MSS pieces of segments, mapped by byte range)\n");
+	for (size_t i = 0; i < bc_json_len(fs); i++) {
+		struct json_object *f = json_object_array_get_idx(fs, i), *v;
+
+		fprintf(out,
+			"    %s:%lld -> %s:%lld %s, MSS %lld: left %lld chunks (%lld retransmitted, "
+			"%lld spurious), arrived %lld, lost %lld, reordered %lld of %lld (ratio "
+			"%.4f, 3-reordered %lld)\n",
+			bc_json_str(f, "src"), bc_json_i64(f, "sport", 0), bc_json_str(f, "dst"),
+			bc_json_i64(f, "dport", 0), bc_json_str(f, "direction"),
+			bc_json_i64(f, "mss", 0), bc_json_i64(f, "chunks_left", 0),
+			bc_json_i64(f, "retransmits", 0), bc_json_i64(f, "spurious_retransmits", 0),
+			bc_json_i64(f, "chunks_arrived", 0), bc_json_i64(f, "lost", 0),
+			bc_json_i64(f, "reordered", 0), bc_json_i64(f, "received", 0),
+			json_object_object_get_ex(f, "reordered_ratio", &v) ? json_object_get_double(v)
+									    : 0,
+			bc_json_i64(f, "n3_reordered", 0));
+	}
+	for (size_t i = 0; i < bc_json_len(ls); i++) {
+		struct json_object *l = json_object_array_get_idx(ls, i);
+		struct json_object *t = json_object_object_get(l, "tcp");
+
+		if (!bc_json_i64(t, "chunks_left", 0) && !bc_json_i64(t, "chunks_arrived", 0))
+			continue;
+		fprintf(out,
+			"    %-26s TCP chunks left %lld, arrived %lld, lost %lld, retransmits %lld "
+			"(spurious %lld)\n",
+			bc_json_str(l, "name"), bc_json_i64(t, "chunks_left", 0),
+			bc_json_i64(t, "chunks_arrived", 0), bc_json_i64(t, "lost", 0),
+			bc_json_i64(t, "retransmits", 0), bc_json_i64(t, "spurious_retransmits", 0));
 	}
 }
 
@@ -67,14 +111,27 @@ static void reordering(FILE *out, struct json_object *an)
 	double ratio =
 		json_object_object_get_ex(r, "reordered_ratio", &v) ? json_object_get_double(v) : 0;
 
-	fprintf(out, "  reordering (%s): %lld of %lld datagrams late, ratio %.4f\n",
-		bc_json_str(r, "observation_point"), bc_json_i64(r, "reordered", 0), bc_json_i64(r, "received", 0), ratio);
+	fprintf(out, "  reordering (%s): %lld of %lld packets late, ratio %.4f (TCP chunks %lld of %lld)\n",
+		bc_json_str(r, "observation_point"), bc_json_i64(r, "reordered", 0), bc_json_i64(r, "received", 0), ratio,
+		bc_json_i64(json_object_object_get(r, "tcp"), "reordered", 0),
+		bc_json_i64(json_object_object_get(r, "tcp"), "received", 0));
 	for (size_t i = 0; i < bc_json_len(pairs); i++) {
 		struct json_object *p = json_object_array_get_idx(pairs, i);
+		struct json_object *rd = json_object_object_get(p, "reorder_density");
+		const char *sep = "";
 
-		fprintf(out, "    late on %s behind %s: %lld (extent max %lld)\n",
+		fprintf(out, "    late on %s behind %s: %lld (extent max %lld, TCP %lld; RFC 5236 D ",
 			bc_json_str(p, "late_link"), bc_json_str(p, "early_link"), bc_json_i64(p, "count", 0),
-			bc_json_i64(p, "extent_max", 0));
+			bc_json_i64(p, "extent_max", 0), bc_json_i64(p, "tcp_count", 0));
+		if (rd && json_object_is_type(rd, json_type_object)) {
+			json_object_object_foreach(rd, k, bin) {
+				fprintf(out, "%s%s: %lld", sep, k, (long long)json_object_get_int64(bin));
+				sep = ", ";
+			}
+		}
+		if (bc_json_i64(p, "reorder_density_discarded", 0))
+			fprintf(out, "%sbeyond: %lld", sep, bc_json_i64(p, "reorder_density_discarded", 0));
+		fprintf(out, ")\n");
 	}
 }
 
@@ -115,6 +172,7 @@ void bc_run_report_capture(FILE *out, struct json_object *cap)
 	if (!an)
 		return;
 	links(out, an);
+	tcp(out, an);
 	reordering(out, an);
 	ledger(out, an);
 }

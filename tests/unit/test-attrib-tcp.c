@@ -24,6 +24,7 @@
 #include "bondcheck/attrib.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/packet.h"
+#include "bondcheck/run-report.h"
 
 #define US	1000ull
 #define MAXEV	1024
@@ -339,7 +340,26 @@ static void test_tso_gro_loss_retransmit_reorder(void **state)
 				   "tcp");
 	assert_int_equal(json_object_get_int64(json_object_object_get(x, "lost")), 1);
 	assert_int_equal(json_object_get_int64(json_object_object_get(x, "chunks_left")), 60);
-	json_object_put(j);
+	/* run --capture's text renders the same JSON */
+	{
+		struct json_object *cap = json_object_new_object();
+		char *txt = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&txt, &len);
+
+		json_object_object_add(cap, "analysis", j);
+		bc_run_report_capture(m, cap);
+		fclose(m);
+		assert_non_null(strstr(txt, "10.0.0.1:40001 -> 10.0.0.2:5201 forward, MSS 1460: left "
+					    "183 chunks (1 retransmitted, 0 spurious), arrived 182, "
+					    "lost 1, reordered 9 of 181"));
+		assert_non_null(strstr(txt, "tx:eth1                    TCP chunks left 60, arrived "
+					    "0, lost 1, retransmits 0"));
+		assert_non_null(strstr(txt, "late on rx:eth2 behind rx:eth0: 9 (extent max 5, TCP 9; "
+					    "RFC 5236 D 3: 9)"));
+		free(txt);
+		json_object_put(cap);
+	}
 	bc_attrib_free(&a);
 }
 
