@@ -66,6 +66,7 @@ struct tflow {
 	bool any_rx;
 	int64_t *rx_starts; /* no sender capture: distinct arrived chunk starts, sorted */
 	size_t n_rx_starts, cap_rx_starts;
+	size_t hint; /* the next first transmission / start an arrival likely maps to */
 
 	/* record-setting arrivals (ordinal, position, link) for the pair search */
 	uint64_t *rec_ord, *rec_pos;
@@ -667,11 +668,13 @@ static int rx_only_ordinals(struct bc_attrib *a, struct tcp_priv *tp)
 		}
 	for (size_t i = 0; i < a->n_tcp_flows; i++) {
 		struct tflow *t = &tp->f[i];
+		bool sorted = true;
 		size_t w = 0;
 
-		if (!t->n_rx_starts)
-			continue;
-		qsort(t->rx_starts, t->n_rx_starts, sizeof(int64_t), cmp_i64);
+		for (size_t k = 1; k < t->n_rx_starts && sorted; k++)
+			sorted = t->rx_starts[k - 1] <= t->rx_starts[k];
+		if (!sorted)
+			qsort(t->rx_starts, t->n_rx_starts, sizeof(int64_t), cmp_i64);
 		for (size_t k = 0; k < t->n_rx_starts; k++)
 			if (!w || t->rx_starts[k] != t->rx_starts[w - 1])
 				t->rx_starts[w++] = t->rx_starts[k];
@@ -680,9 +683,12 @@ static int rx_only_ordinals(struct bc_attrib *a, struct tcp_priv *tp)
 	return 0;
 }
 
-static uint64_t start_rank(const struct tflow *t, int64_t s)
+static uint64_t start_rank(struct tflow *t, int64_t s)
 {
 	size_t lo = 0, hi = t->n_rx_starts;
+
+	if (t->hint < t->n_rx_starts && t->rx_starts[t->hint] == s)
+		return t->hint++; /* in order: the next start */
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -692,6 +698,7 @@ static uint64_t start_rank(const struct tflow *t, int64_t s)
 		else
 			hi = mid;
 	}
+	t->hint = lo + 1;
 	return lo;
 }
 
@@ -701,6 +708,7 @@ static int arrival(struct bc_attrib *a, struct tcp_priv *tp, const struct trec *
 	struct bc_attrib_tcp_flow *f = &a->tcp_flows[r->tf];
 	struct tflow *t = &tp->f[r->tf];
 	int64_t s = r->rel, e = s + r->payload + r->syn + r->fin, cur = s;
+	size_t k0, k;
 	int rc = 0;
 
 	if (!t->any_rx || e > t->rx_max_end)
@@ -721,7 +729,10 @@ static int arrival(struct bc_attrib *a, struct tcp_priv *tp, const struct trec *
 		}
 		return rc;
 	}
-	for (size_t k = fc_find(t, s); k < t->n_fc && t->fc[k].s < e && !rc; k++) {
+	/* in order, the arrival starts in the first transmission after the last one */
+	k0 = t->hint < t->n_fc && t->fc[t->hint].s <= s && s < t->fc[t->hint].e ? t->hint
+										 : fc_find(t, s);
+	for (k = k0; k < t->n_fc && t->fc[k].s < e && !rc; k++) {
 		int64_t ps = s > t->fc[k].s ? s : t->fc[k].s, pe = e < t->fc[k].e ? e : t->fc[k].e;
 
 		if (ps > cur)
@@ -729,6 +740,7 @@ static int arrival(struct bc_attrib *a, struct tcp_priv *tp, const struct trec *
 		cur = pe;
 		rc = piece(a, tp, f, t, k, ps, pe, link, r->ts);
 	}
+	t->hint = k;
 	if (!rc && e > cur)
 		not_left(a, f, link, e - cur);
 	return rc;

@@ -128,9 +128,11 @@ static void classify_head(struct bc_rd *rd)
 
 void bc_rd_add(struct bc_rd *rd, uint64_t seq)
 {
+	uint32_t i = (rd->head + rd->count) % (rd->dt + 1);
+
 	if (rd->tags)
-		rd->tags[(rd->head + rd->count) % (rd->dt + 1)] = 0;
-	rd->fifo[(rd->head + rd->count) % (rd->dt + 1)] = seq;
+		rd->tags[i] = 0;
+	rd->fifo[i] = seq;
 	rd->count++;
 	if (rd->count == rd->dt + 1)
 		classify_head(rd);
