@@ -339,39 +339,108 @@ static void chunk_at(const struct trec *r, uint32_t mss, uint32_t i, uint32_t n,
 }
 
 /* Step 1 for every flow: chunks that left, first transmissions, retransmissions. */
+/*
+ * The next record of @want role in merged capture order (earliest
+ * timestamp over the links' cursors @pos, lower link first on a tie); NULL
+ * at the end.
+ */
+static const struct trec *next_rec(const struct bc_attrib *a, const struct tcp_priv *tp,
+				   size_t pos[BC_ATTRIB_MAX_LINKS], int want, size_t *link)
+{
+	const struct trec *best = NULL;
+
+	for (size_t l = 0; l < a->n_links; l++) {
+		while (pos[l] < tp->n[l] && role(a, &tp->f[tp->recs[l][pos[l]].tf], l) != want)
+			pos[l]++;
+		if (pos[l] < tp->n[l] && (!best || tp->recs[l][pos[l]].ts < best->ts)) {
+			best = &tp->recs[l][pos[l]];
+			*link = l;
+		}
+	}
+	if (best)
+		pos[*link]++;
+	return best;
+}
+
+/*
+ * Order a flow's chunks by (sequence, time, link).  Gathered in merged TX
+ * time order they are sorted but for retransmissions (and segments a qdisc
+ * let pass out of order): keep the ascending run in place, sort the rest
+ * and merge the two.
+ */
+static int order_chunks(struct tflow *t)
+{
+	struct txe *rest = NULL, *out;
+	size_t w = 0, n_rest = 0, cap_rest = 0, i = 0, j = 0, k = 0;
+
+	for (size_t x = 0; x < t->n_fc; x++) {
+		if (!w || cmp_txe(&t->fc[w - 1], &t->fc[x]) <= 0) {
+			t->fc[w++] = t->fc[x];
+			continue;
+		}
+		if (grow((void **)&rest, &cap_rest, n_rest + 1, sizeof(*rest))) {
+			free(rest);
+			return -ENOMEM;
+		}
+		rest[n_rest++] = t->fc[x];
+	}
+	if (!n_rest)
+		return 0;
+	qsort(rest, n_rest, sizeof(*rest), cmp_txe);
+	out = malloc(t->cap_fc * sizeof(*out));
+	if (!out) {
+		free(rest);
+		return -ENOMEM;
+	}
+	while (i < w || j < n_rest)
+		out[k++] = j == n_rest || (i < w && cmp_txe(&t->fc[i], &rest[j]) <= 0) ? t->fc[i++]
+											 : rest[j++];
+	free(t->fc);
+	free(rest);
+	t->fc = out;
+	return 0;
+}
+
+/* Step 1 for every flow: chunks that left, first transmissions, retransmissions. */
 static int sender_side(struct bc_attrib *a, struct tcp_priv *tp)
 {
-	for (size_t l = 0; l < a->n_links; l++)
-		for (size_t i = 0; i < tp->n[l]; i++) {
-			const struct trec *r = &tp->recs[l][i];
-			struct tflow *t = &tp->f[r->tf];
-			uint32_t mss = a->tcp_flows[r->tf].mss, n;
+	size_t pos[BC_ATTRIB_MAX_LINKS] = {0}, l = 0;
+	const struct trec *r;
 
-			if (role(a, t, l) != ROLE_LEFT)
-				continue;
-			n = n_chunks(r, mss);
-			if (grow((void **)&t->fc, &t->cap_fc, t->n_fc + n, sizeof(*t->fc)))
-				return -ENOMEM;
-			for (uint32_t c = 0; c < n; c++) {
-				struct txe *x = &t->fc[t->n_fc++];
-
-				memset(x, 0, sizeof(*x));
-				chunk_at(r, mss, c, n, &x->s, &x->e);
-				x->ts = r->ts;
-				x->link = (uint8_t)l;
-			}
+	/* exact sizes first: no copies while growing */
+	for (size_t m = 0; m < a->n_links; m++)
+		for (size_t i = 0; i < tp->n[m]; i++) {
+			r = &tp->recs[m][i];
+			if (role(a, &tp->f[r->tf], m) == ROLE_LEFT)
+				tp->f[r->tf].cap_fc += n_chunks(r, a->tcp_flows[r->tf].mss);
 		}
+	for (size_t i = 0; i < a->n_tcp_flows; i++)
+		if (tp->f[i].cap_fc) {
+			tp->f[i].fc = malloc(tp->f[i].cap_fc * sizeof(struct txe));
+			if (!tp->f[i].fc)
+				return -ENOMEM;
+		}
+	while ((r = next_rec(a, tp, pos, ROLE_LEFT, &l))) {
+		struct tflow *t = &tp->f[r->tf];
+		uint32_t mss = a->tcp_flows[r->tf].mss, n = n_chunks(r, mss);
+
+		for (uint32_t c = 0; c < n; c++) {
+			struct txe *x = &t->fc[t->n_fc++];
+
+			memset(x, 0, sizeof(*x));
+			chunk_at(r, mss, c, n, &x->s, &x->e);
+			x->ts = r->ts;
+			x->link = (uint8_t)l;
+		}
+	}
 	for (size_t i = 0; i < a->n_tcp_flows; i++) {
 		struct bc_attrib_tcp_flow *f = &a->tcp_flows[i];
 		struct tflow *t = &tp->f[i];
 		int64_t cur = INT64_MIN;
 		size_t w = 0;
-		bool sorted = true;
 
-		for (size_t k = 1; k < t->n_fc && sorted; k++)
-			sorted = t->fc[k - 1].e <= t->fc[k].s;
-		if (!sorted)
-			qsort(t->fc, t->n_fc, sizeof(*t->fc), cmp_txe);
+		if (order_chunks(t))
+			return -ENOMEM;
 		f->tx_seen = t->n_fc > 0;
 		for (size_t k = 0; k < t->n_fc; k++) {
 			struct txe c = t->fc[k];
@@ -748,32 +817,18 @@ static int arrival(struct bc_attrib *a, struct tcp_priv *tp, const struct trec *
 
 static int receiver_side(struct bc_attrib *a, struct tcp_priv *tp)
 {
-	size_t pos[BC_ATTRIB_MAX_LINKS] = {0};
-
+	size_t pos[BC_ATTRIB_MAX_LINKS] = {0}, l = 0;
+	const struct trec *r;
 	int rc = rx_only_ordinals(a, tp);
 
 	if (rc)
 		return rc;
-	for (;;) {
-		const struct trec *best = NULL;
-		size_t bl = 0;
-
-		for (size_t l = 0; l < a->n_links; l++) {
-			while (pos[l] < tp->n[l] &&
-			       role(a, &tp->f[tp->recs[l][pos[l]].tf], l) != ROLE_ARRIVED)
-				pos[l]++;
-			if (pos[l] < tp->n[l] && (!best || tp->recs[l][pos[l]].ts < best->ts)) {
-				best = &tp->recs[l][pos[l]];
-				bl = l;
-			}
-		}
-		if (!best)
-			return 0;
-		pos[bl]++;
-		rc = arrival(a, tp, best, (unsigned)bl);
+	while ((r = next_rec(a, tp, pos, ROLE_ARRIVED, &l))) {
+		rc = arrival(a, tp, r, (unsigned)l);
 		if (rc)
 			return rc;
 	}
+	return 0;
 }
 
 /* Step 3: what never arrived, spurious retransmissions, totals. */
