@@ -234,8 +234,8 @@ struct bc_attrib {
 	uint64_t tcp_path[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];  /* TCP share of path */
 	uint64_t tcp_pairs[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS]; /* TCP share of pairs */
 	uint64_t tcp_received, tcp_reordered;			      /* TCP share of rx_* */
-	uint64_t rx_without_tx;		    /* arrived units that no TX capture saw leave */
-	uint64_t skew_units;		    /* units that arrived before they left (clock skew) */
+	uint64_t rx_without_tx; /* arrived units that no TX capture saw leave */
+	uint64_t skew_units;	/* units that arrived before they left (clock skew) */
 	int64_t delay_min_ns, delay_max_ns;
 	struct bc_attrib_frag frag;
 	struct bc_attrib_timeline timeline;

@@ -197,8 +197,8 @@ static int reordering(struct bc_attrib *a)
 		return -ENOMEM;
 	if (best)
 		bc_finding_evidence(f, "host", "%s", host_of(a, &a->links[bl], host, sizeof(host)));
-	bc_finding_evidence(f, "n_reordered", "%llu packets %u-reordered",
-			    (unsigned long long)late, n);
+	bc_finding_evidence(f, "n_reordered", "%llu packets %u-reordered", (unsigned long long)late,
+			    n);
 	bc_finding_evidence(f, "reordered_ratio", "%.4f", bc_attrib_reordered_ratio(a));
 	if (best)
 		bc_finding_evidence(f, "top_pair", "%s late behind %s: %llu", a->links[bl].name,
@@ -214,8 +214,8 @@ static int wire_loss(struct bc_attrib *a)
 	for (size_t i = 0; i < a->n_links; i++) {
 		struct bc_attrib_link *l = &a->links[i];
 		/* our datagrams and TCP chunks (a TCP segment per MSS) */
-		uint64_t sent = l->units_left - l->unbracketed + l->tcp.chunks_left -
-				l->tcp.unbracketed;
+		uint64_t sent =
+			l->units_left - l->unbracketed + l->tcp.chunks_left - l->tcp.unbracketed;
 		uint64_t lost = l->lost + l->tcp.lost;
 		struct bc_finding *f;
 

@@ -25,8 +25,8 @@
 
 #include "analyze/attrib-int.h"
 
-#define TCP_FIN 0x01
-#define TCP_SYN 0x02
+#define TCP_FIN	  0x01
+#define TCP_SYN	  0x02
 #define MAX_CANDS 32
 
 enum role { ROLE_LEFT = 0, ROLE_ARRIVED = 1 };
@@ -53,11 +53,11 @@ struct tflow {
 	uint32_t base; /* raw sequence number of the first record */
 	uint32_t link_mask;
 	int64_t last[BC_ATTRIB_MAX_LINKS]; /* last unwrapped sequence per link */
-	uint16_t hdrs;			      /* IP + TCP header bytes of a data segment */
-	uint16_t opt;			      /* TCP option bytes of a data segment */
-	uint32_t mss_obs;		      /* largest payload of a frame within cfg.mtu */
-	uint32_t syn_mss;		      /* MSS option of this flow's SYN */
-	int dir;			      /* BC_DIR_*, -1 foreign (merge) */
+	uint16_t hdrs;			   /* IP + TCP header bytes of a data segment */
+	uint16_t opt;			   /* TCP option bytes of a data segment */
+	uint32_t mss_obs;		   /* largest payload of a frame within cfg.mtu */
+	uint32_t syn_mss;		   /* MSS option of this flow's SYN */
+	int dir;			   /* BC_DIR_*, -1 foreign (merge) */
 
 	struct txe *fc, *rt; /* first transmissions, retransmissions (by sequence) */
 	size_t n_fc, cap_fc, n_rt, cap_rt;
@@ -260,7 +260,7 @@ static int role(const struct bc_attrib *a, const struct tflow *t, size_t link)
 	if (t->dir < 0)
 		return -1;
 	return (a->links[link].side == BC_SIDE_TX) == (t->dir == BC_DIR_FWD) ? ROLE_LEFT
-									       : ROLE_ARRIVED;
+									     : ROLE_ARRIVED;
 }
 
 /* Reverse flow (the peer's direction of the same connection), or NULL. */
@@ -394,7 +394,7 @@ static int order_chunks(struct tflow *t)
 	}
 	while (i < w || j < n_rest)
 		out[k++] = j == n_rest || (i < w && cmp_txe(&t->fc[i], &rest[j]) <= 0) ? t->fc[i++]
-											 : rest[j++];
+										       : rest[j++];
 	free(t->fc);
 	free(rest);
 	t->fc = out;
@@ -520,8 +520,8 @@ static void mark_retransmitted(struct tcp_priv *tp, size_t n)
 		struct tflow *t = &tp->f[i];
 
 		for (size_t j = 0; j < t->n_rt; j++)
-			for (size_t k = fc_find(t, t->rt[j].s); k < t->n_fc && t->fc[k].s < t->rt[j].e;
-			     k++)
+			for (size_t k = fc_find(t, t->rt[j].s);
+			     k < t->n_fc && t->fc[k].s < t->rt[j].e; k++)
 				t->fc[k].retx_over = 1;
 	}
 }
@@ -800,7 +800,7 @@ static int arrival(struct bc_attrib *a, struct tcp_priv *tp, const struct trec *
 	}
 	/* in order, the arrival starts in the first transmission after the last one */
 	k0 = t->hint < t->n_fc && t->fc[t->hint].s <= s && s < t->fc[t->hint].e ? t->hint
-										 : fc_find(t, s);
+										: fc_find(t, s);
 	for (k = k0; k < t->n_fc && t->fc[k].s < e && !rc; k++) {
 		int64_t ps = s > t->fc[k].s ? s : t->fc[k].s, pe = e < t->fc[k].e ? e : t->fc[k].e;
 

@@ -271,8 +271,7 @@ static struct json_object *tcp_flows_json(const struct bc_attrib *a)
 		json_object_object_add(o, "mss", U64(t->mss));
 		json_object_object_add(o, "mss_source", json_object_new_string(t->mss_source));
 		json_object_object_add(o, "sender_captured", json_object_new_boolean(t->tx_seen));
-		json_object_object_add(o, "receiver_captured",
-				       json_object_new_boolean(t->rx_seen));
+		json_object_object_add(o, "receiver_captured", json_object_new_boolean(t->rx_seen));
 		json_object_object_add(o, "seq_bytes", U64(t->seq_bytes));
 		json_object_object_add(o, "first_chunks", U64(t->first_chunks));
 		json_object_object_add(o, "chunks_left", U64(t->chunks_left));
@@ -298,7 +297,8 @@ static struct json_object *tcp_flows_json(const struct bc_attrib *a)
 		json_object_object_add(o, "extent_max", U64(t->win_ready ? t->win.extent_max : 0));
 		json_object_object_add(o, "n3_reordered", U64(t->win_ready ? t->win.nreord[2] : 0));
 		json_object_object_add(o, "reorder_density",
-				       t->win_ready ? rd_json(&t->win.rd) : json_object_new_object());
+				       t->win_ready ? rd_json(&t->win.rd)
+						    : json_object_new_object());
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -310,10 +310,9 @@ static struct json_object *share_json(uint64_t received, uint64_t reordered)
 
 	json_object_object_add(o, "received", U64(received));
 	json_object_object_add(o, "reordered", U64(reordered));
-	json_object_object_add(o, "reordered_ratio",
-			       json_object_new_double(received ? (double)reordered /
-									 (double)received
-							       : 0));
+	json_object_object_add(
+		o, "reordered_ratio",
+		json_object_new_double(received ? (double)reordered / (double)received : 0));
 	return o;
 }
 
@@ -327,9 +326,9 @@ static struct json_object *reordering_json(const struct bc_attrib *a)
 	json_object_object_add(o, "reordered", U64(a->rx_reordered));
 	json_object_object_add(o, "reordered_ratio",
 			       json_object_new_double(bc_attrib_reordered_ratio(a)));
-	json_object_object_add(o, "udp",
-			       share_json(a->rx_received - a->tcp_received,
-					  a->rx_reordered - a->tcp_reordered));
+	json_object_object_add(
+		o, "udp",
+		share_json(a->rx_received - a->tcp_received, a->rx_reordered - a->tcp_reordered));
 	json_object_object_add(o, "tcp", share_json(a->tcp_received, a->tcp_reordered));
 	for (size_t e = 0; e < a->n_links; e++)
 		for (size_t l = 0; l < a->n_links; l++) {
@@ -346,7 +345,8 @@ static struct json_object *reordering_json(const struct bc_attrib *a)
 			json_object_object_add(p, "extent_max", U64(a->pair_extent_max[e][l]));
 			json_object_object_add(p, "tcp_count", U64(a->tcp_pairs[e][l]));
 			rd = json_object_new_object();
-			for (int d = -(int)a->cfg.rd_threshold; d <= (int)a->cfg.rd_threshold; d++) {
+			for (int d = -(int)a->cfg.rd_threshold; d <= (int)a->cfg.rd_threshold;
+			     d++) {
 				char k[16];
 				uint64_t c = bc_attrib_pair_rd(a, e, l, d);
 

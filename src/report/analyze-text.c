@@ -67,8 +67,8 @@ static void tcp_text(FILE *out, const struct bc_attrib *a)
 			t->retransmits_arrived, t->duplicates, t->lost, t->unbracketed);
 		if (t->win_ready)
 			fprintf(out,
-				"    reordered %" PRIu64 " of %" PRIu64 " (ratio %.4f), extent max %" PRIu64
-				", 3-reordered %" PRIu64 "\n",
+				"    reordered %" PRIu64 " of %" PRIu64
+				" (ratio %.4f), extent max %" PRIu64 ", 3-reordered %" PRIu64 "\n",
 				t->win.reordered, t->win.received,
 				t->win.received ? (double)t->win.reordered / (double)t->win.received
 						: 0,
@@ -84,8 +84,8 @@ static void tcp_text(FILE *out, const struct bc_attrib *a)
 		fprintf(out,
 			"  %-20s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12" PRIu64 " %9" PRIu64
 			"\n",
-			a->links[i].name, t->chunks_left, t->chunks_arrived, t->lost, t->retransmits,
-			t->spurious);
+			a->links[i].name, t->chunks_left, t->chunks_arrived, t->lost,
+			t->retransmits, t->spurious);
 	}
 }
 
@@ -127,7 +127,8 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 				fprintf(out, "  %-20s -> %-20s %10" PRIu64, a->links[t].name,
 					a->links[r].name, a->path[t][r]);
 				if (a->tcp_path[t][r])
-					fprintf(out, " (TCP chunks %" PRIu64 ")", a->tcp_path[t][r]);
+					fprintf(out, " (TCP chunks %" PRIu64 ")",
+						a->tcp_path[t][r]);
 				fprintf(out, "\n");
 				any = true;
 			}
@@ -137,8 +138,9 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	fprintf(out, "\nReordering (observation point: merged receiver slave captures)\n");
 	if (a->tcp_received)
 		fprintf(out,
-			"  %" PRIu64 " of %" PRIu64 " packets late, ratio %.4f (UDP datagrams %" PRIu64
-			" of %" PRIu64 ", TCP chunks %" PRIu64 " of %" PRIu64 ")\n",
+			"  %" PRIu64 " of %" PRIu64
+			" packets late, ratio %.4f (UDP datagrams %" PRIu64 " of %" PRIu64
+			", TCP chunks %" PRIu64 " of %" PRIu64 ")\n",
 			a->rx_reordered, a->rx_received, bc_attrib_reordered_ratio(a),
 			a->rx_reordered - a->tcp_reordered, a->rx_received - a->tcp_received,
 			a->tcp_reordered, a->tcp_received);

@@ -106,8 +106,8 @@ static const char *const names[3] = {"eth0", "eth1", "eth2"};
 static void attribute(struct gen *g, struct bc_attrib *a, const struct bc_attrib_cfg *cfg,
 		      int links, bool rx_only)
 {
-	pcap_t *p = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535,
-							 PCAP_TSTAMP_PRECISION_NANO);
+	pcap_t *p =
+		pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
 	pcap_dumper_t *d[6];
 	char path[6][128];
 	struct bc_error err = {0};
@@ -134,8 +134,8 @@ static void attribute(struct gen *g, struct bc_attrib *a, const struct bc_attrib
 	pcap_close(p);
 	assert_int_equal(bc_attrib_init(a, cfg, &err), 0);
 	for (int f = rx_only ? links : 0; f < 2 * links; f++) {
-		int l = bc_attrib_add_link(a, f < links ? BC_SIDE_TX : BC_SIDE_RX,
-					   names[f % links], &err);
+		int l = bc_attrib_add_link(a, f < links ? BC_SIDE_TX : BC_SIDE_RX, names[f % links],
+					   &err);
 
 		assert_true(l >= 0);
 		assert_int_equal(bc_attrib_read_pcap(a, l, path[f], &err), 0);
@@ -350,13 +350,16 @@ static void test_tso_gro_loss_retransmit_reorder(void **state)
 		json_object_object_add(cap, "analysis", j);
 		bc_run_report_capture(m, cap);
 		fclose(m);
-		assert_non_null(strstr(txt, "10.0.0.1:40001 -> 10.0.0.2:5201 forward, MSS 1460: left "
-					    "183 chunks (1 retransmitted, 0 spurious), arrived 182, "
-					    "lost 1, reordered 9 of 181"));
-		assert_non_null(strstr(txt, "tx:eth1                    TCP chunks left 60, arrived "
-					    "0, lost 1, retransmits 0"));
-		assert_non_null(strstr(txt, "late on rx:eth2 behind rx:eth0: 9 (extent max 5, TCP 9; "
-					    "RFC 5236 D 3: 9)"));
+		assert_non_null(strstr(txt,
+				       "10.0.0.1:40001 -> 10.0.0.2:5201 forward, MSS 1460: left "
+				       "183 chunks (1 retransmitted, 0 spurious), arrived 182, "
+				       "lost 1, reordered 9 of 181"));
+		assert_non_null(strstr(txt,
+				       "tx:eth1                    TCP chunks left 60, arrived "
+				       "0, lost 1, retransmits 0"));
+		assert_non_null(strstr(txt,
+				       "late on rx:eth2 behind rx:eth0: 9 (extent max 5, TCP 9; "
+				       "RFC 5236 D 3: 9)"));
 		free(txt);
 		json_object_put(cap);
 	}
@@ -438,7 +441,8 @@ static void test_syn_mss_spurious(void **state)
 			frame(&g, l, t + 100 * US, true, seq + 3000, 3000, F_ACK | F_PSH, 0);
 		} else {
 			for (uint32_t c = 0; c < 3; c++)
-				frame(&g, 3 + l, arr + c * US, true, seq + 1000 * c, 1000, F_ACK, 0);
+				frame(&g, 3 + l, arr + c * US, true, seq + 1000 * c, 1000, F_ACK,
+				      0);
 		}
 	}
 	frame(&g, 0, 1420 * US, true, s0 + 3000 * 7, 1000, F_ACK, 0); /* spurious */
