@@ -43,8 +43,9 @@
  *    yet arrived, latest first.  An arrival mapped to a first transmission
  *    feeds the flow's bc_seqwin with its ordinal (a retransmission's arrival
  *    is never counted as reordering); a late one is charged to a link pair
- *    as for UDP.  Transmissions that never arrived are lost when a later
- *    byte of the flow arrived, else unbracketed.  Without a sender capture
+ *    as for UDP.  Transmissions that never arrived are lost when one sent
+ *    later on the same TX link arrived (per link: other links may queue
+ *    longer), else unbracketed.  Without a sender capture
  *    the ordinal is (sequence - lowest arrived) / MSS and retransmissions
  *    cannot be told from late segments;
  *  - RFC 5236 reorder density per link pair: the displacement D of every

@@ -831,13 +831,36 @@ static int receiver_side(struct bc_attrib *a, struct tcp_priv *tp)
 	return 0;
 }
 
-/* Step 3: what never arrived, spurious retransmissions, totals. */
+/* Is transmission @x sent after @y (time, then sequence: chunks of one super-frame)? */
+static bool sent_after(const struct txe *x, const struct txe *y)
+{
+	return x->ts > y->ts || (x->ts == y->ts && x->s > y->s);
+}
+
+/*
+ * Step 3: what never arrived, spurious retransmissions, totals.  A
+ * transmission that never arrived is lost when one sent after it on the same
+ * TX link arrived (a link keeps its order; other links may hold longer
+ * queues, so the flow's last arrival does not bracket it), else unbracketed
+ * (still queued when the captures stopped: TCP keeps sending after the app
+ * stops writing).
+ */
 static void tally(struct bc_attrib *a, struct tcp_priv *tp)
 {
 	for (size_t i = 0; i < a->n_tcp_flows; i++) {
 		struct bc_attrib_tcp_flow *f = &a->tcp_flows[i];
 		struct tflow *t = &tp->f[i];
+		const struct txe *last[BC_ATTRIB_MAX_LINKS] = {NULL};
 
+		for (int list = 0; list < 2; list++) {
+			const struct txe *v = list ? t->rt : t->fc;
+			size_t n = list ? t->n_rt : t->n_fc;
+
+			for (size_t k = 0; k < n; k++)
+				if (v[k].rx_bytes &&
+				    (!last[v[k].link] || sent_after(&v[k], last[v[k].link])))
+					last[v[k].link] = &v[k];
+		}
 		for (int list = 0; list < 2; list++) {
 			struct txe *v = list ? t->rt : t->fc;
 			size_t n = list ? t->n_rt : t->n_fc;
@@ -847,7 +870,7 @@ static void tally(struct bc_attrib *a, struct tcp_priv *tp)
 
 				if (v[k].rx_bytes)
 					continue;
-				if (t->any_rx && v[k].e <= t->rx_max_end) {
+				if (last[v[k].link] && sent_after(last[v[k].link], &v[k])) {
 					tl->lost++;
 					tl->lost_bytes += (uint64_t)(v[k].e - v[k].s);
 					f->lost++;

@@ -560,6 +560,46 @@ static void test_random_invariants(void **state)
 	bc_attrib_free(&a);
 }
 
+/*
+ * Loss is bracketed per TX link: 10 one-chunk segments alternate over 2
+ * links; segment 3 (eth1) is dropped on the wire, segment 9 (eth1, the last
+ * one there) is still queued when the captures stop, while the FIN sent
+ * after it on eth0 arrives.  Segment 3 is lost (segment 5 on eth1 arrived),
+ * segment 9 unbracketed although later bytes of the flow arrived.
+ */
+static void test_loss_bracketed_per_link(void **state)
+{
+	struct bc_attrib_cfg cfg;
+	struct bc_attrib a;
+	struct gen g;
+	const struct bc_attrib_tcp_flow *f;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.ev = calloc(MAXEV, sizeof(*g.ev));
+	assert_non_null(g.ev);
+	for (uint32_t i = 0; i < 10; i++) {
+		int l = (int)(i % 2);
+		uint64_t t = (100 + 100 * (uint64_t)i) * US;
+
+		frame(&g, l, t, true, 1 + 1460 * i, 1460, F_ACK, 0);
+		if (i != 3 && i != 9)
+			frame(&g, 3 + l, t + 50 * US, true, 1 + 1460 * i, 1460, F_ACK, 0);
+	}
+	frame(&g, 0, 1100 * US, true, 1 + 1460 * 10, 0, F_FIN | F_ACK, 0);
+	frame(&g, 3, 1150 * US, true, 1 + 1460 * 10, 0, F_FIN | F_ACK, 0);
+	bc_attrib_cfg_default(&cfg);
+	attribute(&g, &a, &cfg, 2, false);
+	free(g.ev);
+	f = data_flow(&a);
+	assert_int_equal(f->lost, 1);
+	assert_int_equal(f->unbracketed, 1);
+	assert_int_equal(a.links[1].tcp.lost, 1);
+	assert_int_equal(a.links[1].tcp.unbracketed, 1);
+	assert_int_equal(a.links[0].tcp.lost + a.links[0].tcp.unbracketed, 0);
+	bc_attrib_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_rx_only),
 		cmocka_unit_test(test_syn_mss_spurious),
 		cmocka_unit_test(test_random_invariants),
+		cmocka_unit_test(test_loss_bracketed_per_link),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
