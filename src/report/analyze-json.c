@@ -223,7 +223,7 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 	return arr;
 }
 
-/* RFC 5236 RD summed over the streams: displacement -> count, non-zero only */
+/* RFC 5236 RD summed over the streams and TCP flows: displacement -> count, non-zero only */
 static struct json_object *density_sum_json(const struct bc_attrib *a)
 {
 	struct json_object *rd = json_object_new_object();
@@ -232,6 +232,9 @@ static struct json_object *density_sum_json(const struct bc_attrib *a)
 	for (size_t i = 0; i < a->n_streams; i++)
 		if (a->streams[i].win_ready && (int)a->streams[i].win.rd.dt > dt)
 			dt = (int)a->streams[i].win.rd.dt;
+	for (size_t i = 0; i < a->n_tcp_flows; i++)
+		if (a->tcp_flows[i].win_ready && (int)a->tcp_flows[i].win.rd.dt > dt)
+			dt = (int)a->tcp_flows[i].win.rd.dt;
 	for (int d = -dt; d <= dt; d++) {
 		uint64_t c = 0;
 		char k[16];
@@ -239,6 +242,9 @@ static struct json_object *density_sum_json(const struct bc_attrib *a)
 		for (size_t i = 0; i < a->n_streams; i++)
 			if (a->streams[i].win_ready)
 				c += bc_rd_count(&a->streams[i].win.rd, d);
+		for (size_t i = 0; i < a->n_tcp_flows; i++)
+			if (a->tcp_flows[i].win_ready)
+				c += bc_rd_count(&a->tcp_flows[i].win.rd, d);
 		if (!c)
 			continue;
 		snprintf(k, sizeof(k), "%d", d);
