@@ -49,6 +49,12 @@ struct txe {
 	uint8_t retx_over; /* first transmission: a retransmission overlaps it */
 };
 
+/* An arrival that raised NextExp (RFC 4737): increasing in ordinal and position. */
+struct record {
+	uint64_t ord, pos; /* ordinal, arrival position */
+	uint8_t link;
+};
+
 struct tflow {
 	uint32_t base; /* raw sequence number of the first record */
 	uint32_t link_mask;
@@ -68,9 +74,7 @@ struct tflow {
 	size_t n_rx_starts, cap_rx_starts;
 	size_t hint; /* the next first transmission / start an arrival likely maps to */
 
-	/* record-setting arrivals (ordinal, position, link) for the pair search */
-	uint64_t *rec_ord, *rec_pos;
-	uint8_t *rec_link;
+	struct record *rec; /* record-setting arrivals, for the pair search */
 	size_t n_rec, cap_rec;
 };
 
@@ -235,9 +239,7 @@ void attrib_tcp_free(struct bc_attrib *a)
 			continue;
 		free(tp->f[i].fc);
 		free(tp->f[i].rt);
-		free(tp->f[i].rec_ord);
-		free(tp->f[i].rec_pos);
-		free(tp->f[i].rec_link);
+		free(tp->f[i].rec);
 		free(tp->f[i].rx_starts);
 	}
 	free(a->tcp_flows);
@@ -373,6 +375,8 @@ static int order_chunks(struct tflow *t)
 	struct txe *rest = NULL, *out;
 	size_t w = 0, n_rest = 0, cap_rest = 0, i = 0, j = 0, k = 0;
 
+	if (!t->n_fc)
+		return 0;
 	for (size_t x = 0; x < t->n_fc; x++) {
 		if (!w || cmp_txe(&t->fc[w - 1], &t->fc[x]) <= 0) {
 			t->fc[w++] = t->fc[x];
@@ -387,7 +391,7 @@ static int order_chunks(struct tflow *t)
 	if (!n_rest)
 		return 0;
 	qsort(rest, n_rest, sizeof(*rest), cmp_txe);
-	out = malloc(t->cap_fc * sizeof(*out));
+	out = malloc(t->n_fc * sizeof(*out));
 	if (!out) {
 		free(rest);
 		return -ENOMEM;
@@ -625,18 +629,9 @@ static int feed(struct bc_attrib *a, struct bc_attrib_tcp_flow *f, struct tflow 
 	pos = f->win.received;
 	cls = bc_seqwin_add(&f->win, ord, sent_ts, ts, bytes);
 	if (cls == BC_SEQ_IN_ORDER) {
-		if (t->n_rec == t->cap_rec) {
-			size_t cap = t->cap_rec, cap2 = t->cap_rec, cap3 = t->cap_rec;
-
-			if (grow((void **)&t->rec_ord, &cap, t->n_rec + 1, 8) ||
-			    grow((void **)&t->rec_pos, &cap2, t->n_rec + 1, 8) ||
-			    grow((void **)&t->rec_link, &cap3, t->n_rec + 1, 1))
-				return -ENOMEM;
-			t->cap_rec = cap;
-		}
-		t->rec_ord[t->n_rec] = ord;
-		t->rec_pos[t->n_rec] = pos;
-		t->rec_link[t->n_rec++] = (uint8_t)link;
+		if (grow((void **)&t->rec, &t->cap_rec, t->n_rec + 1, sizeof(*t->rec)))
+			return -ENOMEM;
+		t->rec[t->n_rec++] = (struct record){ord, pos, (uint8_t)link};
 	} else if (cls == BC_SEQ_REORDERED && t->n_rec) {
 		/* RFC 4737 4.2: j = earliest arrival with a larger ordinal */
 		size_t lo = 0, hi = t->n_rec - 1;
@@ -644,12 +639,12 @@ static int feed(struct bc_attrib *a, struct bc_attrib_tcp_flow *f, struct tflow 
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
 
-			if (t->rec_ord[mid] > ord)
+			if (t->rec[mid].ord > ord)
 				hi = mid;
 			else
 				lo = mid + 1;
 		}
-		return attrib_pair_charge(a, t->rec_link[lo], link, pos - t->rec_pos[lo],
+		return attrib_pair_charge(a, t->rec[lo].link, link, pos - t->rec[lo].pos,
 					  &f->win.rd, true);
 	}
 	return 0;
