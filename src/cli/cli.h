@@ -23,5 +23,6 @@ int bc_cmd_serve(int argc, char **argv);
 int bc_cmd_run(int argc, char **argv);
 int bc_cmd_analyze(int argc, char **argv);
 int bc_cmd_restore(int argc, char **argv);
+int bc_cmd_matrix(int argc, char **argv);
 
 #endif

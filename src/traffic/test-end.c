@@ -80,19 +80,19 @@ static uint16_t sock_port(int fd)
 					      : ((struct sockaddr_in *)&ss)->sin_port);
 }
 
-/* plan.df: DF set, the cached path MTU ignored (IP_PMTUDISC_PROBE, ip(7)). */
+/* plan.df: DF set, the cached path MTU ignored (IP_PMTUDISC_PROBE, ip(7)).  Returns @fd or -errno. */
 static int set_df(const struct bc_test *t, int fd, struct bc_error *err)
 {
 	int six = plan_family(t) == 6;
 	int v = six ? IPV6_PMTUDISC_PROBE : IP_PMTUDISC_PROBE;
 
 	if (!t->plan.df)
-		return 0;
+		return fd;
 	if (setsockopt(fd, six ? IPPROTO_IPV6 : IPPROTO_IP, six ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER,
 		       &v, sizeof(v)) < 0)
 		return bc_error_set(err, -errno, "cannot set DF (path MTU probe) on a UDP socket: %s",
 				    strerror(errno));
-	return 0;
+	return fd;
 }
 
 static int agent_open(struct bc_test *t, struct bc_error *err)
@@ -122,7 +122,7 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 			s->peer = t->peer;
 			fd = set_df(t, fd, err);
 			if (fd < 0)
-				return fd;
+				return fd; /* the socket is closed with the stream */
 		}
 		return 0;
 	}
