@@ -24,5 +24,6 @@ int bc_cmd_run(int argc, char **argv);
 int bc_cmd_analyze(int argc, char **argv);
 int bc_cmd_restore(int argc, char **argv);
 int bc_cmd_matrix(int argc, char **argv);
+int bc_cmd_sweep(int argc, char **argv);
 
 #endif
