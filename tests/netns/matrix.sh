@@ -123,7 +123,7 @@ case_find() {
 	ip -n "$M-h4" link set e0 mtu 9000 || fail "MTU 9000 on h4"
 	controller
 	for n in 1 2 3 4; do serve "$n" --auth-key "$WORK/key"; done
-	matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 --auth-key "$WORK/key" -t 2 -O 0.5 -j \
+	matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 --auth-key "$WORK/key" -t 2 -j \
 		--csv "$WORK/m.csv"
 	check "matrix exits 1: error-level findings ($(head -c 400 "$WORK/err"))" [ "$RC" -eq 1 ]
 	check "12 ordered pairs, all ok" [ "$(jq '[.pairs[] | select(.status == "ok")] | length' "$WORK/out")" -eq 12 ]
