@@ -113,7 +113,8 @@ jqe() { jq -e "$1" "$WORK/out" >/dev/null; }
 # subjects ID: the subjects of the findings with ID, space-separated.
 subjects() { jq -r --arg id "$1" '[.findings[] | select(.id == $id) | .subject] | join(" ")' "$WORK/out"; }
 
-case_find() {
+# The find topology: h2 behind a 10 Mbit/s cable, h4 at MTU 9000, agents running.
+find_topology() {
 	key "$WORK/key"
 	switch
 	host 1
@@ -123,6 +124,22 @@ case_find() {
 	ip -n "$M-h4" link set e0 mtu 9000 || fail "MTU 9000 on h4"
 	controller
 	for n in 1 2 3 4; do serve "$n" --auth-key "$WORK/key"; done
+}
+
+# docs: not a test; the outputs of docs/matrix.md into $BC_DOCS_OUT (text, JSON, CSV, plots).
+case_docs() {
+	local out=${BC_DOCS_OUT:?set BC_DOCS_OUT to a directory}
+	mkdir -p "$out"
+	find_topology
+	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 \
+		--auth-key "$WORK/key" -t 3 --csv "$out/matrix.csv" --plot "$out" >"$out/matrix.txt"
+	echo "exit $?" >>"$out/matrix.txt"
+	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 \
+		--auth-key "$WORK/key" -t 3 -j >"$out/matrix.json"
+}
+
+case_find() {
+	find_topology
 	matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 --auth-key "$WORK/key" -t 2 -j \
 		--csv "$WORK/m.csv"
 	check "matrix exits 1: error-level findings ($(head -c 400 "$WORK/err"))" [ "$RC" -eq 1 ]

@@ -138,6 +138,26 @@ case_mtu() {
 	check "... no local journal left behind" [ -z "$(ls -A "$WORK/journal" 2>/dev/null)" ]
 }
 
+# docs: not a test; the outputs of docs/sweep.md into $BC_DOCS_OUT/{size,mtu}.
+case_docs() {
+	local out=${BC_DOCS_OUT:?set BC_DOCS_OUT to a directory}
+	mkdir -p "$out/size" "$out/mtu"
+	topo 10mbit
+	tc -n "$R" qdisc change dev r2 root tbf rate 10mbit burst 4kb latency 50ms || fail "tbf burst"
+	agent
+	ip netns exec "$C" "$BC" sweep --peer 10.77.2.1 -u -b 12M --param size=64,128,256,512,1024,1472 \
+		--repetitions 3 -t 2 --link-rate 10M --link-accounting tbf --csv "$out/size/sweep.csv" \
+		--plot "$out/size" >"$out/size/sweep.txt"
+	kill "$AGENT_PID"; wait "$AGENT_PID" 2>/dev/null; AGENT_PID=""
+	for ns in "$C" "$R" "$A"; do ip netns del "$ns"; done
+	wire 20mbit 10kb
+	export BC_JOURNAL_DIR="$WORK/journal"
+	agent --allow-changes
+	ip netns exec "$C" "$BC" sweep --peer 10.77.1.2 --param mtu=1500,3000,4000,6000,9000 \
+		--allow-changes --repetitions 3 -t 3 --csv "$out/mtu/sweep.csv" --plot "$out/mtu" \
+		>"$out/mtu/sweep.txt"
+}
+
 case_errors() {
 	topo 50mbit
 	sweep --peer 10.77.2.1 --param mtu=1500,9000
