@@ -146,6 +146,13 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc);
  * lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error
  */
 void bc_matrix_report_csv(FILE *out, struct json_object *doc);
+/*
+ * bc_matrix_report_plot() - the goodput heatmap (bc_plot_heatmap, PLplot SVG)
+ * of @doc at @path: row sends to column, each cell's Mbit/s and efficiency,
+ * pairs that did not run grey.  Returns bc_plot_heatmap()'s result (-EINVAL
+ * for more than 32 hosts, -ENODATA when no pair ran).
+ */
+int bc_matrix_report_plot(const char *path, struct json_object *doc, struct bc_error *err);
 
 /* The controller (workflow/matrix.c). */
 struct bc_matrix_cfg {

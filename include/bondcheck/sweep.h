@@ -101,6 +101,13 @@ void bc_sweep_report_text(FILE *out, struct json_object *doc);
  * param,value,n,mean_bps,sd_bps,ci_low_bps,ci_high_bps,ceiling_bps,efficiency,loss_ratio,mtu
  */
 void bc_sweep_report_csv(FILE *out, struct json_object *doc);
+/*
+ * bc_sweep_report_plot() - the curve (bc_plot_sweep, PLplot SVG) of @doc at
+ * @path: each point's mean with its 95 % CI as an error bar and the ceiling
+ * at each value dashed.  Points without a mean are left out; -ENODATA when
+ * none has one; otherwise bc_plot_sweep()'s result.
+ */
+int bc_sweep_report_plot(const char *path, struct json_object *doc, struct bc_error *err);
 
 /* The workflow (workflow/sweep.c). */
 struct bc_sweep_cfg {

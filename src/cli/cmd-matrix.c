@@ -45,6 +45,7 @@ static void usage(FILE *out)
 		"  --no-pmtu              skip the DF probes\n"
 		"  -j, --json             the matrix document (docs/matrix.md)\n"
 		"  --csv FILE             one row per ordered pair\n"
+		"  --plot DIR             DIR/matrix.svg: the goodput heatmap (PLplot)\n"
 		"Exit status: 0 no error-level finding, 1 error-level findings (slow host, MTU\n"
 		"mismatch, unreachable host, failed pair), 2 usage, 3 no pair could run.\n",
 		BC_MATRIX_MAX_HOSTS, BC_CTL_PORT, BC_DATA_PORT);
@@ -108,6 +109,7 @@ int bc_cmd_matrix(int argc, char **argv)
 		{"no-pmtu", no_argument, NULL, 'N'},
 		{"json", no_argument, NULL, 'j'},
 		{"csv", required_argument, NULL, 'C'},
+		{"plot", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -115,7 +117,7 @@ int bc_cmd_matrix(int argc, char **argv)
 	struct bc_matrix_cfg cfg;
 	struct bc_error err = {0};
 	struct json_object *doc = NULL, *fs;
-	const char *csv = NULL, *why = "";
+	const char *csv = NULL, *why = "", *plot = NULL;
 	char *host_list = NULL;
 	bool json = false, have_key = false, have_len = false;
 	double rate = 0;
@@ -194,6 +196,9 @@ int bc_cmd_matrix(int argc, char **argv)
 		case 'C':
 			csv = optarg;
 			break;
+		case 'G':
+			plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
@@ -243,6 +248,8 @@ int bc_cmd_matrix(int argc, char **argv)
 		fprintf(stderr, "bondcheck matrix: %s\n", err.msg);
 		return BC_EXIT_USAGE;
 	}
+	if (plot && (r = bc_cli_plot_dir("matrix", plot)) != BC_EXIT_OK)
+		return r;
 	cfg.hosts = hosts;
 	cfg.n_hosts = (unsigned)n;
 	if (isatty(STDERR_FILENO))
@@ -266,6 +273,20 @@ int bc_cmd_matrix(int argc, char **argv)
 					strerror(errno));
 				rc = BC_EXIT_ENV;
 			}
+		}
+	}
+	if (plot) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/matrix.svg", plot);
+		bc_error_clear(&err);
+		r = bc_matrix_report_plot(path, doc, &err);
+		if (r == 0) {
+			fprintf(stderr, "bondcheck matrix: wrote %s\n", path);
+		} else {
+			fprintf(stderr, "bondcheck matrix: no %s: %s\n", path, err.msg);
+			if (r != -ENODATA)
+				rc = BC_EXIT_ENV;
 		}
 	}
 	if (json)

@@ -60,6 +60,7 @@ static void usage(FILE *out)
 		"  --dport N              agent data port base (default %d)\n"
 		"  -j, --json             the sweep document (docs/sweep.md)\n"
 		"  --csv FILE             one row per point\n"
+		"  --plot DIR             DIR/sweep.svg: goodput with its CI and the ceiling\n"
 		"Exit status: 0 every point ran, 1 some runs failed, 2 usage, 3 no run\n"
 		"succeeded, the changes failed or interrupted (both ends restored).\n",
 		BC_SWEEP_MAX_REPS, BC_CTL_PORT, BC_DATA_PORT);
@@ -99,13 +100,14 @@ int bc_cmd_sweep(int argc, char **argv)
 		{"dport", required_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
 		{"csv", required_argument, NULL, 'C'},
+		{"plot", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct bc_sweep_cfg cfg;
 	struct bc_error err = {0};
 	struct json_object *doc = NULL, *points;
-	const char *csv = NULL, *param = NULL;
+	const char *csv = NULL, *param = NULL, *plot = NULL;
 	bool json = false, ok_all = true, any = false;
 	double rate = 0;
 	uint32_t ms;
@@ -210,6 +212,9 @@ int bc_cmd_sweep(int argc, char **argv)
 		case 'C':
 			csv = optarg;
 			break;
+		case 'G':
+			plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
@@ -259,6 +264,8 @@ int bc_cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "bondcheck sweep: %s\n", err.msg);
 		return BC_EXIT_USAGE;
 	}
+	if (plot && (r = bc_cli_plot_dir("sweep", plot)) != BC_EXIT_OK)
+		return r;
 	if (isatty(STDERR_FILENO))
 		cfg.progress = on_progress;
 	cfg.interrupted = &interrupted;
@@ -280,6 +287,20 @@ int bc_cmd_sweep(int argc, char **argv)
 		if (!f || (bc_sweep_report_csv(f, doc), fclose(f) != 0)) {
 			fprintf(stderr, "bondcheck sweep: --csv %s: %s\n", csv, strerror(errno));
 			rc = BC_EXIT_ENV;
+		}
+	}
+	if (plot) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/sweep.svg", plot);
+		bc_error_clear(&err);
+		r = bc_sweep_report_plot(path, doc, &err);
+		if (r == 0) {
+			fprintf(stderr, "bondcheck sweep: wrote %s\n", path);
+		} else {
+			fprintf(stderr, "bondcheck sweep: no %s: %s\n", path, err.msg);
+			if (r != -ENODATA)
+				rc = BC_EXIT_ENV;
 		}
 	}
 	if (json)

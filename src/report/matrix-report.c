@@ -5,6 +5,7 @@
 
 #include "bondcheck/json-get.h"
 #include "bondcheck/matrix.h"
+#include "bondcheck/plot.h"
 
 #define WRAP 100
 
@@ -257,4 +258,32 @@ void bc_matrix_report_csv(FILE *out, struct json_object *doc)
 				 bc_json_str(member(p, "error"), "message"));
 		csv_field(out, msg, true);
 	}
+}
+
+int bc_matrix_report_plot(const char *path, struct json_object *doc, struct bc_error *err)
+{
+	struct json_object *v = json_object_new_object(), *pairs = json_object_new_array();
+	struct json_object *src = member(doc, "pairs");
+	int r;
+
+	/* bc_plot_heatmap's input: host names, and per ordered pair goodput or null */
+	json_object_object_add(v, "hosts", json_object_get(member(member(doc, "matrix"), "hosts")));
+	for (size_t k = 0; k < bc_json_len(src); k++) {
+		struct json_object *p = json_object_array_get_idx(src, k), *o = json_object_new_object();
+		struct json_object *e = member(p, "efficiency");
+		bool ok = !strcmp(bc_json_str(p, "status"), "ok");
+
+		json_object_object_add(o, "from", json_object_new_string(bc_json_str(p, "from")));
+		json_object_object_add(o, "to", json_object_new_string(bc_json_str(p, "to")));
+		json_object_object_add(o, "goodput_bps",
+				       ok ? json_object_new_double(bc_json_dbl(p, "goodput_bps", 0))
+					  : NULL);
+		if (ok && e && !json_object_is_type(e, json_type_null))
+			json_object_object_add(o, "efficiency", json_object_get(e));
+		json_object_array_add(pairs, o);
+	}
+	json_object_object_add(v, "pairs", pairs);
+	r = bc_plot_heatmap(path, v, err);
+	json_object_put(v);
+	return r;
 }

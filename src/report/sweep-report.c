@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Text and CSV of the sweep document (bondcheck/sweep.h).  Pure. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bondcheck/json-get.h"
+#include "bondcheck/plot.h"
 #include "bondcheck/sweep.h"
 
 static struct json_object *member(struct json_object *o, const char *k)
@@ -121,4 +123,39 @@ void bc_sweep_report_csv(FILE *out, struct json_object *doc)
 		csv_num(out, p, "loss_ratio", "%.6f", false);
 		csv_num(out, r0, "mtu", "%.0f", true);
 	}
+}
+
+int bc_sweep_report_plot(const char *path, struct json_object *doc, struct bc_error *err)
+{
+	struct json_object *v = json_object_new_object(), *pts = json_object_new_array();
+	struct json_object *src = member(doc, "points");
+	int r;
+
+	/* bc_plot_sweep's input: the points that have a mean, CI and ceiling when known */
+	json_object_object_add(v, "param", json_object_new_string(bc_json_str(doc, "param")));
+	json_object_object_add(v, "unit", json_object_new_string(bc_json_str(doc, "unit")));
+	json_object_object_add(v, "protocol", json_object_new_string(bc_json_str(doc, "protocol")));
+	for (size_t i = 0; i < bc_json_len(src); i++) {
+		struct json_object *p = json_object_array_get_idx(src, i), *o;
+		double m = num(p, "mean_bps"), lo = num(p, "ci_low_bps"), hi = num(p, "ci_high_bps");
+		double c = num(p, "ceiling_bps");
+
+		if (!isfinite(m))
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "value", json_object_new_double(bc_json_dbl(p, "value", 0)));
+		json_object_object_add(o, "mean_bps", json_object_new_double(m));
+		if (isfinite(lo) && isfinite(hi)) {
+			json_object_object_add(o, "ci_low_bps", json_object_new_double(lo));
+			json_object_object_add(o, "ci_high_bps", json_object_new_double(hi));
+		}
+		if (isfinite(c))
+			json_object_object_add(o, "ceiling_bps", json_object_new_double(c));
+		json_object_array_add(pts, o);
+	}
+	json_object_object_add(v, "points", pts);
+	r = bc_json_len(pts) ? bc_plot_sweep(path, v, err)
+			     : bc_error_set(err, -ENODATA, "no point has a mean: nothing to draw");
+	json_object_put(v);
+	return r;
 }

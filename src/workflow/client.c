@@ -28,7 +28,6 @@
 #include "traffic/test-end.h"
 #include "workflow/client-conn.h"
 #include "workflow/client-result.h"
-#include "workflow/client-session.h"
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
 
@@ -207,28 +206,6 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	json_object_put(m);
 	json_object_put(o);
 	return r;
-}
-
-int bc_client_session_open(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
-			   struct bc_error *err)
-{
-	int fd = dial(c, peer, err), r;
-
-	if (fd < 0)
-		return fd;
-	r = handshake(c, fd, err);
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	bc_sockaddr_unmap(peer);
-	return fd;
-}
-
-int bc_client_expect(int fd, const char *type, int timeout_ms, struct json_object **out,
-		     struct bc_error *err)
-{
-	return expect(fd, type, timeout_ms, out, err);
 }
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,

@@ -17,7 +17,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/matrix.h"
 #include "workflow/agent-relay.h"
-#include "workflow/client-session.h"
+#include "workflow/client-conn.h"
 
 /* DF probe: this many datagrams in PROBE_MS, then Tmax PROBE_MS. */
 #define PROBE_COUNT 10
@@ -94,7 +94,7 @@ static int check_host(const struct bc_matrix_cfg *c, const char *host, struct bc
 	int fd;
 
 	client_cfg(c, host, &cc);
-	fd = bc_client_session_open(&cc, &peer, err);
+	fd = bc_client_connect(&cc, &peer, err);
 	if (fd < 0)
 		return fd;
 	close(fd);
@@ -118,7 +118,7 @@ static int relay(const struct bc_matrix_cfg *c, const char *from, const char *to
 	*result = NULL;
 	snprintf(code, code_len, "controller");
 	client_cfg(c, from, &cc);
-	fd = bc_client_session_open(&cc, &peer, err);
+	fd = bc_client_connect(&cc, &peer, err);
 	if (fd < 0) {
 		snprintf(code, code_len, "%s", host_status(fd));
 		return fd;

@@ -141,7 +141,7 @@ case_docs() {
 case_find() {
 	find_topology
 	matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 --auth-key "$WORK/key" -t 2 -j \
-		--csv "$WORK/m.csv"
+		--csv "$WORK/m.csv" --plot "$WORK/plot"
 	check "matrix exits 1: error-level findings ($(head -c 400 "$WORK/err"))" [ "$RC" -eq 1 ]
 	check "12 ordered pairs, all ok" [ "$(jq '[.pairs[] | select(.status == "ok")] | length' "$WORK/out")" -eq 12 ]
 	check "concurrency 1: 12 rounds of one pair" [ "$(jq '.rounds' "$WORK/out")" -eq 12 ]
@@ -173,6 +173,10 @@ case_find() {
 	check "no path-mtu-blackhole (no pair has both ends at 9000)" [ -z "$(subjects path-mtu-blackhole)" ]
 	check "the h4 row of the pmtu matrix: 1500 to every peer" \
 		[ "$(jq -c '.matrix.pmtu_largest[3]' "$WORK/out")" = "[1500,1500,1500,null]" ]
+	check "--plot wrote the heatmap labelling every host's row and column" \
+		python3 -c 'import sys, xml.etree.ElementTree as E
+t = ["".join(x.itertext()) for x in E.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}text")]
+sys.exit(not all(t.count("10.77.8.%d" % n) == 2 for n in (1, 2, 3, 4)))' "$WORK/plot/matrix.svg"
 	check "CSV: header and 12 rows" [ "$(wc -l <"$WORK/m.csv")" -eq 13 ]
 	check "CSV: h4 -> h1 row carries MTUs 9000/1500 and the mismatch" \
 		grep -q '^10.77.8.4,10.77.8.1,ok,.*,9000,1500,1500,mismatch,' "$WORK/m.csv"

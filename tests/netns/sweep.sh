@@ -27,7 +27,7 @@ case_udp_size() {
 	tc -n "$R" qdisc change dev r2 root tbf rate 10mbit burst 4kb latency 50ms || fail "tbf burst"
 	agent
 	sweep --peer 10.77.2.1 -u -b 12M --param size=64,256,512,1472 --repetitions 3 -t 2 \
-		--link-rate 10M --link-accounting tbf -j --csv "$WORK/s.csv"
+		--link-rate 10M --link-accounting tbf -j --csv "$WORK/s.csv" --plot "$WORK/plot"
 	check "sweep exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	check "4 points of 3 runs" [ "$(jq '[.points[] | .n] | join(",")' -r "$WORK/out")" = "3,3,3,3" ]
 	local prev=0 i v m c lo hi
@@ -49,6 +49,8 @@ case_udp_size() {
 	check "UDP over the tbf loses datagrams (offered 12M)" awk -v l="$(point 3 .loss_ratio)" 'BEGIN { exit !(l > 0.05) }'
 	check "CSV: header and 4 points" [ "$(wc -l <"$WORK/s.csv")" -eq 5 ]
 	check "CSV: the 512 row" grep -q '^size,512,3,' "$WORK/s.csv"
+	check "--plot wrote the SVG curve" grep -q "<svg" "$WORK/plot/sweep.svg"
+	check "... and said so" grep -q "wrote $WORK/plot/sweep.svg" "$WORK/err"
 }
 
 case_streams() {
@@ -97,7 +99,8 @@ case_mtu() {
 	# tbf burst 10 KiB >= 9000 + 14: a smaller burst drops every jumbo frame
 	wire 20mbit 10kb
 	export BC_JOURNAL_DIR="$WORK/journal"
-	agent --allow-changes
+	# --test-any-master: the agent journals a bridge (normal agents only bonds)
+	agent --allow-changes --test-any-master
 	# no --omit: a receiver starved on the shared CPUs at the omit boundary reads
 	# data that arrived before it and inflates the goodput; without omit every
 	# byte and the whole time count
@@ -152,7 +155,7 @@ case_docs() {
 	for ns in "$C" "$R" "$A"; do ip netns del "$ns"; done
 	wire 20mbit 10kb
 	export BC_JOURNAL_DIR="$WORK/journal"
-	agent --allow-changes
+	agent --allow-changes --test-any-master
 	ip netns exec "$C" "$BC" sweep --peer 10.77.1.2 --param mtu=1500,3000,4000,6000,9000 \
 		--allow-changes --repetitions 3 -t 3 --csv "$out/mtu/sweep.csv" --plot "$out/mtu" \
 		>"$out/mtu/sweep.txt"

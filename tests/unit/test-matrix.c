@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "bondcheck/json-get.h"
@@ -551,6 +552,73 @@ static void test_csv(void **state)
 	json_object_put(doc);
 }
 
+/* Whole file as a string (caller frees); NULL when unreadable. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Whether @svg holds the text @t: PLplot's svg driver writes every character as &#xNN;. */
+static bool svg_has(const char *svg, const char *t)
+{
+	char enc[256] = "";
+
+	for (; *t; t++)
+		snprintf(enc + strlen(enc), sizeof(enc) - strlen(enc), "&#x%x;", (unsigned char)*t);
+	return strstr(svg, enc) != NULL;
+}
+
+static void test_plot(void **state)
+{
+	char dir[] = "/tmp/bc-test-matrix-XXXXXX", path[64];
+	struct doc_spec d;
+	struct json_object *doc;
+	struct bc_error err = {0};
+	char *svg;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/matrix.svg", dir);
+	fill_spec(&d, 4, 0.9);
+	d.status[3] = "auth-failed"; /* its pairs are grey */
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_matrix_report_plot(path, doc, &err), 0);
+	svg = slurp(path);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "<svg"));
+	assert_true(svg_has(svg, "h2"));
+	assert_true(svg_has(svg, "(90 %)")); /* the efficiency in the cells */
+	assert_false(svg_has(svg, "h7"));
+	free(svg);
+	unlink(path);
+	json_object_put(doc);
+	/* no pair ran: nothing to draw, no file */
+	fill_spec(&d, 2, 0.9);
+	d.status[0] = "unreachable";
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_matrix_report_plot(path, doc, &err), -ENODATA);
+	assert_int_equal(access(path, F_OK), -1);
+	json_object_put(doc);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_pair_fill), cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_slow_host), cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_faults),	  cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

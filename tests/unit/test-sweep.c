@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "bondcheck/json-get.h"
@@ -135,12 +136,49 @@ static void test_point(void **state)
 	json_object_put(doc);
 }
 
+static void test_plot(void **state)
+{
+	char dir[] = "/tmp/bc-test-sweep-XXXXXX", path[64];
+	struct json_object *doc = json_tokener_parse(
+		"{\"param\": \"size\", \"unit\": \"bytes\", \"protocol\": \"udp\", \"points\": ["
+		" {\"value\": 64, \"mean_bps\": 6.0e6, \"ci_low_bps\": 5.9e6, \"ci_high_bps\": 6.1e6,"
+		"  \"ceiling_bps\": 6.04e6},"
+		" {\"value\": 512, \"mean_bps\": null, \"ceiling_bps\": null},"
+		" {\"value\": 1472, \"mean_bps\": 9.7e6, \"ci_low_bps\": null, \"ci_high_bps\": null,"
+		"  \"ceiling_bps\": 9.72e6}]}");
+	struct bc_error err = {0};
+	FILE *f;
+	char buf[256];
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
+	/* the point without a mean is left out, the one without a CI drawn without */
+	assert_int_equal(bc_sweep_report_plot(path, doc, &err), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "<svg"));
+	unlink(path);
+	json_object_put(doc);
+	doc = json_tokener_parse("{\"param\": \"mtu\", \"points\": [{\"value\": 1500, "
+				 "\"mean_bps\": null}]}");
+	assert_int_equal(bc_sweep_report_plot(path, doc, &err), -ENODATA);
+	assert_int_equal(access(path, F_OK), -1);
+	json_object_put(doc);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_point),
+		cmocka_unit_test(test_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
