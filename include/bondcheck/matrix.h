@@ -94,8 +94,7 @@ int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot *
  * is null).  Sets "status": "ok".  Returns 0 or -EINVAL when @result lacks
  * "streams".
  */
-int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result,
-			struct bc_error *err);
+int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, struct bc_error *err);
 
 /*
  * bc_matrix_probe_sizes() - the DF probe sizes (IP packet bytes) for a pair

@@ -74,7 +74,7 @@ int bc_sweep_spec_parse(const char *arg, struct bc_sweep_spec *out, struct bc_er
 
 struct bc_sweep_stats {
 	size_t n;
-	double mean, sd;       /* bits/s */
+	double mean, sd;	/* bits/s */
 	double ci_low, ci_high; /* NAN with n < 2 */
 	double t;		/* t(1 - (1 - conf) / 2, n - 1); NAN with n < 2 */
 };
@@ -116,7 +116,7 @@ struct bc_sweep_cfg {
 	unsigned repetitions;
 	bool length_given; /* -l given: an MTU sweep keeps it; else UDP payload = MTU - 28/48 */
 	bool allow_changes;
-	int stable_timeout_ms; /* wait for the bond to be stable after an MTU change */
+	int stable_timeout_ms;		    /* wait for the bond to be stable after an MTU change */
 	volatile sig_atomic_t *interrupted; /* set by the caller's SIGINT/SIGTERM handler */
 	void (*progress)(void *ctx, const char *line);
 	void *ctx;

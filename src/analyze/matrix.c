@@ -204,8 +204,7 @@ static struct json_object *end_json(struct json_object *result, const char *whic
 	return o;
 }
 
-int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result,
-			struct bc_error *err)
+int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, struct bc_error *err)
 {
 	struct json_object *streams = get(result, "streams"), *test = get(result, "test");
 	struct json_object *ce, *ae, *notes;
@@ -214,8 +213,8 @@ int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result,
 	uint32_t mc, ma;
 	double cc, ca, pc, gp = bc_json_dbl(result, "goodput_bps", 0);
 	bool udp = !strcmp(bc_json_str(test, "protocol"), "udp");
-	const char *ts = bc_json_str(get(result, "ends.client.metadata.sysctls"),
-				     "net.ipv4.tcp_timestamps");
+	const char *ts =
+		bc_json_str(get(result, "ends.client.metadata.sysctls"), "net.ipv4.tcp_timestamps");
 
 	if (!streams || !json_object_is_type(streams, json_type_array))
 		return bc_error_set(err, -EINVAL, "the relayed result has no \"streams\" array");
@@ -288,7 +287,8 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
 		add_i64(p, "received", bc_json_i64(s, "received_packets", 0));
 		add_i64(p, "send_errors", bc_json_i64(get(s, "sender"), "send_errors", 0));
 		json_object_object_add(
-			p, "carried", json_object_new_boolean(bc_json_i64(s, "received_packets", 0) > 0));
+			p, "carried",
+			json_object_new_boolean(bc_json_i64(s, "received_packets", 0) > 0));
 	} else {
 		json_object_object_add(p, "carried", json_object_new_boolean(false));
 		add_str(p, "error", error ? error : "probe failed");
@@ -434,8 +434,8 @@ static void host_summaries(struct json_object *hosts, struct json_object *pairs)
 			for (size_t k = 0; k < bc_json_len(pairs) && !done; k++) {
 				struct json_object *p = json_object_array_get_idx(pairs, k), *e;
 
-				if (!pair_ok(p) ||
-				    bc_json_i64(p, pass ? "to_index" : "from_index", -1) != (long long)h)
+				if (!pair_ok(p) || bc_json_i64(p, pass ? "to_index" : "from_index",
+							       -1) != (long long)h)
 					continue;
 				e = get(p, pass ? "agent" : "client");
 				add_str(ho, "interface", bc_json_str(e, "interface"));
@@ -486,7 +486,8 @@ static void find_failed(struct fctx *f, struct json_object *pairs)
 
 		if (strcmp(bc_json_str(p, "status"), "failed"))
 			continue;
-		snprintf(subj, sizeof(subj), "%s->%s", bc_json_str(p, "from"), bc_json_str(p, "to"));
+		snprintf(subj, sizeof(subj), "%s->%s", bc_json_str(p, "from"),
+			 bc_json_str(p, "to"));
 		o = finding(f, "pair-failed", subj, "the test from %s to %s failed (%s): %s",
 			    bc_json_str(p, "from"), bc_json_str(p, "to"),
 			    bc_json_str(get(p, "error"), "code"),
@@ -525,7 +526,8 @@ static void find_slow(struct fctx *f, struct json_object *hosts, struct json_obj
 
 		for (size_t k = 0; k < np; k++) {
 			struct json_object *p = json_object_array_get_idx(pairs, k);
-			long long a = bc_json_i64(p, "from_index", -1), b = bc_json_i64(p, "to_index", -1);
+			long long a = bc_json_i64(p, "from_index", -1),
+				  b = bc_json_i64(p, "to_index", -1);
 			double v = bc_json_dbl(p, eff ? "efficiency" : "goodput_bps", 0);
 
 			if (!pair_ok(p))
@@ -542,7 +544,8 @@ static void find_slow(struct fctx *f, struct json_object *hosts, struct json_obj
 		mo = median(other, no);
 		if (!no || !(mo > 0))
 			continue;
-		if (!(nt && mt < BC_MATRIX_SLOW_RATIO * mo) && !(nr && mr < BC_MATRIX_SLOW_RATIO * mo))
+		if (!(nt && mt < BC_MATRIX_SLOW_RATIO * mo) &&
+		    !(nr && mr < BC_MATRIX_SLOW_RATIO * mo))
 			continue;
 		{
 			char stx[80] = "not slow", srx[80] = "not slow";
@@ -559,8 +562,9 @@ static void find_slow(struct fctx *f, struct json_object *hosts, struct json_obj
 				    "%s's pairs are slow: as sender %s, as receiver %s (medians "
 				    "%s), while the pairs among the other hosts reach %.1f %s: "
 				    "look at %s's link, NIC, driver, cable and switch port",
-				    name, stx, srx, eff ? "of efficiency against each pair's ceiling"
-							: "of goodput",
+				    name, stx, srx,
+				    eff ? "of efficiency against each pair's ceiling"
+					: "of goodput",
 				    mo * k, unit, name);
 			ev(o, "metric", "%s", eff ? "efficiency" : "goodput_bps");
 			if (nt)
@@ -593,7 +597,8 @@ static void find_link_slower(struct fctx *f, struct json_object *hosts)
 		if (!(mine > 0))
 			continue;
 		for (size_t j = 0; j < nh; j++) {
-			double x = bc_json_dbl(json_object_array_get_idx(hosts, j), "link_ceiling_bps", 0);
+			double x = bc_json_dbl(json_object_array_get_idx(hosts, j),
+					       "link_ceiling_bps", 0);
 
 			if (j != h && x > 0)
 				v[n++] = x;
@@ -601,12 +606,13 @@ static void find_link_slower(struct fctx *f, struct json_object *hosts)
 		m = median(v, n);
 		if (!n || !(mine < BC_MATRIX_LINK_RATIO * m))
 			continue;
-		o = finding(f, "host-link-slower", bc_json_str(ho, "name"),
-			    "%s's link carries at most %.1f Mbit/s (%s %s, rate from %s), the other "
-			    "hosts' %.1f Mbit/s (median): every pair with %s is held to its rate",
-			    bc_json_str(ho, "name"), mine / 1e6, bc_json_str(ho, "interface"),
-			    bc_json_dbl(ho, "link_rate_bps", 0) > 0 ? "link" : "",
-			    bc_json_str(ho, "rate_source"), m / 1e6, bc_json_str(ho, "name"));
+		o = finding(
+			f, "host-link-slower", bc_json_str(ho, "name"),
+			"%s's link carries at most %.1f Mbit/s (%s %s, rate from %s), the other "
+			"hosts' %.1f Mbit/s (median): every pair with %s is held to its rate",
+			bc_json_str(ho, "name"), mine / 1e6, bc_json_str(ho, "interface"),
+			bc_json_dbl(ho, "link_rate_bps", 0) > 0 ? "link" : "",
+			bc_json_str(ho, "rate_source"), m / 1e6, bc_json_str(ho, "name"));
 		ev(o, "link_ceiling_bps", "%.0f", mine);
 		ev(o, "others_median_bps", "%.0f", m);
 	}
@@ -672,27 +678,30 @@ static void find_mtu(struct fctx *f, struct json_object *hosts, struct json_obje
 			}
 		}
 		if (mine > mode && nl)
-			o = finding(f, "host-mtu-mismatch", name,
-				    "%s uses MTU %lld, the other hosts %lld; %lld-byte DF probes "
-				    "from %s were lost towards %s (largest carried %lld): frames "
-				    "above %lld bytes from %s are dropped on the path, so UDP, "
-				    "tunnels and anything without TCP's MSS negotiation black-hole; "
-				    "set MTU %lld on %s, or jumbo frames on every host and switch port",
-				    name, mine, mode, mine, name, lost, largest, mode, name, mode,
-				    name);
+			o = finding(
+				f, "host-mtu-mismatch", name,
+				"%s uses MTU %lld, the other hosts %lld; %lld-byte DF probes "
+				"from %s were lost towards %s (largest carried %lld): frames "
+				"above %lld bytes from %s are dropped on the path, so UDP, "
+				"tunnels and anything without TCP's MSS negotiation black-hole; "
+				"set MTU %lld on %s, or jumbo frames on every host and switch port",
+				name, mine, mode, mine, name, lost, largest, mode, name, mode,
+				name);
 		else if (mine > mode)
-			o = finding(f, "host-mtu-mismatch", name,
-				    "%s uses MTU %lld, the other hosts %lld; its %lld-byte DF probes "
-				    "reached %s, but the others send at most %lld bytes: set the "
-				    "same MTU on every host",
-				    name, mine, mode, mine, nr ? reached : "no peer (not probed)",
-				    mode);
+			o = finding(
+				f, "host-mtu-mismatch", name,
+				"%s uses MTU %lld, the other hosts %lld; its %lld-byte DF probes "
+				"reached %s, but the others send at most %lld bytes: set the "
+				"same MTU on every host",
+				name, mine, mode, mine, nr ? reached : "no peer (not probed)",
+				mode);
 		else
-			o = finding(f, "host-mtu-mismatch", name,
-				    "%s uses MTU %lld, the other hosts %lld: frames larger than %lld "
-				    "bytes towards %s are dropped or fragmented (TCP adapts its MSS, "
-				    "UDP and tunnels do not); set the same MTU on every host",
-				    name, mine, mode, mine, name);
+			o = finding(
+				f, "host-mtu-mismatch", name,
+				"%s uses MTU %lld, the other hosts %lld: frames larger than %lld "
+				"bytes towards %s are dropped or fragmented (TCP adapts its MSS, "
+				"UDP and tunnels do not); set the same MTU on every host",
+				name, mine, mode, mine, name);
 		ev(o, "mtu", "%lld", mine);
 		ev(o, "others_mtu", "%lld", mode);
 		if (nl)
@@ -724,15 +733,17 @@ static void find_blackhole(struct fctx *f, struct json_object *pairs)
 				sent = bc_json_i64(pr, "sent", 0);
 			}
 		}
-		snprintf(subj, sizeof(subj), "%s->%s", bc_json_str(p, "from"), bc_json_str(p, "to"));
-		o = finding(f, "path-mtu-blackhole", subj,
-			    "%s (MTU %lld) and %s (MTU %lld) both take %lld-byte frames, but none of "
-			    "%lld DF probes of %lld bytes from %s reached %s (largest carried %lld): "
-			    "a switch port, bridge or router on the path carries less; raise the "
-			    "path's MTU or lower both hosts'",
-			    bc_json_str(p, "from"), mf, bc_json_str(p, "to"), mt, size, sent, size,
-			    bc_json_str(p, "from"), bc_json_str(p, "to"),
-			    bc_json_i64(pm, "largest_carried", 0));
+		snprintf(subj, sizeof(subj), "%s->%s", bc_json_str(p, "from"),
+			 bc_json_str(p, "to"));
+		o = finding(
+			f, "path-mtu-blackhole", subj,
+			"%s (MTU %lld) and %s (MTU %lld) both take %lld-byte frames, but none of "
+			"%lld DF probes of %lld bytes from %s reached %s (largest carried %lld): "
+			"a switch port, bridge or router on the path carries less; raise the "
+			"path's MTU or lower both hosts'",
+			bc_json_str(p, "from"), mf, bc_json_str(p, "to"), mt, size, sent, size,
+			bc_json_str(p, "from"), bc_json_str(p, "to"),
+			bc_json_i64(pm, "largest_carried", 0));
 		ev(o, "size", "%lld", size);
 		ev(o, "from_mtu", "%lld", mf);
 		ev(o, "to_mtu", "%lld", mt);
@@ -782,7 +793,8 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 
 	if (!hosts || !pairs || !json_object_is_type(hosts, json_type_array) ||
 	    !json_object_is_type(pairs, json_type_array))
-		return bc_error_set(err, -EINVAL, "matrix document without \"hosts\" and \"pairs\"");
+		return bc_error_set(err, -EINVAL,
+				    "matrix document without \"hosts\" and \"pairs\"");
 	n = bc_json_len(hosts);
 	for (size_t k = 0; k < bc_json_len(pairs); k++)
 		pmtu_status(json_object_array_get_idx(pairs, k));
@@ -799,15 +811,16 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 	all = json_object_new_array();
 	for (int i = 2; i >= 0; i--) {
 		for (size_t k = 0; k < bc_json_len(f.lists[i]); k++)
-			json_object_array_add(all,
-					      json_object_get(json_object_array_get_idx(f.lists[i], k)));
+			json_object_array_add(
+				all, json_object_get(json_object_array_get_idx(f.lists[i], k)));
 		json_object_put(f.lists[i]);
 	}
 	json_object_object_add(doc, "findings", all);
 	m = json_object_new_object();
 	names = json_object_new_array();
 	for (size_t h = 0; h < n; h++)
-		json_object_array_add(names, json_object_new_string(host_name(hosts, (long long)h)));
+		json_object_array_add(names,
+				      json_object_new_string(host_name(hosts, (long long)h)));
 	json_object_object_add(m, "hosts", names);
 	json_object_object_add(m, "goodput_bps", grid(pairs, n, "goodput_bps"));
 	json_object_object_add(m, "ceiling_bps", grid(pairs, n, "ceiling_bps"));
@@ -815,7 +828,8 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 	{
 		/* pmtu.largest_carried, lifted for grid() */
 		for (size_t k = 0; k < bc_json_len(pairs); k++) {
-			struct json_object *p = json_object_array_get_idx(pairs, k), *pm = get(p, "pmtu");
+			struct json_object *p = json_object_array_get_idx(pairs, k),
+					   *pm = get(p, "pmtu");
 
 			if (pm)
 				json_object_object_add(p, "pmtu_largest",

@@ -22,9 +22,10 @@ static const struct {
 	const char *name;
 	enum bc_sweep_param p;
 } names[] = {
-	{"size", BC_SWEEP_SIZE},	 {"length", BC_SWEEP_SIZE},    {"msg-size", BC_SWEEP_SIZE},
-	{"message-size", BC_SWEEP_SIZE}, {"streams", BC_SWEEP_STREAMS}, {"parallel", BC_SWEEP_STREAMS},
-	{"rate", BC_SWEEP_RATE},	 {"mtu", BC_SWEEP_MTU},
+	{"size", BC_SWEEP_SIZE},       {"length", BC_SWEEP_SIZE},
+	{"msg-size", BC_SWEEP_SIZE},   {"message-size", BC_SWEEP_SIZE},
+	{"streams", BC_SWEEP_STREAMS}, {"parallel", BC_SWEEP_STREAMS},
+	{"rate", BC_SWEEP_RATE},       {"mtu", BC_SWEEP_MTU},
 };
 
 const char *bc_sweep_param_name(enum bc_sweep_param p)

@@ -14,8 +14,9 @@ int bc_cli_plot_dir(const char *cmd, const char *dir)
 	if (!stat(dir, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return BC_EXIT_OK;
-		fprintf(stderr, "bondcheck %s: --plot '%s' is not a directory; give a folder "
-				"for the SVG files\n",
+		fprintf(stderr,
+			"bondcheck %s: --plot '%s' is not a directory; give a folder "
+			"for the SVG files\n",
 			cmd, dir);
 		return BC_EXIT_USAGE;
 	}

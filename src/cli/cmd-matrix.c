@@ -166,7 +166,8 @@ int bc_cmd_matrix(int argc, char **argv)
 			break;
 		case 'b':
 			if (bc_parse_rate(optarg, &rate) < 0 || rate < 1)
-				return bad("--rate", optarg, "a rate in bit/s with SI suffix, e.g. 50M");
+				return bad("--rate", optarg,
+					   "a rate in bit/s with SI suffix, e.g. 50M");
 			break;
 		case 'P':
 			v = strtol(optarg, &end, 10);
@@ -213,20 +214,22 @@ int bc_cmd_matrix(int argc, char **argv)
 		return BC_EXIT_USAGE;
 	}
 	if (!host_list) {
-		fprintf(stderr, "bondcheck matrix: --hosts H1,H2,... is required (the hosts running "
-				"`bondcheck serve --auth-key FILE`)\n");
+		fprintf(stderr,
+			"bondcheck matrix: --hosts H1,H2,... is required (the hosts running "
+			"`bondcheck serve --auth-key FILE`)\n");
 		return BC_EXIT_USAGE;
 	}
 	n = split_hosts(host_list, hosts, BC_MATRIX_MAX_HOSTS, &why);
 	if (n < 0) {
-		fprintf(stderr, "bondcheck matrix: --hosts: %s; expected 2..%d distinct hosts\n", why,
-			BC_MATRIX_MAX_HOSTS);
+		fprintf(stderr, "bondcheck matrix: --hosts: %s; expected 2..%d distinct hosts\n",
+			why, BC_MATRIX_MAX_HOSTS);
 		return BC_EXIT_USAGE;
 	}
 	if (!have_key) {
-		fprintf(stderr, "bondcheck matrix: --auth-key FILE is required: agents relay tests "
-				"only between hosts that prove the same key (start each with `bondcheck "
-				"serve --auth-key FILE`)\n");
+		fprintf(stderr,
+			"bondcheck matrix: --auth-key FILE is required: agents relay tests "
+			"only between hosts that prove the same key (start each with `bondcheck "
+			"serve --auth-key FILE`)\n");
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.plan.proto == BC_L4_TCP && rate > 0) {
@@ -290,8 +293,8 @@ int bc_cmd_matrix(int argc, char **argv)
 		}
 	}
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-								      JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	else
 		bc_matrix_report_text(stdout, doc);
 	if (rc == BC_EXIT_OK) {
@@ -299,8 +302,8 @@ int bc_cmd_matrix(int argc, char **argv)
 		bool any_ok = false;
 
 		for (size_t k = 0; k < bc_json_len(pairs); k++)
-			any_ok |= !strcmp(bc_json_str(json_object_array_get_idx(pairs, k), "status"),
-					  "ok");
+			any_ok |= !strcmp(
+				bc_json_str(json_object_array_get_idx(pairs, k), "status"), "ok");
 		fs = json_object_object_get(doc, "findings");
 		for (size_t k = 0; k < bc_json_len(fs); k++)
 			if (!strcmp(bc_json_str(json_object_array_get_idx(fs, k), "severity"),

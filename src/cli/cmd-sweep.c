@@ -33,18 +33,22 @@ static void usage(FILE *out)
 		"(tbf: IP length + 14 per segment; NIC speed: + 38 per frame).\n"
 		"\n"
 		"  --peer HOST            the agent (`bondcheck serve`)                (required)\n"
-		"  --param NAME=V1,V2,..  what to sweep                                 (required):\n"
-		"                           size=64,512,1472   UDP payload / TCP write size, bytes\n"
+		"  --param NAME=V1,V2,..  what to sweep                                 "
+		"(required):\n"
+		"                           size=64,512,1472   UDP payload / TCP write size, "
+		"bytes\n"
 		"                           streams=1,2,4,8    streams\n"
 		"                           rate=10M,20M,40M   UDP offered rate (all streams)\n"
-		"                           mtu=1500,4000,9000 MTU of both ends' bond (or bridge);\n"
+		"                           mtu=1500,4000,9000 MTU of both ends' bond (or "
+		"bridge);\n"
 		"                                              needs --allow-changes here and\n"
 		"                                              `serve --allow-changes` there\n"
 		"  --repetitions R        runs per point, 1..%d (default 3; CI needs 2)\n"
 		"  --allow-changes        let an MTU sweep change both ends (journaled; restored\n"
 		"                         at the end, on error and on Ctrl-C; `bondcheck restore`\n"
 		"                         after a crash)\n"
-		"  --stable-timeout S     after an MTU change, wait at most S seconds for the bond\n"
+		"  --stable-timeout S     after an MTU change, wait at most S seconds for the "
+		"bond\n"
 		"                         to be stable (default 60)\n"
 		"  -p, --port N           agent control port (default %d)\n"
 		"  --auth-key FILE        prove this pre-shared key to the agent\n"
@@ -55,7 +59,8 @@ static void usage(FILE *out)
 		"  -t, --duration S       seconds per run (default 10)\n"
 		"  -O, --omit S           warm-up seconds excluded from goodput (default 0)\n"
 		"  --tmax S               RFC 7680 Tmax (default 1)\n"
-		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC speed)\n"
+		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC "
+		"speed)\n"
 		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (+ 14)\n"
 		"  --dport N              agent data port base (default %d)\n"
 		"  -j, --json             the sweep document (docs/sweep.md)\n"
@@ -164,7 +169,8 @@ int bc_cmd_sweep(int argc, char **argv)
 			break;
 		case 'b':
 			if (bc_parse_rate(optarg, &rate) < 0 || rate < 1)
-				return bad("--rate", optarg, "a rate in bit/s with SI suffix, e.g. 50M");
+				return bad("--rate", optarg,
+					   "a rate in bit/s with SI suffix, e.g. 50M");
 			break;
 		case 'l':
 			if (bc_parse_size(optarg, &sz) < 0 || sz < 1 || sz > 16 * 1024 * 1024)
@@ -250,7 +256,8 @@ int bc_cmd_sweep(int argc, char **argv)
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.spec.param == BC_SWEEP_RATE && cfg.client.plan.proto != BC_L4_UDP) {
-		fprintf(stderr, "bondcheck sweep: --param rate sweeps the UDP offered rate; add -u\n");
+		fprintf(stderr,
+			"bondcheck sweep: --param rate sweeps the UDP offered rate; add -u\n");
 		return BC_EXIT_USAGE;
 	}
 	if (rate > 0) {
@@ -304,8 +311,8 @@ int bc_cmd_sweep(int argc, char **argv)
 		}
 	}
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-								      JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	else
 		bc_sweep_report_text(stdout, doc);
 	points = json_object_object_get(doc, "points");

@@ -62,7 +62,8 @@ static void header(FILE *out, struct json_object *names, int w0, int w)
 {
 	fprintf(out, "%-*s", w0, "from \\ to");
 	for (size_t j = 0; j < bc_json_len(names); j++)
-		fprintf(out, " %*s", w, json_object_get_string(json_object_array_get_idx(names, j)));
+		fprintf(out, " %*s", w,
+			json_object_get_string(json_object_array_get_idx(names, j)));
 	fputc('\n', out);
 }
 
@@ -91,7 +92,8 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 		bc_json_i64(doc, "streams", 1));
 	if (udp)
 		fprintf(out, " of %.2f Mbit/s, %lld-byte datagrams",
-			bc_json_dbl(doc, "rate_bps_per_stream", 0) / 1e6, bc_json_i64(doc, "length", 0));
+			bc_json_dbl(doc, "rate_bps_per_stream", 0) / 1e6,
+			bc_json_i64(doc, "length", 0));
 	fprintf(out, ", %.1f s per pair%s\n\n", bc_json_dbl(doc, "duration_ms", 0) / 1000,
 		json_object_get_boolean(member(doc, "incomplete")) ? " (INCOMPLETE)" : "");
 
@@ -99,7 +101,8 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 		     "(row sends to column):\n");
 	header(out, names, w0, w);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%-*s", w0, json_object_get_string(json_object_array_get_idx(names, i)));
+		fprintf(out, "%-*s", w0,
+			json_object_get_string(json_object_array_get_idx(names, i)));
 		for (size_t j = 0; j < n; j++) {
 			struct json_object *g = cell(member(m, "goodput_bps"), i, j);
 			struct json_object *e = cell(member(m, "efficiency"), i, j);
@@ -109,13 +112,15 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 			if (i == j)
 				snprintf(buf, sizeof(buf), "-");
 			else if (!g)
-				snprintf(buf, sizeof(buf), "%s", p ? bc_json_str(p, "status") : "?");
+				snprintf(buf, sizeof(buf), "%s",
+					 p ? bc_json_str(p, "status") : "?");
 			else if (e)
 				snprintf(buf, sizeof(buf), "%.2f %3.0f%%",
 					 json_object_get_double(g) / 1e6,
 					 100 * json_object_get_double(e));
 			else
-				snprintf(buf, sizeof(buf), "%.2f   ?%%", json_object_get_double(g) / 1e6);
+				snprintf(buf, sizeof(buf), "%.2f   ?%%",
+					 json_object_get_double(g) / 1e6);
 			fprintf(out, " %*s", w, buf);
 		}
 		fputc('\n', out);
@@ -125,10 +130,11 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 			     "both ends take was lost, ~ = the sender's larger MTU was lost):\n");
 		header(out, names, w0, w);
 		for (size_t i = 0; i < n; i++) {
-			fprintf(out, "%-*s",
-				w0, json_object_get_string(json_object_array_get_idx(names, i)));
+			fprintf(out, "%-*s", w0,
+				json_object_get_string(json_object_array_get_idx(names, i)));
 			for (size_t j = 0; j < n; j++) {
-				struct json_object *p = find_pair(pairs, i, j), *pm = member(p, "pmtu");
+				struct json_object *p = find_pair(pairs, i, j),
+						   *pm = member(p, "pmtu");
 				const char *st = bc_json_str(pm, "status");
 				char buf[64];
 
@@ -139,7 +145,7 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 				else
 					snprintf(buf, sizeof(buf), "%lld%s",
 						 bc_json_i64(pm, "largest_carried", 0),
-						 !strcmp(st, "blackhole") ? " !"
+						 !strcmp(st, "blackhole")  ? " !"
 						 : !strcmp(st, "mismatch") ? " ~"
 									   : "");
 				fprintf(out, " %*s", w, buf);
@@ -162,7 +168,8 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 			bc_json_str(ho, "interface"), bc_json_i64(ho, "mtu", 0));
 		if (bc_json_dbl(ho, "link_rate_bps", 0) > 0)
 			fprintf(out, ", link %.1f Mbit/s (%s), ceiling %.2f Mbit/s",
-				bc_json_dbl(ho, "link_rate_bps", 0) / 1e6, bc_json_str(ho, "rate_source"),
+				bc_json_dbl(ho, "link_rate_bps", 0) / 1e6,
+				bc_json_str(ho, "rate_source"),
 				bc_json_dbl(ho, "link_ceiling_bps", 0) / 1e6);
 		else
 			fprintf(out, ", link rate unknown");
@@ -236,7 +243,8 @@ void bc_matrix_report_csv(FILE *out, struct json_object *doc)
 	      "lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error\r\n",
 	      out);
 	for (size_t k = 0; k < bc_json_len(pairs); k++) {
-		struct json_object *p = json_object_array_get_idx(pairs, k), *pm = member(p, "pmtu");
+		struct json_object *p = json_object_array_get_idx(pairs, k),
+				   *pm = member(p, "pmtu");
 		char msg[700];
 
 		csv_field(out, bc_json_str(p, "from"), false);
@@ -254,7 +262,8 @@ void bc_matrix_report_csv(FILE *out, struct json_object *doc)
 		csv_field(out, bc_json_str(pm, "status"), false);
 		msg[0] = '\0';
 		if (member(p, "error"))
-			snprintf(msg, sizeof(msg), "%s: %s", bc_json_str(member(p, "error"), "code"),
+			snprintf(msg, sizeof(msg), "%s: %s",
+				 bc_json_str(member(p, "error"), "code"),
 				 bc_json_str(member(p, "error"), "message"));
 		csv_field(out, msg, true);
 	}
@@ -269,7 +278,8 @@ int bc_matrix_report_plot(const char *path, struct json_object *doc, struct bc_e
 	/* bc_plot_heatmap's input: host names, and per ordered pair goodput or null */
 	json_object_object_add(v, "hosts", json_object_get(member(member(doc, "matrix"), "hosts")));
 	for (size_t k = 0; k < bc_json_len(src); k++) {
-		struct json_object *p = json_object_array_get_idx(src, k), *o = json_object_new_object();
+		struct json_object *p = json_object_array_get_idx(src, k),
+				   *o = json_object_new_object();
 		struct json_object *e = member(p, "efficiency");
 		bool ok = !strcmp(bc_json_str(p, "status"), "ok");
 

@@ -68,8 +68,8 @@ void bc_sweep_report_text(FILE *out, struct json_object *doc)
 			snprintf(cs, sizeof(cs), "%.3f", c / 1e6);
 		if (isfinite(e))
 			snprintf(es, sizeof(es), "%.1f %%", 100 * e);
-		fprintf(out, "%10s %3lld %10s %23s %10s %10s", v, bc_json_i64(p, "n", 0), ms, ci, cs,
-			es);
+		fprintf(out, "%10s %3lld %10s %23s %10s %10s", v, bc_json_i64(p, "n", 0), ms, ci,
+			cs, es);
 		if (udp)
 			fprintf(out, " %8.2f %%", 100 * bc_json_dbl(p, "loss_ratio", 0));
 		fputc('\n', out);
@@ -137,13 +137,15 @@ int bc_sweep_report_plot(const char *path, struct json_object *doc, struct bc_er
 	json_object_object_add(v, "protocol", json_object_new_string(bc_json_str(doc, "protocol")));
 	for (size_t i = 0; i < bc_json_len(src); i++) {
 		struct json_object *p = json_object_array_get_idx(src, i), *o;
-		double m = num(p, "mean_bps"), lo = num(p, "ci_low_bps"), hi = num(p, "ci_high_bps");
+		double m = num(p, "mean_bps"), lo = num(p, "ci_low_bps"),
+		       hi = num(p, "ci_high_bps");
 		double c = num(p, "ceiling_bps");
 
 		if (!isfinite(m))
 			continue;
 		o = json_object_new_object();
-		json_object_object_add(o, "value", json_object_new_double(bc_json_dbl(p, "value", 0)));
+		json_object_object_add(o, "value",
+				       json_object_new_double(bc_json_dbl(p, "value", 0)));
 		json_object_object_add(o, "mean_bps", json_object_new_double(m));
 		if (isfinite(lo) && isfinite(hi)) {
 			json_object_object_add(o, "ci_low_bps", json_object_new_double(lo));

@@ -80,7 +80,8 @@ static uint16_t sock_port(int fd)
 					      : ((struct sockaddr_in *)&ss)->sin_port);
 }
 
-/* plan.df: DF set, the cached path MTU ignored (IP_PMTUDISC_PROBE, ip(7)).  Returns @fd or -errno. */
+/* plan.df: DF set, the cached path MTU ignored (IP_PMTUDISC_PROBE, ip(7)).  Returns @fd or -errno.
+ */
 static int set_df(const struct bc_test *t, int fd, struct bc_error *err)
 {
 	int six = plan_family(t) == 6;
@@ -88,9 +89,10 @@ static int set_df(const struct bc_test *t, int fd, struct bc_error *err)
 
 	if (!t->plan.df)
 		return fd;
-	if (setsockopt(fd, six ? IPPROTO_IPV6 : IPPROTO_IP, six ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER,
-		       &v, sizeof(v)) < 0)
-		return bc_error_set(err, -errno, "cannot set DF (path MTU probe) on a UDP socket: %s",
+	if (setsockopt(fd, six ? IPPROTO_IPV6 : IPPROTO_IP,
+		       six ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &v, sizeof(v)) < 0)
+		return bc_error_set(err, -errno,
+				    "cannot set DF (path MTU probe) on a UDP socket: %s",
 				    strerror(errno));
 	return fd;
 }

@@ -97,8 +97,8 @@ int bc_agent_relay(const struct bc_agent_cfg *c, int fd, struct json_object *msg
 			      "run-to needs an agent started with --auth-key: a relayed test runs "
 			      "only between agents that prove the same key to each other");
 	peer = bc_json_str(msg, "peer");
-	if (!json_object_object_get_ex(msg, "peer", &v) || !json_object_is_type(v, json_type_string) ||
-	    !host_ok(peer))
+	if (!json_object_object_get_ex(msg, "peer", &v) ||
+	    !json_object_is_type(v, json_type_string) || !host_ok(peer))
 		return refuse(c, fd, BC_CTL_E_BAD_PLAN,
 			      "run-to: \"peer\" must be a host name or address (1..%d printable "
 			      "characters, no blanks)",

@@ -107,8 +107,8 @@ static int check_host(const struct bc_matrix_cfg *c, const char *host, struct bc
  * in @code and the sentence in @err.
  */
 static int relay(const struct bc_matrix_cfg *c, const char *from, const char *to,
-		 const struct bc_plan *plan, struct json_object **result, char *code, size_t code_len,
-		 struct bc_error *err)
+		 const struct bc_plan *plan, struct json_object **result, char *code,
+		 size_t code_len, struct bc_error *err)
 {
 	struct bc_client_cfg cc;
 	struct sockaddr_storage peer;
@@ -138,7 +138,8 @@ static int relay(const struct bc_matrix_cfg *c, const char *from, const char *to
 	if (!strcmp(bc_ctl_type(m), "error")) {
 		snprintf(code, code_len, "%s", bc_json_str(m, "code"));
 		r = bc_error_set(err, -EPROTO, "%s", bc_json_str(m, "message"));
-	} else if (strcmp(bc_ctl_type(m), "relayed") || !json_object_object_get_ex(m, "result", &o)) {
+	} else if (strcmp(bc_ctl_type(m), "relayed") ||
+		   !json_object_object_get_ex(m, "result", &o)) {
 		snprintf(code, code_len, "unexpected");
 		r = bc_error_set(err, -EPROTO,
 				 "agent %s answered run-to with '%s'; expected 'relayed' (is it an "
@@ -308,7 +309,8 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 				    "matrix needs --auth-key: agents relay tests only between "
 				    "hosts that prove the same key");
 	if (c->n_hosts < 2 || c->n_hosts > BC_MATRIX_MAX_HOSTS || !c->concurrency)
-		return bc_error_set(err, -EINVAL, "%u hosts at concurrency %u; expected 2..%d hosts "
+		return bc_error_set(err, -EINVAL,
+				    "%u hosts at concurrency %u; expected 2..%d hosts "
 				    "and a concurrency of at least 1",
 				    c->n_hosts, c->concurrency, BC_MATRIX_MAX_HOSTS);
 	pthread_mutex_init(&x.mu, NULL);
@@ -322,16 +324,17 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 		json_object_object_add(ho, "name", json_object_new_string(c->hosts[h]));
 		json_object_object_add(ho, "index", json_object_new_int((int)h));
 		r = check_host(c, c->hosts[h], &he);
-		json_object_object_add(ho, "status", json_object_new_string(r < 0 ? host_status(r)
-										   : "ok"));
+		json_object_object_add(ho, "status",
+				       json_object_new_string(r < 0 ? host_status(r) : "ok"));
 		if (r < 0) {
 			json_object_object_add(ho, "error", json_object_new_string(he.msg));
 			incomplete = true;
 		} else {
 			usable[n_usable++] = h;
 		}
-		progress(&x, "host %s: %s%s%s", c->hosts[h], r < 0 ? host_status(r) : "authenticated",
-			 r < 0 ? ": " : "", r < 0 ? he.msg : "");
+		progress(&x, "host %s: %s%s%s", c->hosts[h],
+			 r < 0 ? host_status(r) : "authenticated", r < 0 ? ": " : "",
+			 r < 0 ? he.msg : "");
 		json_object_array_add(x.hosts, ho);
 	}
 	/* the rounds are made of the usable hosts only, so no slot waits on a dead host */
@@ -382,7 +385,8 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 			run_pair(&jobs[k]);
 		} else {
 			for (size_t i = k; i < e; i++)
-				started[i - k] = pthread_create(&th[i - k], NULL, run_pair, &jobs[i]) == 0;
+				started[i - k] =
+					pthread_create(&th[i - k], NULL, run_pair, &jobs[i]) == 0;
 			for (size_t i = k; i < e; i++) {
 				if (started[i - k])
 					pthread_join(th[i - k], NULL);

@@ -49,14 +49,16 @@ static int discover(const struct bc_sweep_cfg *c, char *local, char *agent, size
 		return r;
 	ends = json_object_object_get(res, "ends");
 	snprintf(local, len, "%s",
-		 bc_json_str(json_object_object_get(json_object_object_get(
-				     json_object_object_get(ends, "client"), "metadata"),
-						    "egress"),
+		 bc_json_str(json_object_object_get(
+				     json_object_object_get(json_object_object_get(ends, "client"),
+							    "metadata"),
+				     "egress"),
 			     "name"));
 	snprintf(agent, len, "%s",
-		 bc_json_str(json_object_object_get(json_object_object_get(
-				     json_object_object_get(ends, "agent"), "metadata"),
-						    "egress"),
+		 bc_json_str(json_object_object_get(
+				     json_object_object_get(json_object_object_get(ends, "agent"),
+							    "metadata"),
+				     "egress"),
 			     "name"));
 	json_object_put(res);
 	if (!local[0] || !agent[0])
@@ -184,10 +186,11 @@ int bc_sweep_mtu(const struct bc_sweep_cfg *c, struct json_object *doc, struct b
 	r = bc_journal_capture(local, &e.j, err);
 	if (r == -ENODEV) {
 		bc_error_clear(err);
-		r = bc_error_set(err, r,
-				 "the test leaves this host by %s, which is not a bond or bridge: an "
-				 "MTU sweep changes the bond (its slaves follow) after journaling it",
-				 local);
+		r = bc_error_set(
+			err, r,
+			"the test leaves this host by %s, which is not a bond or bridge: an "
+			"MTU sweep changes the bond (its slaves follow) after journaling it",
+			local);
 	}
 	if (r == 0)
 		r = bc_journal_default_path(local, e.path, sizeof(e.path), err);
@@ -197,7 +200,8 @@ int bc_sweep_mtu(const struct bc_sweep_cfg *c, struct json_object *doc, struct b
 		goto out;
 	e.saved = true;
 	e.local_state = bc_journal_to_json(e.j);
-	json_object_object_add(lo, "kind", json_object_new_string(bc_json_str(e.local_state, "kind")));
+	json_object_object_add(lo, "kind",
+			       json_object_new_string(bc_json_str(e.local_state, "kind")));
 	json_object_object_add(lo, "journal", json_object_new_string(e.path));
 	r = bc_peer_session_open(&c->client, &e.s, err);
 	if (r == 0)
@@ -205,7 +209,8 @@ int bc_sweep_mtu(const struct bc_sweep_cfg *c, struct json_object *doc, struct b
 	if (r < 0)
 		goto out;
 	json_object_object_add(
-		ao, "kind", json_object_new_string(bc_json_str(bc_peer_journal_state(e.s), "kind")));
+		ao, "kind",
+		json_object_new_string(bc_json_str(bc_peer_journal_state(e.s), "kind")));
 	bc_sweep_say(c, "journaled %s here and %s on the agent", local, agent);
 	for (size_t i = 0; i < c->spec.n && !*c->interrupted; i++) {
 		struct json_object *p = json_object_array_get_idx(points, i), *st;
@@ -232,7 +237,8 @@ out:
 	rr = restore(c, &e, changes);
 	snprintf(summary, sizeof(summary), "MTU set on %s (%s) here and %s (%s) on the agent; %s",
 		 local, bc_json_str(lo, "kind"), agent, bc_json_str(ao, "kind"),
-		 rr == 0 ? "both restored" : "RESTORE FAILED: run `bondcheck restore` on both hosts");
+		 rr == 0 ? "both restored"
+			 : "RESTORE FAILED: run `bondcheck restore` on both hosts");
 	json_object_object_add(changes, "summary", json_object_new_string(summary));
 	if (r == 0 && rr < 0)
 		r = bc_error_set(err, rr, "%s", summary);

@@ -98,14 +98,14 @@ static struct json_object *run_json(unsigned rep, struct json_object *res)
 		json_object_new_boolean(
 			json_object_get_boolean(json_object_object_get(
 				json_object_object_get(
-					json_object_object_get(
-						json_object_object_get(res, "ends"), "client"),
+					json_object_object_get(json_object_object_get(res, "ends"),
+							       "client"),
 					"counters"),
 				"cpu_bound")) ||
 			json_object_get_boolean(json_object_object_get(
 				json_object_object_get(
-					json_object_object_get(
-						json_object_object_get(res, "ends"), "agent"),
+					json_object_object_get(json_object_object_get(res, "ends"),
+							       "agent"),
 					"counters"),
 				"cpu_bound"))));
 	return r;
@@ -126,8 +126,8 @@ int bc_sweep_run_point(const struct bc_sweep_cfg *c, struct json_object *point, 
 		r = json_object_new_object();
 		json_object_object_add(r, "rep", json_object_new_int((int)rep));
 		json_object_object_add(r, "error", json_object_new_string(err.msg));
-		bc_sweep_say(c, "%s=%g run %u/%u: failed: %s", bc_sweep_param_name(c->spec.param), v,
-			     rep, c->repetitions, err.msg);
+		bc_sweep_say(c, "%s=%g run %u/%u: failed: %s", bc_sweep_param_name(c->spec.param),
+			     v, rep, c->repetitions, err.msg);
 	} else {
 		r = run_json(rep, res);
 		bc_sweep_say(c, "%s=%g run %u/%u: %.3f Mbit/s (ceiling %.3f)",
@@ -182,9 +182,11 @@ int bc_sweep_run(const struct bc_sweep_cfg *c, struct json_object **doc, struct 
 
 	*doc = NULL;
 	if (!c->spec.n || !c->repetitions || c->repetitions > BC_SWEEP_MAX_REPS)
-		return bc_error_set(err, -EINVAL, "%zu values x %u repetitions; expected 1..%d "
+		return bc_error_set(err, -EINVAL,
+				    "%zu values x %u repetitions; expected 1..%d "
 				    "values and 1..%d repetitions",
-				    c->spec.n, c->repetitions, BC_SWEEP_MAX_VALUES, BC_SWEEP_MAX_REPS);
+				    c->spec.n, c->repetitions, BC_SWEEP_MAX_VALUES,
+				    BC_SWEEP_MAX_REPS);
 	if (c->spec.param == BC_SWEEP_RATE && c->client.plan.proto != BC_L4_UDP)
 		return bc_error_set(err, -EINVAL,
 				    "--param rate sweeps the UDP offered rate; add -u (TCP runs "
@@ -222,14 +224,14 @@ int bc_sweep_run(const struct bc_sweep_cfg *c, struct json_object **doc, struct 
 		if (bc_json_i64(p, "n", 0) < (long long)c->repetitions)
 			incomplete = true;
 		for (size_t k = 0; k < bc_json_len(runs); k++)
-			cpu |= json_object_get_boolean(
-				json_object_object_get(json_object_array_get_idx(runs, k), "cpu_bound"));
+			cpu |= json_object_get_boolean(json_object_object_get(
+				json_object_array_get_idx(runs, k), "cpu_bound"));
 	}
 	if (cpu)
-		json_object_array_add(
-			notes, json_object_new_string("some runs were CPU-bound (a CPU >= 90 % busy "
-						      "on an end): those points may measure the "
-						      "host, not the link"));
+		json_object_array_add(notes, json_object_new_string(
+						     "some runs were CPU-bound (a CPU >= 90 % busy "
+						     "on an end): those points may measure the "
+						     "host, not the link"));
 	json_object_object_add(d, "notes", notes);
 	json_object_object_add(d, "incomplete", json_object_new_boolean(incomplete));
 	*doc = d;

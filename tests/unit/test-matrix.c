@@ -127,10 +127,10 @@ static struct json_object *result(double goodput, const char *proto, int length,
 #define TBF40_1500 "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 10000, \"tbf_bps\": 40e6}"
 #define TBF40_9000 "{\"name\": \"e0\", \"mtu\": 9000, \"speed_mbps\": 10000, \"tbf_bps\": 40e6}"
 #define NO_RATE	   "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 0, \"tbf_bps\": 0}"
-#define RR_2x10                                                                              \
-	"{\"name\": \"bond0\", \"mtu\": 1500, \"speed_mbps\": 0, \"tbf_bps\": 0, \"bond\": "   \
-	"{\"options\": {\"mode\": \"balance-rr 0\"}, \"slaves\": ["                             \
-	"{\"name\": \"eth0\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 10e6},"        \
+#define RR_2x10                                                                                    \
+	"{\"name\": \"bond0\", \"mtu\": 1500, \"speed_mbps\": 0, \"tbf_bps\": 0, \"bond\": "       \
+	"{\"options\": {\"mode\": \"balance-rr 0\"}, \"slaves\": ["                                \
+	"{\"name\": \"eth0\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 10e6},"            \
 	"{\"name\": \"eth1\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 10e6}]}}"
 #define GIGABIT "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 0}"
 
@@ -260,13 +260,15 @@ static struct json_object *make_doc(const struct doc_spec *d)
 			json_object_object_add(p, "to_index", json_object_new_int((int)b));
 			json_object_array_add(pairs, p);
 			if (d->status[a] || d->status[b]) {
-				json_object_object_add(p, "status", json_object_new_string("skipped"));
+				json_object_object_add(p, "status",
+						       json_object_new_string("skipped"));
 				continue;
 			}
 			if (d->eff[a][b] == 0) {
 				struct json_object *e = json_object_new_object();
 
-				json_object_object_add(p, "status", json_object_new_string("failed"));
+				json_object_object_add(p, "status",
+						       json_object_new_string("failed"));
 				json_object_object_add(e, "code",
 						       json_object_new_string("peer-unreachable"));
 				json_object_object_add(e, "message", json_object_new_string("x"));
@@ -274,10 +276,12 @@ static struct json_object *make_doc(const struct doc_spec *d)
 				continue;
 			}
 			snprintf(ea, sizeof(ea),
-				 "{\"name\": \"e0\", \"mtu\": %u, \"speed_mbps\": 0, \"tbf_bps\": %g}",
+				 "{\"name\": \"e0\", \"mtu\": %u, \"speed_mbps\": 0, \"tbf_bps\": "
+				 "%g}",
 				 d->mtu[a] ? d->mtu[a] : 1500, la * 1e6);
 			snprintf(eb, sizeof(eb),
-				 "{\"name\": \"e0\", \"mtu\": %u, \"speed_mbps\": 0, \"tbf_bps\": %g}",
+				 "{\"name\": \"e0\", \"mtu\": %u, \"speed_mbps\": 0, \"tbf_bps\": "
+				 "%g}",
 				 d->mtu[b] ? d->mtu[b] : 1500, lb * 1e6);
 			ceil = (la < lb ? la : lb) * 1e6 * 1448 / 1514;
 			r = result(d->eff[a][b] * ceil, "tcp", 131072, ea, eb, d->rx_dropped[b]);
@@ -347,19 +351,19 @@ static void test_healthy(void **state)
 	m = json_object_object_get(doc, "matrix");
 	assert_null(json_object_array_get_idx(
 		json_object_array_get_idx(json_object_object_get(m, "efficiency"), 2), 2));
-	assert_near(json_object_get_double(json_object_array_get_idx(
-			    json_object_array_get_idx(json_object_object_get(m, "efficiency"), 0),
-			    3)),
-		    0.96, 1e-9);
-	assert_int_equal(json_object_get_int(json_object_array_get_idx(
-				 json_object_array_get_idx(json_object_object_get(m, "pmtu_largest"),
-							   1),
-				 0)),
-			 1500);
+	assert_near(
+		json_object_get_double(json_object_array_get_idx(
+			json_object_array_get_idx(json_object_object_get(m, "efficiency"), 0), 3)),
+		0.96, 1e-9);
+	assert_int_equal(
+		json_object_get_int(json_object_array_get_idx(
+			json_object_array_get_idx(json_object_object_get(m, "pmtu_largest"), 1),
+			0)),
+		1500);
 	/* host summaries */
 	assert_int_equal(
-		bc_json_i64(json_object_array_get_idx(json_object_object_get(doc, "hosts"), 2), "mtu",
-			    0),
+		bc_json_i64(json_object_array_get_idx(json_object_object_get(doc, "hosts"), 2),
+			    "mtu", 0),
 		1500);
 	json_object_put(doc);
 	/* analyze twice: findings replaced, not added */
@@ -467,8 +471,7 @@ static void test_mtu(void **state)
 		d.carried_own[2][x] = d.carried_own[3][x] = false;
 	doc = make_doc(&d);
 	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
-	assert_string_equal(subjects(doc, "path-mtu-blackhole", buf, sizeof(buf)),
-			    "h2->h3 h3->h2");
+	assert_string_equal(subjects(doc, "path-mtu-blackhole", buf, sizeof(buf)), "h2->h3 h3->h2");
 	/* 2 hosts at 1500, 2 at 9000: the tie goes to the smaller, so h2 and h3 mismatch */
 	assert_string_equal(subjects(doc, "host-mtu-mismatch", buf, sizeof(buf)), "h2 h3");
 	f = first(doc, "path-mtu-blackhole");
@@ -622,7 +625,7 @@ static void test_plot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedule), cmocka_unit_test(test_probe_sizes),
+		cmocka_unit_test(test_schedule),  cmocka_unit_test(test_probe_sizes),
 		cmocka_unit_test(test_pair_fill), cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_slow_host), cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_faults),	  cmocka_unit_test(test_csv),

@@ -92,13 +92,15 @@ static void test_stats(void **state)
 
 static void test_point(void **state)
 {
-	struct json_object *p = json_tokener_parse(
-		"{\"value\": 512, \"runs\": ["
-		" {\"rep\": 1, \"goodput_bps\": 9.0e6, \"ceiling_bps\": 9.24e6, \"sent_packets\": 100,"
-		"  \"lost_packets\": 10},"
-		" {\"rep\": 2, \"error\": \"agent unreachable\"},"
-		" {\"rep\": 3, \"goodput_bps\": 9.2e6, \"ceiling_bps\": 9.24e6, \"sent_packets\": 100,"
-		"  \"lost_packets\": 30}]}");
+	struct json_object *p =
+		json_tokener_parse("{\"value\": 512, \"runs\": ["
+				   " {\"rep\": 1, \"goodput_bps\": 9.0e6, \"ceiling_bps\": 9.24e6, "
+				   "\"sent_packets\": 100,"
+				   "  \"lost_packets\": 10},"
+				   " {\"rep\": 2, \"error\": \"agent unreachable\"},"
+				   " {\"rep\": 3, \"goodput_bps\": 9.2e6, \"ceiling_bps\": 9.24e6, "
+				   "\"sent_packets\": 100,"
+				   "  \"lost_packets\": 30}]}");
 	char *buf = NULL;
 	size_t len;
 	FILE *f;
@@ -141,10 +143,12 @@ static void test_plot(void **state)
 	char dir[] = "/tmp/bc-test-sweep-XXXXXX", path[64];
 	struct json_object *doc = json_tokener_parse(
 		"{\"param\": \"size\", \"unit\": \"bytes\", \"protocol\": \"udp\", \"points\": ["
-		" {\"value\": 64, \"mean_bps\": 6.0e6, \"ci_low_bps\": 5.9e6, \"ci_high_bps\": 6.1e6,"
+		" {\"value\": 64, \"mean_bps\": 6.0e6, \"ci_low_bps\": 5.9e6, \"ci_high_bps\": "
+		"6.1e6,"
 		"  \"ceiling_bps\": 6.04e6},"
 		" {\"value\": 512, \"mean_bps\": null, \"ceiling_bps\": null},"
-		" {\"value\": 1472, \"mean_bps\": 9.7e6, \"ci_low_bps\": null, \"ci_high_bps\": null,"
+		" {\"value\": 1472, \"mean_bps\": 9.7e6, \"ci_low_bps\": null, \"ci_high_bps\": "
+		"null,"
 		"  \"ceiling_bps\": 9.72e6}]}");
 	struct bc_error err = {0};
 	FILE *f;
