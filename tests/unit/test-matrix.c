@@ -244,7 +244,7 @@ static struct json_object *make_doc(const struct doc_spec *d)
 	}
 	for (unsigned a = 0; a < d->n; a++)
 		for (unsigned b = 0; b < d->n; b++) {
-			struct json_object *p = json_object_new_object(), *r;
+			struct json_object *p, *r;
 			char ea[200], eb[200];
 			double la = d->link_mbit[a] ? d->link_mbit[a] : 40;
 			double lb = d->link_mbit[b] ? d->link_mbit[b] : 40;
@@ -254,6 +254,7 @@ static struct json_object *make_doc(const struct doc_spec *d)
 
 			if (a == b)
 				continue;
+			p = json_object_new_object();
 			json_object_object_add(p, "from", json_object_new_string(name(a)));
 			json_object_object_add(p, "to", json_object_new_string(name(b)));
 			json_object_object_add(p, "from_index", json_object_new_int((int)a));
