@@ -48,6 +48,11 @@ struct bc_plan {
 	/* --place per-slave=K: the agent places the reverse streams on its own
 	 * bond, K per usable slave (docs/protocol.md "place"); 0 = no placement */
 	uint32_t place_k;
+	/* path MTU probe (matrix): UDP senders set DF and ignore the cached path
+	 * MTU (IP_PMTUDISC_PROBE / IPV6_PMTUDISC_PROBE), so a datagram larger than
+	 * the path is dropped on the way instead of fragmented locally; one
+	 * larger than the local interface MTU fails with EMSGSIZE (send_errors) */
+	bool df;
 };
 
 #define BC_PLAN_CAPTURE_VERSION 1

@@ -77,6 +77,20 @@ static const struct bc_finding_def catalog[] = {
 	 "a placed flow left on a slave other than the predicted one (captures)"},
 	{"capture-incomplete", BC_SEV_WARNING,
 	 "a capture dropped or cut packets: counts are lower bounds"},
+	/* cluster matrix (bondcheck/matrix.h, docs/matrix.md) */
+	{"host-unreachable", BC_SEV_ERROR,
+	 "a matrix host did not answer, refused the key or was busy: its pairs were skipped"},
+	{"pair-failed", BC_SEV_ERROR, "the test of one ordered matrix pair failed"},
+	{"host-slow", BC_SEV_ERROR,
+	 "a host's pairs reach < 70 % of what the pairs without it reach (matrix)"},
+	{"host-link-slower", BC_SEV_WARNING,
+	 "a host's link ceiling is below half the other hosts' (matrix)"},
+	{"host-mtu-mismatch", BC_SEV_ERROR,
+	 "a host's MTU differs from the others' (with its lost own-size DF probes)"},
+	{"path-mtu-blackhole", BC_SEV_ERROR,
+	 "DF probes no larger than both ends' MTU were all lost between two hosts"},
+	{"host-rx-drops", BC_SEV_WARNING,
+	 "a host's interface dropped received frames during matrix tests"},
 };
 
 const struct bc_finding_def *bc_findings_catalog(size_t *n)

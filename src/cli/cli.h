@@ -23,5 +23,13 @@ int bc_cmd_serve(int argc, char **argv);
 int bc_cmd_run(int argc, char **argv);
 int bc_cmd_analyze(int argc, char **argv);
 int bc_cmd_restore(int argc, char **argv);
+int bc_cmd_matrix(int argc, char **argv);
+int bc_cmd_sweep(int argc, char **argv);
+
+/*
+ * bc_cli_plot_dir() - --plot DIR of command @cmd: a folder, created (one
+ * level) when missing.  Returns BC_EXIT_OK or the exit status, said on stderr.
+ */
+int bc_cli_plot_dir(const char *cmd, const char *dir);
 
 #endif

@@ -72,29 +72,6 @@ static int print_json(struct json_object *o)
 	return 0;
 }
 
-/* --plot DIR: a folder, created (one level) when missing; 0 or an exit status */
-static int plot_dir(const char *dir)
-{
-	struct stat st;
-
-	if (!stat(dir, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return BC_EXIT_OK;
-		fprintf(stderr, "bondcheck analyze: --plot '%s' is not a directory; give a folder "
-				"for the SVG files\n",
-			dir);
-		return BC_EXIT_USAGE;
-	}
-	if (mkdir(dir, 0755)) {
-		fprintf(stderr,
-			"bondcheck analyze: --plot '%s': cannot create it: %s; give a folder "
-			"that exists or whose parent does\n",
-			dir, strerror(errno));
-		return BC_EXIT_ENV;
-	}
-	return BC_EXIT_OK;
-}
-
 /* The plots of the analysis that have data; -ENODATA ones are noted. */
 static int write_plots(const char *dir, struct json_object *an)
 {
@@ -238,7 +215,7 @@ int bc_cmd_analyze(int argc, char **argv)
 				"rx:LINK=FILE arguments\n");
 		return BC_EXIT_USAGE;
 	}
-	if (plot && (rc = plot_dir(plot)) != BC_EXIT_OK)
+	if (plot && (rc = bc_cli_plot_dir("analyze", plot)) != BC_EXIT_OK)
 		return rc;
 	if (bc_attrib_init(&a, &cfg, &err)) {
 		fprintf(stderr, "bondcheck analyze: %s\n", err.msg);

@@ -18,6 +18,10 @@ static const struct bc_command commands[] = {
 	  bc_cmd_analyze },
 	{ "restore", "put bonds back from their journals after scale/failover/sweep (or a crash)",
 	  bc_cmd_restore },
+	{ "matrix", "every ordered pair of a cluster's agents: goodput matrix, path MTU, slow hosts",
+	  bc_cmd_matrix },
+	{ "sweep", "goodput against message size, streams, UDP rate or MTU, with CIs and the ceiling",
+	  bc_cmd_sweep },
 };
 
 static void usage(FILE *out)

@@ -127,6 +127,8 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 		json_object_object_add(o, "capture", json_object_new_int64(p->capture));
 	if (p->place_k) /* absent when off, as capture */
 		json_object_object_add(o, "place_per_slave", json_object_new_int64(p->place_k));
+	if (p->df) /* absent when off, as capture */
+		json_object_object_add(o, "df", json_object_new_boolean(true));
 	return o;
 }
 
@@ -214,6 +216,8 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 					    json_object_get_string(v), BC_PLAN_MAX_STREAMS);
 		p->place_k = (uint32_t)k;
 	}
+	/* optional: DF probe senders (path MTU check); absent = false */
+	p->df = json_object_object_get_ex(o, "df", &v) && json_object_get_boolean(v);
 	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
 	    (strcmp(s, "tcp") && strcmp(s, "udp")))
 		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");

@@ -80,6 +80,23 @@ static uint16_t sock_port(int fd)
 					      : ((struct sockaddr_in *)&ss)->sin_port);
 }
 
+/* plan.df: DF set, the cached path MTU ignored (IP_PMTUDISC_PROBE, ip(7)).  Returns @fd or -errno.
+ */
+static int set_df(const struct bc_test *t, int fd, struct bc_error *err)
+{
+	int six = plan_family(t) == 6;
+	int v = six ? IPV6_PMTUDISC_PROBE : IP_PMTUDISC_PROBE;
+
+	if (!t->plan.df)
+		return fd;
+	if (setsockopt(fd, six ? IPPROTO_IPV6 : IPPROTO_IP,
+		       six ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &v, sizeof(v)) < 0)
+		return bc_error_set(err, -errno,
+				    "cannot set DF (path MTU probe) on a UDP socket: %s",
+				    strerror(errno));
+	return fd;
+}
+
 static int agent_open(struct bc_test *t, struct bc_error *err)
 {
 	struct sockaddr_storage ss = t->local;
@@ -105,6 +122,9 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 			s->fd = fd;
 			s->local_port = (uint16_t)(t->plan.dport + i);
 			s->peer = t->peer;
+			fd = set_df(t, fd, err);
+			if (fd < 0)
+				return fd; /* the socket is closed with the stream */
 		}
 		return 0;
 	}
@@ -190,6 +210,9 @@ static int client_open_udp(struct bc_test *t, struct bc_stream *s, uint32_t i, s
 	if (fd < 0)
 		return fd;
 	s->fd = fd;
+	fd = set_df(t, fd, err);
+	if (fd < 0)
+		return fd;
 	bc_sockaddr_set_port(&to, (uint16_t)(t->plan.dport + i));
 	if (connect(fd, (struct sockaddr *)&to, bc_sockaddr_len(&to)) < 0)
 		return bc_error_set(err, -errno, "cannot address the agent's UDP port %u: %s",

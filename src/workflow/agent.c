@@ -26,6 +26,7 @@
 #include "traffic/egress.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
+#include "workflow/agent-relay.h"
 #include "workflow/bulk.h"
 #include "workflow/change-session.h"
 #include "workflow/place.h"
@@ -495,6 +496,13 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 				"the bulk connection is reserved for per-packet records and not "
 				"served by this version");
 			json_object_put(m);
+			continue;
+		}
+		if (!strcmp(bc_ctl_type(m), "run-to")) { /* matrix: workflow/agent-relay.c */
+			r = bc_agent_relay(c, fd, m);
+			json_object_put(m);
+			if (r != 0)
+				return r;
 			continue;
 		}
 		if (is_change_msg(m)) {

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `bondcheck matrix`: every ordered pair of a cluster's hosts, each running
+ * `bondcheck serve` with the same pre-shared key (docs/matrix.md).
+ *
+ * The controller authenticates to every agent, then for each ordered pair
+ * (A, B) asks agent A with `run-to` (docs/protocol.md "Relayed tests") to run
+ * one test as a client towards agent B; B accepts A's authenticated control
+ * connection, so no agent sends to a host that did not consent (DESIGN.md
+ * "Security model of the agent").  After the throughput test A sends DF
+ * probes (plan member "df") of both hosts' configured MTU sizes towards B:
+ * the path MTU check.
+ *
+ * The matrix document (JSON, `matrix -j`):
+ *
+ *   {"schema_version": 1, "bondcheck_version", "generated_at", "kind": "matrix",
+ *    "protocol": "tcp"|"udp", "streams", "duration_ms", "length",
+ *    "rate_bps_per_stream", "concurrency", "port", "incomplete": bool,
+ *    "hosts": [{"name", "index", "status": "ok"|"unreachable"|"auth-failed"|
+ *               "busy"|"error", "error"?, "interface"?, "mtu"?,
+ *               "link_rate_bps"?, "rate_source"?, "link_ceiling_bps"?}],
+ *    "rounds": n,
+ *    "pairs": [{"from", "to", "from_index", "to_index", "round",
+ *               "status": "ok"|"failed"|"skipped", "error"?: {"code", "message"},
+ *               "goodput_bps", "ceiling_bps", "efficiency", "limited_by":
+ *               "sender"|"receiver", "run_ceiling_bps", "retransmits",
+ *               "sent_packets", "received_packets", "lost_packets",
+ *               "cpu_bound", "notes": [...],
+ *               "client": {end}, "agent": {end},
+ *               "pmtu": {"status": "ok"|"blackhole"|"mismatch"|"not-run",
+ *                        "largest_carried", "probes": [{"size", "payload",
+ *                        "sent", "received", "send_errors", "carried"}]}}],
+ *    "matrix": {"hosts": [names], "goodput_bps": [[...]], "ceiling_bps":
+ *               [[...]], "efficiency": [[...]], "pmtu_largest": [[...]]}
+ *               (row = sender, column = receiver; null on the diagonal and
+ *               for pairs that did not run),
+ *    "findings": [{"id", "severity", "subject", "evidence": {...}, "advice"}]}
+ *
+ * where {end} = {"host", "interface", "mtu", "link_rate_bps", "rate_source",
+ * "ceiling_bps", "rx_dropped", "rx_missed_errors", "rx_over_errors",
+ * "tx_dropped", "qdisc_drops"} (counter deltas over the test, summed over
+ * the interface and, for a bond, its slaves).
+ *
+ * Units: bits/s, bytes, ms.
+ */
+#ifndef BONDCHECK_MATRIX_H
+#define BONDCHECK_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/ctl-auth.h"
+#include "bondcheck/error.h"
+#include "bondcheck/plan.h"
+
+#define BC_MATRIX_MAX_HOSTS 64
+
+/* A pair is "slow" below this share of the median of the pairs without its host. */
+#define BC_MATRIX_SLOW_RATIO 0.7
+/* A host's link is "slower" below this share of the other hosts' median link ceiling. */
+#define BC_MATRIX_LINK_RATIO 0.5
+
+/* One ordered pair in the schedule: host indexes and the round it runs in. */
+struct bc_matrix_slot {
+	unsigned from, to, round;
+};
+
+/*
+ * bc_matrix_schedule() - every ordered pair of @n hosts (n x (n - 1)) in
+ * rounds in which no host appears twice and at most @concurrency pairs run
+ * (round-robin "circle method": n - 1 rounds of disjoint unordered pairs,
+ * n odd with a bye; each round once per direction, then cut into chunks of
+ * @concurrency).  With @concurrency 1 every round holds one pair.
+ * Returns 0, *@slots (malloc'd, caller frees; ordered by round) and
+ * *@n_slots = n x (n - 1), *@n_rounds; -EINVAL for n < 2, n >
+ * BC_MATRIX_MAX_HOSTS or concurrency 0; -ENOMEM.
+ */
+int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot **slots,
+		       size_t *n_slots, unsigned *n_rounds, struct bc_error *err);
+
+/*
+ * bc_matrix_pair_fill() - pure: fill pair object @pair from the `run`
+ * result @result that agent "from" relayed (bondcheck/client.h): goodput,
+ * retransmits, UDP counts, both ends' interface, MTU and link rate (from
+ * ends.*.metadata.egress), their counter deltas, the pair's ceiling and
+ * efficiency.  The pair ceiling is the smaller of the two ends' ceilings
+ * (bc_ceiling_link / bc_ceiling_bond at the smaller MTU of the two ends, the
+ * plan's protocol and length, each end's rate convention: tbf -> qdisc,
+ * NIC speed -> Ethernet); 0 when an end's rate is unknown (then efficiency
+ * is null).  Sets "status": "ok".  Returns 0 or -EINVAL when @result lacks
+ * "streams".
+ */
+int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, struct bc_error *err);
+
+/*
+ * bc_matrix_probe_sizes() - the DF probe sizes (IP packet bytes) for a pair
+ * whose ends have MTUs @mtu_from and @mtu_to: each distinct value no larger
+ * than @mtu_from (a larger one cannot leave the sender), ascending.  Writes
+ * at most 2 to @sizes and returns the count.
+ */
+size_t bc_matrix_probe_sizes(uint32_t mtu_from, uint32_t mtu_to, uint32_t sizes[2]);
+
+/*
+ * bc_matrix_probe_add() - pure: record the result of a DF probe of @size
+ * bytes (a relayed UDP `run` result, or NULL with @error when it failed)
+ * in pair.pmtu.probes.  "carried" is true when at least one datagram
+ * arrived.
+ */
+void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_object *result,
+			 const char *error);
+
+/*
+ * bc_matrix_analyze() - pure: from doc.hosts and doc.pairs compute each
+ * pair's pmtu.status, the host summaries, doc.matrix and doc.findings
+ * (replacing any).  Findings (docs/matrix.md; catalog in analyze/findings.c):
+ *   host-unreachable  a host the controller could not use (status != ok);
+ *   pair-failed       a pair whose test failed;
+ *   host-slow         a host whose pairs, as sender or receiver, reach less
+ *                     than BC_MATRIX_SLOW_RATIO of the median of the pairs
+ *                     without it (efficiency when every pair has a ceiling,
+ *                     else goodput; needs 3 hosts);
+ *   host-link-slower  a host whose link ceiling is below
+ *                     BC_MATRIX_LINK_RATIO of the others' median;
+ *   host-mtu-mismatch a host whose MTU differs from the most common one,
+ *                     with the peers its own-size DF probes did not reach;
+ *   path-mtu-blackhole a pair whose DF probe no larger than both ends' MTU
+ *                     was lost entirely;
+ *   host-rx-drops     a host whose interface dropped received frames
+ *                     (rx_dropped + rx_missed_errors + rx_over_errors) in
+ *                     the tests it received.
+ * Returns 0, or -EINVAL when doc lacks "hosts" or "pairs".
+ */
+int bc_matrix_analyze(struct json_object *doc, struct bc_error *err);
+
+/* Output (pure; report/matrix-report.c). */
+/* The matrix of goodput and efficiency, the path MTU table, hosts, findings. */
+void bc_matrix_report_text(FILE *out, struct json_object *doc);
+/*
+ * One CSV row per ordered pair, RFC 4180 quoting, header:
+ * from,to,status,goodput_bps,ceiling_bps,efficiency,limited_by,retransmits,
+ * lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error
+ */
+void bc_matrix_report_csv(FILE *out, struct json_object *doc);
+/*
+ * bc_matrix_report_plot() - the goodput heatmap (bc_plot_heatmap, PLplot SVG)
+ * of @doc at @path: row sends to column, each cell's Mbit/s and efficiency,
+ * pairs that did not run grey.  Returns bc_plot_heatmap()'s result (-EINVAL
+ * for more than 32 hosts, -ENODATA when no pair ran).
+ */
+int bc_matrix_report_plot(const char *path, struct json_object *doc, struct bc_error *err);
+
+/* The controller (workflow/matrix.c). */
+struct bc_matrix_cfg {
+	const char *const *hosts; /* names or addresses, as the agents are reached */
+	unsigned n_hosts;
+	uint16_t port; /* every agent's control port */
+	struct bc_auth_key key;
+	struct bc_plan plan; /* per pair; test_id is drawn by each agent */
+	unsigned concurrency;
+	bool pmtu; /* the DF probes after each pair's test */
+	int connect_timeout_ms;
+	/* progress (one line per event); NULL: silent */
+	void (*progress)(void *ctx, const char *line);
+	void *ctx;
+};
+
+void bc_matrix_cfg_defaults(struct bc_matrix_cfg *c);
+
+/*
+ * bc_matrix_run() - authenticate to every host, run the schedule and the
+ * probes, analyze.  A host that does not answer or refuses the key is
+ * reported in doc.hosts (and a finding) and its pairs are "skipped"; the
+ * rest runs.  Returns 0 and the document in *@doc; -EINVAL for a bad
+ * configuration (fewer than 2 hosts, no key); -ENOMEM.
+ */
+int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struct bc_error *err);
+
+#endif

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The controller of `bondcheck matrix` (bondcheck/matrix.h): authenticate to
+ * every agent, relay each ordered pair's test with `run-to`, then the DF
+ * probes, in rounds of disjoint pairs; the analysis is analyze/matrix.c.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bondcheck/client.h"
+#include "bondcheck/ctl.h"
+#include "bondcheck/json-get.h"
+#include "bondcheck/matrix.h"
+#include "workflow/agent-relay.h"
+#include "workflow/client-conn.h"
+
+/* DF probe: this many datagrams in PROBE_MS, then Tmax PROBE_MS. */
+#define PROBE_COUNT 10
+#define PROBE_MS    300
+
+void bc_matrix_cfg_defaults(struct bc_matrix_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->port = BC_CTL_PORT;
+	c->concurrency = 1;
+	c->pmtu = true;
+	c->connect_timeout_ms = 5000;
+	bc_plan_defaults(&c->plan);
+	c->plan.duration_ms = 5000;
+}
+
+struct ctl {
+	const struct bc_matrix_cfg *c;
+	pthread_mutex_t mu; /* progress lines from the pair threads */
+	struct json_object *hosts;
+	size_t done, total;
+};
+
+static void progress(struct ctl *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void progress(struct ctl *x, const char *fmt, ...)
+{
+	char buf[900];
+	va_list ap;
+
+	if (!x->c->progress)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&x->mu);
+	x->c->progress(x->c->ctx, buf);
+	pthread_mutex_unlock(&x->mu);
+}
+
+static void client_cfg(const struct bc_matrix_cfg *c, const char *host, struct bc_client_cfg *cc)
+{
+	bc_client_cfg_defaults(cc);
+	cc->peer = host;
+	cc->port = c->port;
+	cc->key = c->key;
+	cc->connect_timeout_ms = c->connect_timeout_ms;
+}
+
+static const char *host_status(int r)
+{
+	switch (r) {
+	case -EACCES:
+		return "auth-failed";
+	case -EBUSY:
+		return "busy";
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+	case -ECONNREFUSED:
+	case -ETIMEDOUT:
+	case -ENOENT:
+	case -ECONNRESET:
+		return "unreachable";
+	default:
+		return "error";
+	}
+}
+
+/* The controller's own authentication to @host: open a session, close it. */
+static int check_host(const struct bc_matrix_cfg *c, const char *host, struct bc_error *err)
+{
+	struct bc_client_cfg cc;
+	struct sockaddr_storage peer;
+	int fd;
+
+	client_cfg(c, host, &cc);
+	fd = bc_client_connect(&cc, &peer, err);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Ask agent @from to run @plan towards @to.  Returns 0 and the relayed result
+ * in *@result; or -errno with the error code (the agent's, or "controller")
+ * in @code and the sentence in @err.
+ */
+static int relay(const struct bc_matrix_cfg *c, const char *from, const char *to,
+		 const struct bc_plan *plan, struct json_object **result, char *code,
+		 size_t code_len, struct bc_error *err)
+{
+	struct bc_client_cfg cc;
+	struct sockaddr_storage peer;
+	struct json_object *o, *m = NULL;
+	int fd, r, timeout = (int)(plan->duration_ms + plan->tmax_ms) + 60000;
+
+	*result = NULL;
+	snprintf(code, code_len, "controller");
+	client_cfg(c, from, &cc);
+	fd = bc_client_connect(&cc, &peer, err);
+	if (fd < 0) {
+		snprintf(code, code_len, "%s", host_status(fd));
+		return fd;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string("run-to"));
+	json_object_object_add(o, "peer", json_object_new_string(to));
+	json_object_object_add(o, "port", json_object_new_int(c->port));
+	json_object_object_add(o, "plan", bc_plan_to_json(plan));
+	r = bc_ctl_send(fd, o, 5000, err);
+	json_object_put(o);
+	if (r == 0)
+		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, timeout, &m, err);
+	close(fd);
+	if (r < 0)
+		return r;
+	if (!strcmp(bc_ctl_type(m), "error")) {
+		snprintf(code, code_len, "%s", bc_json_str(m, "code"));
+		r = bc_error_set(err, -EPROTO, "%s", bc_json_str(m, "message"));
+	} else if (strcmp(bc_ctl_type(m), "relayed") ||
+		   !json_object_object_get_ex(m, "result", &o)) {
+		snprintf(code, code_len, "unexpected");
+		r = bc_error_set(err, -EPROTO,
+				 "agent %s answered run-to with '%s'; expected 'relayed' (is it an "
+				 "older bondcheck without run-to?)",
+				 from, bc_ctl_type(m));
+	} else {
+		*result = json_object_get(o);
+	}
+	json_object_put(m);
+	return r;
+}
+
+static void pair_error(struct json_object *pair, const char *status, const char *code,
+		       const char *msg)
+{
+	struct json_object *e = json_object_new_object();
+
+	json_object_object_add(pair, "status", json_object_new_string(status));
+	json_object_object_add(e, "code", json_object_new_string(code));
+	json_object_object_add(e, "message", json_object_new_string(msg));
+	json_object_object_add(pair, "error", e);
+}
+
+/* The DF probes of one pair (bc_matrix_probe_sizes) after its test. */
+static void probes(struct ctl *x, struct json_object *pair, const char *from, const char *to,
+		   int ip_version)
+{
+	const struct bc_matrix_cfg *c = x->c;
+	uint32_t sizes[2];
+	uint32_t mf = (uint32_t)bc_json_i64(json_object_object_get(pair, "client"), "mtu", 0);
+	uint32_t mt = (uint32_t)bc_json_i64(json_object_object_get(pair, "agent"), "mtu", 0);
+	size_t n = bc_matrix_probe_sizes(mf, mt, sizes);
+	uint32_t hdr = ip_version == 6 ? 48 : 28;
+
+	for (size_t i = 0; i < n; i++) {
+		struct bc_plan p;
+		struct bc_error err = {0};
+		struct json_object *res;
+		char code[64];
+
+		if (sizes[i] <= hdr + 32) /* below the test header: nothing to probe */
+			continue;
+		bc_plan_defaults(&p);
+		p.proto = BC_L4_UDP;
+		p.family = ip_version;
+		p.streams = 1;
+		p.dir = BC_DIR_FORWARD;
+		p.length = sizes[i] - hdr;
+		p.duration_ms = PROBE_MS;
+		p.interval_ms = PROBE_MS;
+		p.tmax_ms = PROBE_MS;
+		p.rate_bps = (uint64_t)p.length * 8 * PROBE_COUNT * 1000 / PROBE_MS;
+		p.dport = c->plan.dport;
+		p.df = true;
+		if (relay(c, from, to, &p, &res, code, sizeof(code), &err) < 0) {
+			bc_matrix_probe_add(pair, sizes[i], NULL, err.msg);
+			continue;
+		}
+		bc_matrix_probe_add(pair, sizes[i], res, NULL);
+		json_object_put(res);
+	}
+}
+
+struct job {
+	struct ctl *x;
+	struct json_object *pair;
+	unsigned from, to;
+};
+
+static void *run_pair(void *arg)
+{
+	struct job *j = arg;
+	struct ctl *x = j->x;
+	const struct bc_matrix_cfg *c = x->c;
+	const char *from = c->hosts[j->from], *to = c->hosts[j->to];
+	struct json_object *res = NULL;
+	struct bc_error err = {0};
+	char code[64], line[700];
+	size_t k;
+
+	if (relay(c, from, to, &c->plan, &res, code, sizeof(code), &err) < 0) {
+		pair_error(j->pair, "failed", code, err.msg);
+	} else if (bc_matrix_pair_fill(j->pair, res, &err) < 0) {
+		pair_error(j->pair, "failed", "malformed", err.msg);
+	} else if (c->pmtu) {
+		probes(x, j->pair, from, to,
+		       (int)bc_json_i64(json_object_object_get(res, "test"), "ip_version", 4));
+	}
+	json_object_put(res);
+	pthread_mutex_lock(&x->mu);
+	k = ++x->done;
+	pthread_mutex_unlock(&x->mu);
+	if (strcmp(bc_json_str(j->pair, "status"), "ok")) {
+		progress(x, "pair %zu/%zu %s -> %s: failed (%s): %s", k, x->total, from, to, code,
+			 err.msg);
+	} else {
+		struct json_object *eff = json_object_object_get(j->pair, "efficiency");
+
+		snprintf(line, sizeof(line), "%.2f Mbit/s",
+			 bc_json_dbl(j->pair, "goodput_bps", 0) / 1e6);
+		if (eff)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " (%.1f %% of %.2f)", 100 * json_object_get_double(eff),
+				 bc_json_dbl(j->pair, "ceiling_bps", 0) / 1e6);
+		progress(x, "pair %zu/%zu %s -> %s: %s", k, x->total, from, to, line);
+	}
+	return NULL;
+}
+
+static struct json_object *new_doc(const struct bc_matrix_cfg *c)
+{
+	struct json_object *d = json_object_new_object();
+	char stamp[32];
+
+	bc_json_generated_at(stamp, sizeof(stamp));
+	json_object_object_add(d, "schema_version", json_object_new_int(1));
+	json_object_object_add(d, "bondcheck_version", json_object_new_string(BC_VERSION));
+	json_object_object_add(d, "generated_at", json_object_new_string(stamp));
+	json_object_object_add(d, "kind", json_object_new_string("matrix"));
+	json_object_object_add(d, "protocol",
+			       json_object_new_string(c->plan.proto == BC_L4_UDP ? "udp" : "tcp"));
+	json_object_object_add(d, "streams", json_object_new_int64(c->plan.streams));
+	json_object_object_add(d, "duration_ms", json_object_new_int64(c->plan.duration_ms));
+	json_object_object_add(d, "length", json_object_new_int64(c->plan.length));
+	json_object_object_add(d, "rate_bps_per_stream", json_object_new_uint64(c->plan.rate_bps));
+	json_object_object_add(d, "concurrency", json_object_new_int64(c->concurrency));
+	json_object_object_add(d, "port", json_object_new_int(c->port));
+	json_object_object_add(d, "pmtu_probes", json_object_new_boolean(c->pmtu));
+	return d;
+}
+
+/* A pair that cannot run: one of its hosts failed the controller's check. */
+static struct json_object *skipped_pair(const struct bc_matrix_cfg *c, struct json_object *hosts,
+					unsigned a, unsigned b)
+{
+	struct json_object *p = json_object_new_object();
+	struct json_object *ha = json_object_array_get_idx(hosts, a);
+	struct json_object *hb = json_object_array_get_idx(hosts, b);
+	bool a_bad = strcmp(bc_json_str(ha, "status"), "ok") != 0;
+	char line[300];
+
+	json_object_object_add(p, "from", json_object_new_string(c->hosts[a]));
+	json_object_object_add(p, "to", json_object_new_string(c->hosts[b]));
+	json_object_object_add(p, "from_index", json_object_new_int((int)a));
+	json_object_object_add(p, "to_index", json_object_new_int((int)b));
+	json_object_object_add(p, "round", NULL);
+	snprintf(line, sizeof(line), "%s was not usable (%s)", c->hosts[a_bad ? a : b],
+		 bc_json_str(a_bad ? ha : hb, "status"));
+	pair_error(p, "skipped", "host-unreachable", line);
+	return p;
+}
+
+int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struct bc_error *err)
+{
+	struct bc_matrix_slot *slots = NULL;
+	struct ctl x = {.c = c};
+	struct json_object *d, *pairs;
+	struct job *jobs = NULL;
+	unsigned usable[BC_MATRIX_MAX_HOSTS], n_usable = 0, n_rounds = 0;
+	size_t n_slots = 0;
+	bool incomplete = false;
+	int r;
+
+	*doc = NULL;
+	if (!c->key.len)
+		return bc_error_set(err, -EINVAL,
+				    "matrix needs --auth-key: agents relay tests only between "
+				    "hosts that prove the same key");
+	if (c->n_hosts < 2 || c->n_hosts > BC_MATRIX_MAX_HOSTS || !c->concurrency)
+		return bc_error_set(err, -EINVAL,
+				    "%u hosts at concurrency %u; expected 2..%d hosts "
+				    "and a concurrency of at least 1",
+				    c->n_hosts, c->concurrency, BC_MATRIX_MAX_HOSTS);
+	pthread_mutex_init(&x.mu, NULL);
+	d = new_doc(c);
+	x.hosts = json_object_new_array();
+	json_object_object_add(d, "hosts", x.hosts);
+	for (unsigned h = 0; h < c->n_hosts; h++) {
+		struct json_object *ho = json_object_new_object();
+		struct bc_error he = {0};
+
+		json_object_object_add(ho, "name", json_object_new_string(c->hosts[h]));
+		json_object_object_add(ho, "index", json_object_new_int((int)h));
+		r = check_host(c, c->hosts[h], &he);
+		json_object_object_add(ho, "status",
+				       json_object_new_string(r < 0 ? host_status(r) : "ok"));
+		if (r < 0) {
+			json_object_object_add(ho, "error", json_object_new_string(he.msg));
+			incomplete = true;
+		} else {
+			usable[n_usable++] = h;
+		}
+		progress(&x, "host %s: %s%s%s", c->hosts[h],
+			 r < 0 ? host_status(r) : "authenticated", r < 0 ? ": " : "",
+			 r < 0 ? he.msg : "");
+		json_object_array_add(x.hosts, ho);
+	}
+	/* the rounds are made of the usable hosts only, so no slot waits on a dead host */
+	if (n_usable >= 2) {
+		r = bc_matrix_schedule(n_usable, c->concurrency, &slots, &n_slots, &n_rounds, err);
+		if (r < 0)
+			goto fail;
+		jobs = calloc(n_slots, sizeof(*jobs));
+		if (!jobs) {
+			r = bc_error_set(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	json_object_object_add(d, "rounds", json_object_new_int((int)n_rounds));
+	pairs = json_object_new_array();
+	json_object_object_add(d, "pairs", pairs);
+	for (size_t k = 0; k < n_slots; k++) {
+		struct json_object *p = json_object_new_object();
+		unsigned a = usable[slots[k].from], b = usable[slots[k].to];
+
+		json_object_object_add(p, "from", json_object_new_string(c->hosts[a]));
+		json_object_object_add(p, "to", json_object_new_string(c->hosts[b]));
+		json_object_object_add(p, "from_index", json_object_new_int((int)a));
+		json_object_object_add(p, "to_index", json_object_new_int((int)b));
+		json_object_object_add(p, "round", json_object_new_int((int)slots[k].round));
+		json_object_array_add(pairs, p);
+		jobs[k] = (struct job){&x, p, a, b};
+	}
+	for (unsigned a = 0; a < c->n_hosts; a++)
+		for (unsigned b = 0; b < c->n_hosts; b++) {
+			struct json_object *ha = json_object_array_get_idx(x.hosts, a);
+			struct json_object *hb = json_object_array_get_idx(x.hosts, b);
+
+			if (a != b && (strcmp(bc_json_str(ha, "status"), "ok") ||
+				       strcmp(bc_json_str(hb, "status"), "ok")))
+				json_object_array_add(pairs, skipped_pair(c, x.hosts, a, b));
+		}
+	x.total = n_slots;
+	for (size_t k = 0; k < n_slots;) {
+		size_t e = k;
+		pthread_t th[BC_MATRIX_MAX_HOSTS / 2 + 1];
+		bool started[BC_MATRIX_MAX_HOSTS / 2 + 1] = {false};
+
+		while (e < n_slots && slots[e].round == slots[k].round)
+			e++;
+		/* one pair: in this thread; several: one thread each (disjoint hosts) */
+		if (e - k == 1) {
+			run_pair(&jobs[k]);
+		} else {
+			for (size_t i = k; i < e; i++)
+				started[i - k] =
+					pthread_create(&th[i - k], NULL, run_pair, &jobs[i]) == 0;
+			for (size_t i = k; i < e; i++) {
+				if (started[i - k])
+					pthread_join(th[i - k], NULL);
+				else
+					run_pair(&jobs[i]);
+			}
+		}
+		k = e;
+	}
+	for (size_t k = 0; k < bc_json_len(pairs); k++)
+		if (strcmp(bc_json_str(json_object_array_get_idx(pairs, k), "status"), "ok"))
+			incomplete = true;
+	json_object_object_add(d, "incomplete", json_object_new_boolean(incomplete));
+	r = bc_matrix_analyze(d, err);
+fail:
+	pthread_mutex_destroy(&x.mu);
+	free(jobs);
+	free(slots);
+	if (r < 0) {
+		json_object_put(d);
+		return r;
+	}
+	*doc = d;
+	return 0;
+}

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The pure part of `bondcheck matrix` (analyze/matrix.c, report/matrix-report.c):
+ * schedule, probe sizes, pair figures from a relayed result, findings, CSV.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bondcheck/json-get.h"
+#include "bondcheck/matrix.h"
+
+#define assert_near(got, want, tol) assert_true((got) > (want) - (tol) && (got) < (want) + (tol))
+
+static void check_schedule(unsigned n, unsigned conc)
+{
+	struct bc_matrix_slot *s;
+	size_t k;
+	unsigned rounds, seen[BC_MATRIX_MAX_HOSTS][BC_MATRIX_MAX_HOSTS] = {{0}};
+
+	assert_int_equal(bc_matrix_schedule(n, conc, &s, &k, &rounds, NULL), 0);
+	assert_int_equal(k, (size_t)n * (n - 1));
+	for (size_t i = 0; i < k; i++) {
+		assert_true(s[i].from < n && s[i].to < n && s[i].from != s[i].to);
+		seen[s[i].from][s[i].to]++;
+		if (i)
+			assert_true(s[i].round >= s[i - 1].round);
+		assert_true(s[i].round < rounds);
+	}
+	for (unsigned a = 0; a < n; a++)
+		for (unsigned b = 0; b < n; b++)
+			assert_int_equal(seen[a][b], a != b ? 1 : 0); /* every ordered pair once */
+	for (unsigned r = 0; r < rounds; r++) {
+		unsigned busy[BC_MATRIX_MAX_HOSTS] = {0}, in_round = 0;
+
+		for (size_t i = 0; i < k; i++) {
+			if (s[i].round != r)
+				continue;
+			in_round++;
+			assert_int_equal(busy[s[i].from]++, 0); /* no host twice in a round */
+			assert_int_equal(busy[s[i].to]++, 0);
+		}
+		assert_true(in_round >= 1 && in_round <= conc);
+	}
+	if (conc == 1)
+		assert_int_equal(rounds, n * (n - 1));
+	free(s);
+}
+
+static void test_schedule(void **state)
+{
+	struct bc_matrix_slot *s;
+	size_t k;
+	unsigned rounds;
+	struct bc_error err = {0};
+
+	(void)state;
+	for (unsigned n = 2; n <= 9; n++)
+		for (unsigned c = 1; c <= 5; c++)
+			check_schedule(n, c);
+	check_schedule(BC_MATRIX_MAX_HOSTS, 32);
+	/* 4 hosts, 2 at a time: 3 rounds of disjoint unordered pairs, once per direction */
+	assert_int_equal(bc_matrix_schedule(4, 2, &s, &k, &rounds, NULL), 0);
+	assert_int_equal(rounds, 6);
+	free(s);
+	/* 5 hosts (a bye each round), 2 at a time: 5 x 2 rounds */
+	assert_int_equal(bc_matrix_schedule(5, 2, &s, &k, &rounds, NULL), 0);
+	assert_int_equal(rounds, 10);
+	free(s);
+	assert_int_equal(bc_matrix_schedule(1, 1, &s, &k, &rounds, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "2.."));
+	assert_int_equal(bc_matrix_schedule(BC_MATRIX_MAX_HOSTS + 1, 1, &s, &k, &rounds, NULL),
+			 -EINVAL);
+	assert_int_equal(bc_matrix_schedule(4, 0, &s, &k, &rounds, NULL), -EINVAL);
+	assert_null(s);
+}
+
+static void test_probe_sizes(void **state)
+{
+	uint32_t s[2];
+
+	(void)state;
+	assert_int_equal(bc_matrix_probe_sizes(1500, 1500, s), 1);
+	assert_int_equal(s[0], 1500);
+	/* the sender's larger MTU and the smaller one both ends take */
+	assert_int_equal(bc_matrix_probe_sizes(9000, 1500, s), 2);
+	assert_int_equal(s[0], 1500);
+	assert_int_equal(s[1], 9000);
+	/* a size above the sender's own MTU cannot leave it */
+	assert_int_equal(bc_matrix_probe_sizes(1500, 9000, s), 1);
+	assert_int_equal(s[0], 1500);
+	assert_int_equal(bc_matrix_probe_sizes(0, 1500, s), 0);
+}
+
+/* A relayed run result with the given ends (egress JSON text) and goodput. */
+static struct json_object *result(double goodput, const char *proto, int length,
+				  const char *client_egress, const char *agent_egress,
+				  long long agent_rx_dropped)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"test\": {\"protocol\": \"%s\", \"length\": %d, \"ip_version\": 4},"
+		 " \"goodput_bps\": %.1f, \"ceiling_bps\": 1,"
+		 " \"streams\": [{\"retransmits\": 3, \"sent_packets\": 10, "
+		 "\"received_packets\": 9, \"lost_packets\": 1}],"
+		 " \"notes\": [],"
+		 " \"ends\": {\"client\": {\"metadata\": {\"hostname\": \"a\", \"egress\": %s,"
+		 "                       \"sysctls\": {\"net.ipv4.tcp_timestamps\": \"1\"}},"
+		 "                      \"counters\": {\"cpu_bound\": false, \"interfaces\": {}}},"
+		 "           \"agent\": {\"metadata\": {\"hostname\": \"b\", \"egress\": %s},"
+		 "                     \"counters\": {\"cpu_bound\": false, \"interfaces\":"
+		 "                        {\"e0\": {\"rx_dropped\": %lld},"
+		 "                         \"bond0\": {\"rx_dropped\": %lld}}}}}}",
+		 proto, length, goodput, client_egress, agent_egress, agent_rx_dropped,
+		 agent_rx_dropped);
+	return json_tokener_parse(buf);
+}
+
+#define TBF40_1500 "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 10000, \"tbf_bps\": 40e6}"
+#define TBF40_9000 "{\"name\": \"e0\", \"mtu\": 9000, \"speed_mbps\": 10000, \"tbf_bps\": 40e6}"
+#define NO_RATE	   "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 0, \"tbf_bps\": 0}"
+#define RR_2x10                                                                                    \
+	"{\"name\": \"bond0\", \"mtu\": 1500, \"speed_mbps\": 0, \"tbf_bps\": 0, \"bond\": "       \
+	"{\"options\": {\"mode\": \"balance-rr 0\"}, \"slaves\": ["                                \
+	"{\"name\": \"eth0\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 10e6},"            \
+	"{\"name\": \"eth1\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 10e6}]}}"
+#define GIGABIT "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 0}"
+
+static void test_pair_fill(void **state)
+{
+	struct json_object *p = json_object_new_object(), *r;
+	struct bc_error err = {0};
+
+	(void)state;
+	/* tbf 40 Mbit/s both ends, TCP at 1500: 40e6 x 1448 / 1514 (qdisc convention) */
+	r = result(30e6, "tcp", 131072, TBF40_1500, TBF40_1500, 0);
+	assert_int_equal(bc_matrix_pair_fill(p, r, &err), 0);
+	assert_near(bc_json_dbl(p, "ceiling_bps", 0), 40e6 * 1448 / 1514, 1);
+	assert_near(bc_json_dbl(p, "efficiency", 0), 30e6 / (40e6 * 1448 / 1514), 1e-9);
+	assert_string_equal(bc_json_str(p, "status"), "ok");
+	assert_int_equal(bc_json_i64(p, "retransmits", 0), 3);
+	assert_string_equal(bc_json_str(json_object_object_get(p, "client"), "rate_source"), "tbf");
+	json_object_put(r);
+	json_object_put(p);
+
+	/* a 9000-byte sender towards a 1500-byte receiver: the ceiling at 1500 */
+	p = json_object_new_object();
+	r = result(30e6, "tcp", 131072, TBF40_9000, TBF40_1500, 0);
+	assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
+	assert_near(bc_json_dbl(p, "ceiling_bps", 0), 40e6 * 1448 / 1514, 1);
+	assert_int_equal(bc_json_i64(json_object_object_get(p, "client"), "mtu", 0), 9000);
+	json_object_put(r);
+	json_object_put(p);
+
+	/* the receiver is a balance-rr bond of two tbf 10 Mbit/s slaves: 2 x 9.564 */
+	p = json_object_new_object();
+	r = result(15e6, "tcp", 131072, TBF40_1500, RR_2x10, 7);
+	assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
+	assert_near(bc_json_dbl(p, "ceiling_bps", 0), 2 * 10e6 * 1448 / 1514, 1);
+	assert_string_equal(bc_json_str(p, "limited_by"), "receiver");
+	assert_near(bc_json_dbl(json_object_object_get(p, "agent"), "link_rate_bps", 0), 20e6, 1);
+	assert_int_equal(bc_json_i64(json_object_object_get(p, "agent"), "rx_dropped", 0), 7);
+	json_object_put(r);
+	json_object_put(p);
+
+	/* UDP 1472 on gigabit NICs (Ethernet convention): 1e9 x 1472 / 1538 */
+	p = json_object_new_object();
+	r = result(900e6, "udp", 1472, GIGABIT, GIGABIT, 0);
+	assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
+	assert_near(bc_json_dbl(p, "ceiling_bps", 0), 1e9 * 1472 / 1538, 1);
+	assert_int_equal(bc_json_i64(p, "lost_packets", 0), 1);
+	assert_null(json_object_object_get(p, "retransmits"));
+	json_object_put(r);
+	json_object_put(p);
+
+	/* an end without a rate: no ceiling, efficiency null */
+	p = json_object_new_object();
+	r = result(30e6, "tcp", 131072, TBF40_1500, NO_RATE, 0);
+	assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
+	assert_true(bc_json_dbl(p, "ceiling_bps", -1) == 0);
+	assert_true(json_object_object_get_ex(p, "efficiency", NULL));
+	assert_null(json_object_object_get(p, "efficiency"));
+	json_object_put(r);
+
+	r = json_tokener_parse("{\"goodput_bps\": 1}");
+	assert_int_equal(bc_matrix_pair_fill(p, r, &err), -EINVAL);
+	json_object_put(r);
+	json_object_put(p);
+}
+
+/* A probe result: @sent datagrams, @received of them arrived. */
+static struct json_object *probe(long long sent, long long received)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"test\": {\"ip_version\": 4}, \"streams\": [{\"sent_packets\": %lld, "
+		 "\"received_packets\": %lld, \"sender\": {\"send_errors\": 0}}]}",
+		 sent, received);
+	return json_tokener_parse(buf);
+}
+
+struct doc_spec {
+	unsigned n;
+	const char *status[6];	/* host status, NULL = ok */
+	unsigned mtu[6];	/* per host */
+	double eff[6][6];	/* pair efficiency, 0 = pair failed */
+	bool carried_own[6][6]; /* the sender's own-size probe arrived */
+	long long rx_dropped[6];
+	double link_mbit[6]; /* tbf per host, Mbit/s; 0 = 40 */
+};
+
+static const char *name(unsigned i)
+{
+	static const char *const n[] = {"h0", "h1", "h2", "h3", "h4", "h5"};
+
+	return n[i];
+}
+
+/* A matrix document as bc_matrix_run() builds it, from @d. */
+static struct json_object *make_doc(const struct doc_spec *d)
+{
+	struct json_object *doc = json_object_new_object(), *hosts = json_object_new_array();
+	struct json_object *pairs = json_object_new_array();
+
+	for (unsigned h = 0; h < d->n; h++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(name(h)));
+		json_object_object_add(o, "index", json_object_new_int((int)h));
+		json_object_object_add(o, "status",
+				       json_object_new_string(d->status[h] ? d->status[h] : "ok"));
+		if (d->status[h])
+			json_object_object_add(o, "error", json_object_new_string("refused"));
+		json_object_array_add(hosts, o);
+	}
+	for (unsigned a = 0; a < d->n; a++)
+		for (unsigned b = 0; b < d->n; b++) {
+			struct json_object *p, *r;
+			char ea[200], eb[200];
+			double la = d->link_mbit[a] ? d->link_mbit[a] : 40;
+			double lb = d->link_mbit[b] ? d->link_mbit[b] : 40;
+			double ceil;
+			uint32_t sizes[2];
+			size_t ns;
+
+			if (a == b)
+				continue;
+			p = json_object_new_object();
+			json_object_object_add(p, "from", json_object_new_string(name(a)));
+			json_object_object_add(p, "to", json_object_new_string(name(b)));
+			json_object_object_add(p, "from_index", json_object_new_int((int)a));
+			json_object_object_add(p, "to_index", json_object_new_int((int)b));
+			json_object_array_add(pairs, p);
+			if (d->status[a] || d->status[b]) {
+				json_object_object_add(p, "status",
+						       json_object_new_string("skipped"));
+				continue;
+			}
+			if (d->eff[a][b] == 0) {
+				struct json_object *e = json_object_new_object();
+
+				json_object_object_add(p, "status",
+						       json_object_new_string("failed"));
+				json_object_object_add(e, "code",
+						       json_object_new_string("peer-unreachable"));
+				json_object_object_add(e, "message", json_object_new_string("x"));
+				json_object_object_add(p, "error", e);
+				continue;
+			}
+			snprintf(ea, sizeof(ea),
+				 "{\"name\": \"e0\", \"mtu\": %u, \"speed_mbps\": 0, \"tbf_bps\": "
+				 "%g}",
+				 d->mtu[a] ? d->mtu[a] : 1500, la * 1e6);
+			snprintf(eb, sizeof(eb),
+				 "{\"name\": \"e0\", \"mtu\": %u, \"speed_mbps\": 0, \"tbf_bps\": "
+				 "%g}",
+				 d->mtu[b] ? d->mtu[b] : 1500, lb * 1e6);
+			ceil = (la < lb ? la : lb) * 1e6 * 1448 / 1514;
+			r = result(d->eff[a][b] * ceil, "tcp", 131072, ea, eb, d->rx_dropped[b]);
+			assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
+			json_object_put(r);
+			ns = bc_matrix_probe_sizes(d->mtu[a] ? d->mtu[a] : 1500,
+						   d->mtu[b] ? d->mtu[b] : 1500, sizes);
+			for (size_t i = 0; i < ns; i++) {
+				bool own = sizes[i] == (d->mtu[a] ? d->mtu[a] : 1500);
+
+				r = probe(10, own && !d->carried_own[a][b] ? 0 : 10);
+				bc_matrix_probe_add(p, sizes[i], r, NULL);
+				json_object_put(r);
+			}
+		}
+	json_object_object_add(doc, "hosts", hosts);
+	json_object_object_add(doc, "pairs", pairs);
+	return doc;
+}
+
+static void fill_spec(struct doc_spec *d, unsigned n, double eff)
+{
+	memset(d, 0, sizeof(*d));
+	d->n = n;
+	for (unsigned a = 0; a < n; a++)
+		for (unsigned b = 0; b < n; b++) {
+			d->eff[a][b] = eff;
+			d->carried_own[a][b] = true;
+		}
+}
+
+static const char *subjects(struct json_object *doc, const char *id, char *buf, size_t len)
+{
+	struct json_object *fs = json_object_object_get(doc, "findings");
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < bc_json_len(fs); k++) {
+		struct json_object *f = json_object_array_get_idx(fs, k);
+
+		if (!strcmp(bc_json_str(f, "id"), id))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
+				 bc_json_str(f, "subject"));
+	}
+	return buf;
+}
+
+static struct json_object *first(struct json_object *doc, const char *id)
+{
+	struct json_object *fs = json_object_object_get(doc, "findings");
+
+	for (size_t k = 0; k < bc_json_len(fs); k++)
+		if (!strcmp(bc_json_str(json_object_array_get_idx(fs, k), "id"), id))
+			return json_object_array_get_idx(fs, k);
+	return NULL;
+}
+
+static void test_healthy(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *m;
+
+	(void)state;
+	fill_spec(&d, 4, 0.96);
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_json_len(json_object_object_get(doc, "findings")), 0);
+	m = json_object_object_get(doc, "matrix");
+	assert_null(json_object_array_get_idx(
+		json_object_array_get_idx(json_object_object_get(m, "efficiency"), 2), 2));
+	assert_near(
+		json_object_get_double(json_object_array_get_idx(
+			json_object_array_get_idx(json_object_object_get(m, "efficiency"), 0), 3)),
+		0.96, 1e-9);
+	assert_int_equal(
+		json_object_get_int(json_object_array_get_idx(
+			json_object_array_get_idx(json_object_object_get(m, "pmtu_largest"), 1),
+			0)),
+		1500);
+	/* host summaries */
+	assert_int_equal(
+		bc_json_i64(json_object_array_get_idx(json_object_object_get(doc, "hosts"), 2),
+			    "mtu", 0),
+		1500);
+	json_object_put(doc);
+	/* analyze twice: findings replaced, not added */
+	fill_spec(&d, 3, 0.9);
+	d.eff[0][1] = d.eff[0][2] = 0.2;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_json_len(json_object_object_get(doc, "findings")), 1);
+	json_object_put(doc);
+	doc = json_tokener_parse("{\"hosts\": []}");
+	assert_int_equal(bc_matrix_analyze(doc, NULL), -EINVAL);
+	json_object_put(doc);
+}
+
+static void test_slow_host(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *f;
+	char buf[200];
+
+	(void)state;
+	/* h1 at 25 % both ways, the rest at 95 % */
+	fill_spec(&d, 4, 0.95);
+	for (unsigned x = 0; x < 4; x++)
+		d.eff[1][x] = d.eff[x][1] = 0.25;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "h1");
+	f = first(doc, "host-slow");
+	assert_string_equal(bc_json_str(f, "severity"), "error");
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "as_sender"),
+			    "0.25");
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "others"), "0.95");
+	json_object_put(doc);
+
+	/* only its receiving side is slow: still h1, and the sender side says not slow */
+	fill_spec(&d, 4, 0.95);
+	for (unsigned x = 0; x < 4; x++)
+		d.eff[x][1] = 0.3;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "h1");
+	assert_non_null(strstr(bc_json_str(first(doc, "host-slow"), "advice"), "(not slow)"));
+	json_object_put(doc);
+
+	/* just above the ratio: no finding (0.7 x 0.95 = 0.665) */
+	fill_spec(&d, 4, 0.95);
+	for (unsigned x = 0; x < 4; x++)
+		d.eff[1][x] = d.eff[x][1] = 0.67;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "");
+	json_object_put(doc);
+
+	/* two hosts: no pairs without the host, no verdict */
+	fill_spec(&d, 2, 0.95);
+	d.eff[0][1] = 0.1;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "");
+	json_object_put(doc);
+
+	/* a host whose link is a quarter of the others': host-link-slower, not host-slow */
+	fill_spec(&d, 4, 0.95);
+	d.link_mbit[3] = 10;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-link-slower", buf, sizeof(buf)), "h3");
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "");
+	json_object_put(doc);
+}
+
+static void test_mtu(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *f, *p;
+	char buf[200];
+
+	(void)state;
+	/* h3 at 9000 behind a 1500 path: its 9000-byte probes lost to everyone */
+	fill_spec(&d, 4, 0.95);
+	d.mtu[3] = 9000;
+	for (unsigned x = 0; x < 3; x++)
+		d.carried_own[3][x] = false;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-mtu-mismatch", buf, sizeof(buf)), "h3");
+	assert_string_equal(subjects(doc, "path-mtu-blackhole", buf, sizeof(buf)), "");
+	f = first(doc, "host-mtu-mismatch");
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "probe_lost_to"),
+			    "h0, h1, h2");
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "largest_carried"),
+			    "1500");
+	p = json_object_array_get_idx(json_object_object_get(doc, "pairs"), 9); /* h3 -> h0 */
+	assert_string_equal(bc_json_str(p, "from"), "h3");
+	assert_string_equal(bc_json_str(json_object_object_get(p, "pmtu"), "status"), "mismatch");
+	json_object_put(doc);
+
+	/* h2 and h3 both at 9000, the path between them carries 1500: black hole */
+	fill_spec(&d, 4, 0.95);
+	d.mtu[2] = d.mtu[3] = 9000;
+	d.carried_own[2][3] = d.carried_own[3][2] = false;
+	for (unsigned x = 0; x < 2; x++)
+		d.carried_own[2][x] = d.carried_own[3][x] = false;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "path-mtu-blackhole", buf, sizeof(buf)), "h2->h3 h3->h2");
+	/* 2 hosts at 1500, 2 at 9000: the tie goes to the smaller, so h2 and h3 mismatch */
+	assert_string_equal(subjects(doc, "host-mtu-mismatch", buf, sizeof(buf)), "h2 h3");
+	f = first(doc, "path-mtu-blackhole");
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "size"), "9000");
+	json_object_put(doc);
+
+	/* a smaller MTU on one host: mismatch without probes lost */
+	fill_spec(&d, 3, 0.95);
+	d.mtu[1] = 1400;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-mtu-mismatch", buf, sizeof(buf)), "h1");
+	assert_non_null(strstr(bc_json_str(first(doc, "host-mtu-mismatch"), "advice"),
+			       "uses MTU 1400, the other hosts 1500"));
+	json_object_put(doc);
+}
+
+static void test_faults(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *f;
+	char buf[200];
+
+	(void)state;
+	fill_spec(&d, 5, 0.95);
+	d.status[4] = "unreachable";
+	d.eff[0][2] = 0; /* failed */
+	d.rx_dropped[1] = 12;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-unreachable", buf, sizeof(buf)), "h4");
+	f = first(doc, "host-unreachable");
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "pairs_skipped"),
+			    "8");
+	assert_string_equal(subjects(doc, "pair-failed", buf, sizeof(buf)), "h0->h2");
+	assert_string_equal(subjects(doc, "host-rx-drops", buf, sizeof(buf)), "h1");
+	f = first(doc, "host-rx-drops");
+	assert_string_equal(bc_json_str(f, "severity"), "warning");
+	/* h1 received from h0, h2, h3: 3 tests x 12 */
+	assert_string_equal(bc_json_str(json_object_object_get(f, "evidence"), "rx_dropped"), "36");
+	/* errors first */
+	f = json_object_array_get_idx(json_object_object_get(doc, "findings"),
+				      bc_json_len(json_object_object_get(doc, "findings")) - 1);
+	assert_string_equal(bc_json_str(f, "id"), "host-rx-drops");
+	json_object_put(doc);
+}
+
+static void test_csv(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fill_spec(&d, 2, 0.5);
+	doc = make_doc(&d);
+	e = json_object_new_object();
+	json_object_object_add(e, "code", json_object_new_string("peer-failed"));
+	json_object_object_add(e, "message", json_object_new_string("said \"no\", twice"));
+	json_object_object_add(json_object_array_get_idx(json_object_object_get(doc, "pairs"), 1),
+			       "error", e);
+	json_object_object_add(doc, "pmtu_probes", json_object_new_boolean(true));
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	f = open_memstream(&buf, &len);
+	bc_matrix_report_csv(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "from,to,status,goodput_bps,ceiling_bps,efficiency,"));
+	assert_non_null(strstr(buf, "\r\nh0,h1,ok,"));
+	assert_non_null(strstr(buf, ",0.5000,sender,3,,1500,1500,1500,ok,\r\n"));
+	assert_non_null(strstr(buf, "\"peer-failed: said \"\"no\"\", twice\"\r\n"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	bc_matrix_report_text(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "Matrix: 2 hosts, 2 ordered pairs"));
+	assert_non_null(strstr(buf, "Path MTU"));
+	free(buf);
+	json_object_put(doc);
+}
+
+/* Whole file as a string (caller frees); NULL when unreadable. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Whether @svg holds the text @t: PLplot's svg driver writes every character as &#xNN;. */
+static bool svg_has(const char *svg, const char *t)
+{
+	char enc[256] = "";
+
+	for (; *t; t++)
+		snprintf(enc + strlen(enc), sizeof(enc) - strlen(enc), "&#x%x;", (unsigned char)*t);
+	return strstr(svg, enc) != NULL;
+}
+
+static void test_plot(void **state)
+{
+	char dir[] = "/tmp/bc-test-matrix-XXXXXX", path[64];
+	struct doc_spec d;
+	struct json_object *doc;
+	struct bc_error err = {0};
+	char *svg;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/matrix.svg", dir);
+	fill_spec(&d, 4, 0.9);
+	d.status[3] = "auth-failed"; /* its pairs are grey */
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_matrix_report_plot(path, doc, &err), 0);
+	svg = slurp(path);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "<svg"));
+	assert_true(svg_has(svg, "h2"));
+	assert_true(svg_has(svg, "(90 %)")); /* the efficiency in the cells */
+	assert_false(svg_has(svg, "h7"));
+	free(svg);
+	unlink(path);
+	json_object_put(doc);
+	/* no pair ran: nothing to draw, no file */
+	fill_spec(&d, 2, 0.9);
+	d.status[0] = "unreachable";
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_int_equal(bc_matrix_report_plot(path, doc, &err), -ENODATA);
+	assert_int_equal(access(path, F_OK), -1);
+	json_object_put(doc);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_schedule),  cmocka_unit_test(test_probe_sizes),
+		cmocka_unit_test(test_pair_fill), cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_slow_host), cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_faults),	  cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_plot),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
