@@ -67,7 +67,8 @@ struct bc_capture_if {
 struct bc_capture {
 	char host[16]; /* "client" or "agent": qualifies file and link names */
 	char filter[BC_CAPTURE_FILTER_MAX];
-	char bond[16]; /* the bond whose slaves are captured; "" when not a bond */
+	char bond[16];	       /* the bond whose slaves are captured; "" when not a bond */
+	uint32_t buffer_bytes; /* ring per interface; 0 = BC_CAPTURE_BUFFER */
 	struct bc_capture_if ifs[BC_CAPTURE_MAX_IFS];
 	size_t n;
 	atomic_int stop;
@@ -101,7 +102,7 @@ int bc_capture_ifaces(struct bc_capture *c, const char *dev, struct bc_error *er
 /*
  * bc_capture_open() - open and activate a handle on each of @c->ifs (set
  * by bc_capture_ifaces() or by the caller), with BC_CAPTURE_SNAPLEN,
- * BC_CAPTURE_BUFFER, nanosecond timestamps, immediate mode off, the filter
+ * @c->buffer_bytes (0: BC_CAPTURE_BUFFER), nanosecond timestamps, immediate mode off, the filter
  * @filter, and a pcap file "@dir/@host-NAME.pcap" for each.  All or
  * nothing: on error every handle opened so far is closed.
  * Returns 0;

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include <json-c/json.h>
 
@@ -61,5 +62,21 @@ void bc_client_cfg_defaults(struct bc_client_cfg *c);
  *   -EPROTO: the agent broke the protocol.  @err says which and what to do.
  */
 int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struct bc_error *err);
+
+/*
+ * bc_client_peer_inspect() - ask the agent for its end's view (the
+ * `inspect` message, docs/protocol.md): *@reply = {"type": "inspect",
+ * "end": <inspect document of its egress bond, or {"interface", "bonds":
+ * [], "reason"}>, "egress": <its egress interface>}; @local = this host's
+ * address on the control connection (the test's source address), @peer the
+ * agent's.  @meanwhile (may be NULL) is called with @local once the request
+ * is on its way, so the caller can inspect its own end while the agent works.
+ * Returns 0; -EOPNOTSUPP when the agent is older and does not know the
+ * message; the errors of bc_client_run() for the connection.
+ */
+int bc_client_peer_inspect(const struct bc_client_cfg *c, struct json_object **reply,
+			   struct sockaddr_storage *local, struct sockaddr_storage *peer,
+			   void (*meanwhile)(void *ctx, const struct sockaddr_storage *local),
+			   void *ctx, struct bc_error *err);
 
 #endif

@@ -53,9 +53,17 @@ struct bc_plan {
 	 * the path is dropped on the way instead of fragmented locally; one
 	 * larger than the local interface MTU fails with EMSGSIZE (send_errors) */
 	bool df;
+	/* capture ring per interface on both ends, bytes (docs/protocol.md
+	 * "capture"); 0 = BC_CAPTURE_BUFFER.  The suite sizes it to its rates. */
+	uint32_t capture_buffer;
+	/* skip the collector snapshots of metadata.bond on both ends (the
+	 * suite's short trials: the bond was inspected once already) */
+	bool no_bond_meta;
 };
 
-#define BC_PLAN_CAPTURE_VERSION 1
+#define BC_PLAN_CAPTURE_VERSION	   1
+#define BC_PLAN_CAPTURE_BUFFER_MIN (1u << 20)
+#define BC_PLAN_CAPTURE_BUFFER_MAX (256u << 20)
 
 struct bc_plan_limits {
 	uint32_t max_streams; /* total, both directions */

@@ -13,7 +13,8 @@ struct json_object *bc_capture_json(const struct bc_capture *c)
 		json_object_object_add(o, "bond", json_object_new_string(c->bond));
 	json_object_object_add(o, "filter", json_object_new_string(c->filter));
 	json_object_object_add(o, "snaplen", U64(BC_CAPTURE_SNAPLEN));
-	json_object_object_add(o, "buffer_bytes", U64(BC_CAPTURE_BUFFER));
+	json_object_object_add(o, "buffer_bytes",
+			       U64(c->buffer_bytes ? c->buffer_bytes : BC_CAPTURE_BUFFER));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct bc_capture_if *ci = &c->ifs[i];
 		struct json_object *x = json_object_new_object();

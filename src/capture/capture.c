@@ -42,7 +42,7 @@ static int activate_errno(int st, const char **hint)
 }
 
 /* Open, configure and activate one handle; the dumper opens in open_one(). */
-static int activate_one(struct bc_capture_if *ci, struct bc_error *err)
+static int activate_one(struct bc_capture_if *ci, uint32_t buffer, struct bc_error *err)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
 	const char *hint;
@@ -54,7 +54,7 @@ static int activate_one(struct bc_capture_if *ci, struct bc_error *err)
 		return bc_error_set(err, -EIO, "cannot capture on %s: %s", ci->name, errbuf);
 	ci->pcap = p;
 	/* settings before activation (kernel-interfaces.md 6.3, 6.5) */
-	if (pcap_set_snaplen(p, BC_CAPTURE_SNAPLEN) || pcap_set_buffer_size(p, BC_CAPTURE_BUFFER) ||
+	if (pcap_set_snaplen(p, BC_CAPTURE_SNAPLEN) || pcap_set_buffer_size(p, (int)buffer) ||
 	    pcap_set_timeout(p, BC_CAPTURE_TIMEOUT_MS) || pcap_set_immediate_mode(p, 0) ||
 	    pcap_set_promisc(p, 0))
 		return bc_error_set(err, -EIO, "cannot configure the capture on %s: %s", ci->name,
@@ -88,7 +88,7 @@ static int open_one(struct bc_capture *c, struct bc_capture_if *ci, const char *
 	pcap_t *p;
 	int r;
 
-	r = activate_one(ci, err);
+	r = activate_one(ci, c->buffer_bytes ? c->buffer_bytes : BC_CAPTURE_BUFFER, err);
 	if (r < 0)
 		return r;
 	p = ci->pcap;

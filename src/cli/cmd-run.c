@@ -12,25 +12,96 @@
 #include "bondcheck/run-report.h"
 #include "bondcheck/units.h"
 #include "cli/cli.h"
+#include "cli/run-suite.h"
 
 enum { OUT_TEXT, OUT_JSON, OUT_JSON_STREAM };
+
+/*
+ * Options that shape one test: any of them runs that single test instead of
+ * the suite ('C' cport, 'G' gso, 's' socket-buffer, 'Q' place, 'K' capture,
+ * 'E' keep-pcaps, 'J' json-stream, 'D' bidir, 'r' rate-per-stream, 'T' tmax).
+ */
+#define SINGLE_SHORT "uPRDbrltOiTCGsQKEJ"
+
+/* How to name the single-test option @c in a message. */
+static const char *single_name(int c)
+{
+	static const struct {
+		int c;
+		const char *name;
+	} names[] = {
+		{'u', "-u/--udp"},	{'P', "-P/--parallel"},	  {'R', "-R/--reverse"},
+		{'D', "--bidir"},	{'b', "-b/--rate"},	  {'r', "--rate-per-stream"},
+		{'l', "-l/--length"},	{'t', "-t/--duration"},	  {'O', "-O/--omit"},
+		{'i', "-i/--interval"}, {'T', "--tmax"},	  {'C', "--cport"},
+		{'G', "--gso"},		{'s', "--socket-buffer"}, {'Q', "--place"},
+		{'K', "--capture"},	{'E', "--keep-pcaps"},	  {'J', "--json-stream"},
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].c == c)
+			return names[i].name;
+	return "?";
+}
 
 struct run_out {
 	int mode;
 	FILE *f;
 };
 
+#ifdef BC_SUITE_PLOTS
+#define PLOT_HELP                                                                                  \
+	"  --plot DIR             SVG plots in DIR: links-tcp-k.svg, links-udp-over.svg\n"         \
+	"                         (per-link throughput), reorder-density.svg, ledger.svg\n"
+#else
+#define PLOT_HELP                                                                                  \
+	"  --plot DIR             SVG plots (not built yet: the option fails with exit 2)\n"
+#endif
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: bondcheck run --peer HOST [options]\n"
+		"Usage: bondcheck run --peer HOST [--quick] [suite options]      the test suite\n"
+		"       bondcheck run --peer HOST SINGLE-TEST OPTIONS...          one test\n"
+		"       bondcheck run --from-json FILE [--csv F] [-j]             re-render a "
+		"suite\n"
 		"\n"
-		"Drive TCP or UDP streams to a `bondcheck serve` agent and report goodput, loss,\n"
-		"duplicates, reordering, jitter, TCP_INFO and both hosts' counters against the\n"
-		"link's ceiling.  Rates are bit/s with SI suffixes (k = 1000): 100M, 1.5G.\n"
+		"Without single-test options, run measures the bond with a test suite and gives\n"
+		"three verdicts (docs/run.md \"The suite\"): it inspects both ends' bonds, runs\n"
+		"TCP with 1 flow (baseline) and with K flows placed one per slave (capture on\n"
+		"every slave, both ends), searches the UDP no-drop rate (<= 6 trials of 5 s),\n"
+		"probes 1.25x above it (capture, loss ledger), and reports per link, per flow,\n"
+		"the ledger, reordering, findings and the verdicts Aggregation, UDP gap and\n"
+		"Drivers.  About 70-120 s; --quick about 15 s.  Exit 1 when a verdict fails or\n"
+		"an error-level finding stands, 3 when the agent was lost (partial report).\n"
+		"Any single-test option (-u -P -R --bidir -b --rate-per-stream -l -t -O -i --tmax\n"
+		"--cport --gso --socket-buffer --place --capture --keep-pcaps --json-stream) runs\n"
+		"that one test instead, as before.  Rates are bit/s with SI suffixes: 100M, 1.5G.\n"
+		"\n"
+		"Both modes:\n"
 		"  --peer HOST            the agent (name or address)            (required)\n"
 		"  -p, --port N           agent control port (default %d)\n"
 		"  --auth-key FILE        prove this pre-shared key to the agent\n"
+		"  -4, -6                 IPv4 or IPv6 only\n"
+		"  --dport N              agent data port base (default %d; UDP stream i uses "
+		"N+i)\n"
+		"  --link-rate R          per-link rate for the ceilings (default: the slave's "
+		"tbf\n"
+		"                         limit, else its negotiated speed)\n"
+		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + "
+		"14)\n"
+		"  -j, --json             JSON to stdout instead of text\n"
+		"  --json-file FILE       also write the JSON to FILE\n"
+		"\n"
+		"Suite only:\n"
+		"  --quick                short suite (0.5 s omit, 1 s TCP, 3 trials of 0.75 s,\n"
+		"                         a 1 s probe): what CI and tools/demo run\n"
+		"  --csv FILE             one row per test and link (columns in docs/run.md);\n"
+		"                         FILE - writes it to stdout instead of the "
+		"text\n" PLOT_HELP
+		"  --from-json FILE       analyse and render a saved suite document; no traffic\n"
+		"\n"
+		"Single test:\n"
 		"  -u, --udp              UDP streams (default TCP)\n"
 		"  -P, --parallel N       streams per direction, 1..%d (default 1)\n"
 		"  -R, --reverse          the agent sends\n"
@@ -45,26 +116,18 @@ static void usage(FILE *out)
 		"  -i, --interval S       report interval, seconds (default 1)\n"
 		"  --tmax S               RFC 7680 Tmax: wait after sending before counting loss "
 		"(default 1)\n"
-		"  -4, -6                 IPv4 or IPv6 only\n"
 		"  --cport BASE[:STRIDE]  client ports BASE, BASE+STRIDE, ... (default ephemeral)\n"
-		"  --dport N              agent data port base (default %d; UDP stream i uses "
-		"N+i)\n"
 		"  --gso                  UDP: send with GSO (UDP_SEGMENT), receive with GRO;\n"
 		"                         --length must then fit the path MTU\n"
 		"  --socket-buffer SIZE   UDP socket buffers to ask for (default 4M; clamping is "
 		"reported)\n"
-		"  --link-rate R          link rate for the ceiling (default: tbf limit or NIC "
-		"speed)\n"
-		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + "
-		"14)\n"
 		"  --place per-slave[=K]  pick client ports so each usable slave of the bond the\n"
 		"                         route leaves by transmits K streams (sets the count)\n"
 		"  --capture              capture on every slave on both ends (root), then\n"
 		"                         per-link frames, paths, loss, reordering pairs\n"
 		"  --keep-pcaps DIR       with --capture: keep one pcap per slave and side in DIR\n"
-		"  -j, --json             JSON result at the end\n"
 		"  --json-stream          one JSON line per interval, then the result\n",
-		BC_CTL_PORT, BC_PLAN_MAX_STREAMS, BC_DATA_PORT);
+		BC_CTL_PORT, BC_DATA_PORT, BC_PLAN_MAX_STREAMS);
 }
 
 static int bad(const char *opt, const char *val, const char *allowed)
@@ -103,6 +166,7 @@ static int exit_for(int r)
 
 int bc_cmd_run(int argc, char **argv)
 {
+	enum { OPT_QUICK = 256, OPT_JSON_FILE, OPT_CSV, OPT_PLOT, OPT_FROM_JSON };
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
 		{"port", required_argument, NULL, 'p'},
@@ -129,6 +193,11 @@ int bc_cmd_run(int argc, char **argv)
 		{"gso", no_argument, NULL, 'G'},
 		{"capture", no_argument, NULL, 'K'},
 		{"keep-pcaps", required_argument, NULL, 'E'},
+		{"quick", no_argument, NULL, OPT_QUICK},
+		{"json-file", required_argument, NULL, OPT_JSON_FILE},
+		{"csv", required_argument, NULL, OPT_CSV},
+		{"plot", required_argument, NULL, OPT_PLOT},
+		{"from-json", required_argument, NULL, OPT_FROM_JSON},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -138,6 +207,8 @@ int bc_cmd_run(int argc, char **argv)
 	struct json_object *res = NULL;
 	double total_rate = 0, stream_rate = 0;
 	bool have_len = false, reverse = false, bidir = false;
+	struct suite_opts so = {0};
+	const char *single = NULL; /* the first single-test option given */
 	uint64_t sz;
 	char *end;
 	long v;
@@ -146,6 +217,8 @@ int bc_cmd_run(int argc, char **argv)
 	bc_client_cfg_defaults(&cfg);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "c:p:uP:Rb:l:t:O:i:46jh", opts, NULL)) != -1) {
+		if (!single && c > 0 && c < 256 && strchr(SINGLE_SHORT, c))
+			single = single_name(c);
 		switch (c) {
 		case 'c':
 			cfg.peer = optarg;
@@ -283,6 +356,21 @@ int bc_cmd_run(int argc, char **argv)
 		case 'J':
 			out.mode = OUT_JSON_STREAM;
 			break;
+		case OPT_QUICK:
+			so.quick = true;
+			break;
+		case OPT_JSON_FILE:
+			so.json_file = optarg;
+			break;
+		case OPT_CSV:
+			so.csv = optarg;
+			break;
+		case OPT_PLOT:
+			so.plot = optarg;
+			break;
+		case OPT_FROM_JSON:
+			so.from_json = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
@@ -295,6 +383,21 @@ int bc_cmd_run(int argc, char **argv)
 		fprintf(stderr,
 			"bondcheck run: unexpected argument '%s'; the agent is given with --peer\n",
 			argv[optind]);
+		return BC_EXIT_USAGE;
+	}
+	if (!single) {
+		so.json = out.mode == OUT_JSON;
+		return bc_cmd_run_suite(&cfg, &so);
+	}
+	if (so.quick || so.csv || so.plot || so.from_json) {
+		fprintf(stderr,
+			"bondcheck run: %s runs the suite; it cannot be combined with the "
+			"single-test option %s (drop one of them)\n",
+			so.quick  ? "--quick"
+			: so.csv  ? "--csv"
+			: so.plot ? "--plot"
+				  : "--from-json",
+			single);
 		return BC_EXIT_USAGE;
 	}
 	if (!cfg.peer) {
@@ -324,8 +427,7 @@ int bc_cmd_run(int argc, char **argv)
 	if (total_rate > 0) {
 		cfg.plan.rate_bps = (uint64_t)(total_rate / cfg.plan.streams);
 		cfg.total_rate_bps = total_rate;
-	}
-	else if (stream_rate > 0)
+	} else if (stream_rate > 0)
 		cfg.plan.rate_bps = (uint64_t)stream_rate;
 	if (cfg.plan.proto == BC_L4_UDP && !have_len)
 		cfg.plan.length = cfg.family == 6 ? 1452 : 1472;
@@ -357,6 +459,20 @@ int bc_cmd_run(int argc, char **argv)
 		json_object_object_add(e, "data", json_object_get(res));
 		printf("%s\n", json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN));
 		json_object_put(e);
+	}
+	if (so.json_file) {
+		FILE *f = fopen(so.json_file, "w");
+
+		if (!f ||
+		    fprintf(f, "%s\n",
+			    json_object_to_json_string_ext(
+				    res, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED)) < 0 ||
+		    fclose(f)) {
+			fprintf(stderr, "bondcheck run: cannot write --json-file %s\n",
+				so.json_file);
+			json_object_put(res);
+			return BC_EXIT_ENV;
+		}
 	}
 	json_object_put(res);
 	return BC_EXIT_OK;

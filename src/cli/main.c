@@ -12,7 +12,7 @@ static const struct bc_command commands[] = {
 	{ "inspect", "audit bonds and every slave (netlink, ethtool, /proc); or saved /proc text",
 	  bc_cmd_inspect },
 	{ "serve", "the agent on the peer host: answers `run` over the control protocol", bc_cmd_serve },
-	{ "run", "drive TCP/UDP streams to an agent: goodput, loss, reordering, counters, ceiling",
+	{ "run", "test a bond against an agent: the suite with three verdicts, or one TCP/UDP test",
 	  bc_cmd_run },
 	{ "analyze", "attribute per-slave captures (pcap): per-link loss, reordering pairs, paths",
 	  bc_cmd_analyze },

@@ -129,6 +129,11 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 		json_object_object_add(o, "place_per_slave", json_object_new_int64(p->place_k));
 	if (p->df) /* absent when off, as capture */
 		json_object_object_add(o, "df", json_object_new_boolean(true));
+	if (p->capture && p->capture_buffer) /* absent: the default ring */
+		json_object_object_add(o, "capture_buffer",
+				       json_object_new_int64(p->capture_buffer));
+	if (p->no_bond_meta) /* absent: both ends snapshot the bond */
+		json_object_object_add(o, "bond_meta", json_object_new_boolean(0));
 	return o;
 }
 
@@ -218,6 +223,21 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 	}
 	/* optional: DF probe senders (path MTU check); absent = false */
 	p->df = json_object_object_get_ex(o, "df", &v) && json_object_get_boolean(v);
+	/* optional: capture ring bytes per interface; absent = the default */
+	if (json_object_object_get_ex(o, "capture_buffer", &v)) {
+		int64_t b = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || b < BC_PLAN_CAPTURE_BUFFER_MIN ||
+		    b > BC_PLAN_CAPTURE_BUFFER_MAX)
+			return bc_error_set(err, -EINVAL,
+					    "plan: \"capture_buffer\" is %s; expected %u..%u bytes",
+					    json_object_get_string(v), BC_PLAN_CAPTURE_BUFFER_MIN,
+					    BC_PLAN_CAPTURE_BUFFER_MAX);
+		p->capture_buffer = (uint32_t)b;
+	}
+	/* optional: false = no collector snapshots for metadata.bond */
+	p->no_bond_meta = json_object_object_get_ex(o, "bond_meta", &v) &&
+			  json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v);
 	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
 	    (strcmp(s, "tcp") && strcmp(s, "udp")))
 		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");

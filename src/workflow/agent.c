@@ -29,6 +29,7 @@
 #include "workflow/agent-relay.h"
 #include "workflow/bulk.h"
 #include "workflow/change-session.h"
+#include "workflow/end-inspect.h"
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
 
@@ -319,7 +320,10 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		return -EPROTO;
 	}
 	json_object_put(m);
-	bc_bond_meta_begin(&bm, &t->local);
+	if (t->plan.no_bond_meta) /* the client's suite inspected the bond already */
+		memset(&bm, 0, sizeof(bm));
+	else
+		bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&a);
 	busy_start(&busy, listen_fd);
 	if (cap && bc_run_capture_start(cap, &t->err) < 0) {
@@ -511,6 +515,23 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 				return r;
 			continue;
 		}
+		if (!strcmp(bc_ctl_type(m), "inspect")) {
+			struct json_object *doc, *eg;
+
+			/* the suite's view of this end: its bond, findings, slave rates */
+			json_object_put(m);
+			bc_end_inspect(&local, NULL, &doc, &eg);
+			o = json_object_new_object();
+			json_object_object_add(o, "type", json_object_new_string("inspect"));
+			json_object_object_add(o, "end", doc);
+			json_object_object_add(o, "egress", eg);
+			r = bc_ctl_send(fd, o, 10000, NULL);
+			json_object_put(o);
+			say(c, "inspect answered");
+			if (r < 0)
+				return r;
+			continue;
+		}
 		if (strcmp(bc_ctl_type(m), "test")) {
 			reply_error(fd, BC_CTL_E_UNEXPECTED, "expected a test plan");
 			json_object_put(m);
@@ -537,7 +558,8 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 			continue;
 		}
 		if (t.plan.capture) {
-			r = bc_run_capture_open(&cap, "agent", &local, peer, c->port, NULL, &err);
+			r = bc_run_capture_open(&cap, "agent", &local, peer, c->port, NULL,
+						t.plan.capture_buffer, &err);
 			if (r < 0) {
 				reply_error(fd, BC_CTL_E_CAPTURE, err.msg);
 				say(c, "test refused: %s", err.msg);

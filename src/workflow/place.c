@@ -30,8 +30,8 @@ static void addr_bytes(const struct sockaddr_storage *ss, uint8_t out[16])
 		memcpy(out, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
 }
 
-static void single_path_finding(struct json_object *findings, const struct bc_bond *b,
-				uint32_t streams)
+void bc_place_single_path_finding(struct json_object *findings, const struct bc_bond *b,
+				  uint32_t streams)
 {
 	struct json_object *f = json_object_new_object(), *ev = json_object_new_object();
 
@@ -84,7 +84,7 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 		goto out;
 	b = &snap.bonds[0];
 	if (bc_xmit_single_path(b))
-		single_path_finding(findings, b, t->plan.streams);
+		bc_place_single_path_finding(findings, b, t->plan.streams);
 	if (!k)
 		goto out;
 	n = bc_xmit_usable(b, usable, 64);

@@ -26,6 +26,14 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 		 uint16_t port_stride, uint16_t **ports, struct json_object *findings,
 		 struct json_object **placement, struct bc_error *err);
 
+/*
+ * bc_place_single_path_finding() - add to @findings the `hash-single-path`
+ * finding for bond @b (its mode and policy put every flow between two hosts
+ * on one link) with @streams in its evidence.
+ */
+void bc_place_single_path_finding(struct json_object *findings, const struct bc_bond *b,
+				  uint32_t streams);
+
 /* First client port the agent considers for reverse streams (above 40000 + i). */
 #define BC_PLACE_REVERSE_BASE 50000
 

@@ -17,7 +17,8 @@
 
 int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
-			uint16_t ctl_port, const char *keep_dir, struct bc_error *err)
+			uint16_t ctl_port, const char *keep_dir, uint32_t buffer,
+			struct bc_error *err)
 {
 	char filter[BC_CAPTURE_FILTER_MAX];
 	struct sockaddr_storage l = *local, p = *peer;
@@ -32,6 +33,7 @@ int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 	if (bc_egress_find(&l, &e) < 0)
 		return bc_error_set(err, -ENODEV,
 				    "capture: no interface carries this host's test address");
+	rc->cap.buffer_bytes = buffer;
 	r = bc_capture_ifaces(&rc->cap, e.dev.name, err);
 	if (r < 0)
 		return r;

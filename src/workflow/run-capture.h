@@ -37,12 +37,14 @@ struct bc_run_capture {
  * bc_run_capture_open() - find the egress interface of @local (its slaves
  * when it is a bond), build the host-pair filter for @local/@peer, make the
  * folder (@keep_dir, or a new temporary one when NULL) and open a handle on
- * each interface as @host ("client"/"agent").  Errors of bc_capture_open()
- * and -ENODEV when @local is on no interface.
+ * each interface as @host ("client"/"agent") with a ring of @buffer bytes
+ * (0: BC_CAPTURE_BUFFER).  Errors of bc_capture_open() and -ENODEV when
+ * @local is on no interface.
  */
 int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
-			uint16_t ctl_port, const char *keep_dir, struct bc_error *err);
+			uint16_t ctl_port, const char *keep_dir, uint32_t buffer,
+			struct bc_error *err);
 
 /* bc_run_capture_start() - 0 or -errno. */
 int bc_run_capture_start(struct bc_run_capture *rc, struct bc_error *err);

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The three verdicts of `bondcheck run`'s suite (docs/run.md "Verdicts"),
+ * from facts the suite measured.  Pure: struct in, JSON object out.
+ *
+ * Each verdict is {"status": "pass"|"fail"|"inconclusive", "text", ...
+ * figures}; the thresholds below are stated in the text and in docs/run.md.
+ * A failing verdict from a run flagged CPU-bound (either end's counters
+ * `cpu_bound`, BC_CPU_BOUND_PCT) is "inconclusive" and says CPU-bound: the
+ * figures may measure the host, not the bond.
+ *
+ * Units: bits/s (application payload) unless a name says otherwise.
+ */
+#ifndef BONDCHECK_SUITE_VERDICT_H
+#define BONDCHECK_SUITE_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* Aggregation passes at >= 80 % of the mode-aware bond ceiling. */
+#define BC_VERDICT_AGG_PASS 0.80
+/* Without a ceiling, placed hash modes pass at a speed-up >= 0.8 x links used. */
+#define BC_VERDICT_AGG_SPEEDUP 0.80
+/* UDP gap passes when the no-drop rate is >= 80 % of the bond's UDP ceiling. */
+#define BC_VERDICT_UDP_PASS 0.80
+/* A link at >= 85 % of its own ceiling is saturated ... */
+#define BC_VERDICT_LINK_NEAR 0.85
+/* ... and peers at <= 70 % of theirs run far below (or: fall short). */
+#define BC_VERDICT_LINK_FAR 0.70
+/* Per-link ceilings that differ by more than 10 % are a mismatch. */
+#define BC_VERDICT_CEILING_SPREAD 0.10
+
+#define BC_SUITE_MAX_LINKS    16
+#define BC_SUITE_MAX_MISMATCH 8
+
+/* One slave of the sending end in one test. */
+struct bc_suite_link {
+	char name[16];
+	char driver[32];       /* "" unknown */
+	long long speed_mbps;  /* < 0 unknown */
+	double ceiling_bps;    /* the link's own ceiling for the test's traffic; <= 0 unknown */
+	double goodput_bps;    /* capture share x the test's goodput; < 0 not measured */
+	long long retransmits; /* TCP retransmits of the flows placed on it; < 0 not attributable */
+	long long drops;       /* sending slave's qdisc + tx drops, + capture loss on the link */
+};
+
+/* The per-link evidence of one captured test. */
+struct bc_suite_evidence {
+	bool measured;	/* the test ran with capture and attribution */
+	bool cpu_bound; /* either end */
+	size_t n;
+	struct bc_suite_link l[BC_SUITE_MAX_LINKS];
+};
+
+struct bc_suite_facts {
+	int mode;	 /* BC_MODE_* of the client's egress bond; -1 not a bond (one link) */
+	size_t n_usable; /* usable slaves (active-backup: the active one only counts) */
+	const char *active_slave; /* active-backup; NULL unknown */
+	bool placed;		  /* the aggregate flows were placed one per usable slave */
+	const char *unplaced_reason;
+	unsigned flows; /* flows of the aggregate test */
+
+	/* Aggregation (TCP) */
+	double agg_bps;		 /* aggregate test goodput; < 0 not measured */
+	double base_bps;	 /* single-flow baseline; < 0 not measured */
+	double link_ceiling_bps; /* one link: the best usable slave's TCP ceiling; <= 0 unknown */
+	double bond_ceiling_bps; /* mode-aware TCP ceiling; <= 0 unknown */
+	double rr_cap_bps;	 /* balance-rr: n x the slowest link's ceiling; <= 0 unknown */
+	size_t links_used;	 /* links the aggregate flows used (capture >= 1 %), 0 unknown */
+	bool agg_cpu_bound;
+
+	/* UDP gap (the over-rate probe and the search) */
+	bool udp_measured;	/* the over-rate probe ran */
+	double udp_offered_bps; /* the probe's offered rate */
+	uint64_t udp_sent, udp_received;
+	uint64_t udp_send_errors;    /* sends the sender's kernel refused (not in udp_sent) */
+	const char *refused_counter; /* the ledger's counters at left_on_link ("qdisc drops ...") */
+	double udp_sent_bps, udp_received_bps;
+	double no_drop_bps; /* search result; 0 every trial dropped; < 0 no search */
+	double no_drop_resolution_bps;
+	double udp_ceiling_bps;	    /* mode-aware UDP ceiling; <= 0 unknown */
+	double udp_equal_share_bps; /* balance-rr, placed flows: n x the slowest slave; <= 0 n/a */
+	bool udp_cpu_bound;    /* the probe or a trial was CPU-bound or sender-limited by CPU */
+	const char *gap_stage; /* ledger stage with the largest drop; NULL no ledger */
+	long long gap_stage_drop;
+	const char *gap_finding; /* the loss finding id there (tx-loss, wire-loss, ...) */
+	const char *gap_link;	 /* its subject, "tx:client/eth1" */
+	const char *gap_host;
+	const char *gap_counter; /* the counter that moved */
+	long long gap_count;
+	char gap_link_buf[64]; /* storage for gap_link when parsed from a counter */
+
+	/* Drivers */
+	size_t n_mismatch;
+	char mismatch[BC_SUITE_MAX_MISMATCH][160]; /* "driver: e1000, 8139cp (client bond0)" */
+	struct bc_suite_evidence tcp, udp;	   /* aggregate test, over-rate probe */
+};
+
+/* bc_suite_facts_init() - all "unknown / not measured". */
+void bc_suite_facts_init(struct bc_suite_facts *f);
+
+/*
+ * bc_verdict_aggregation() - {"status", "text", "goodput_bps", "baseline_bps",
+ * "link_ceiling_bps", "bond_ceiling_bps", "rr_cap_bps", "efficiency",
+ * "speedup" (over the best link's ceiling), "speedup_baseline",
+ * "cpu_bound", "threshold"}; unknown figures are null.
+ *   pass: goodput >= BC_VERDICT_AGG_PASS x the mode-aware ceiling (balance-rr,
+ *   xor, 802.3ad, tlb, alb: the sum of the usable slaves' ceilings, or of the
+ *   links the unplaced flows used; active-backup, broadcast, no bond: one
+ *   link); without a ceiling, placed hash modes pass at a speed-up over the
+ *   measured single flow >= BC_VERDICT_AGG_SPEEDUP x links; else inconclusive.
+ */
+struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
+
+/*
+ * bc_verdict_udp_gap() - {"status", "text", "sent_packets", "send_errors",
+ * "received_packets", "sent_bps", "received_bps", "offered_bps",
+ * "no_drop_rate_bps", "udp_ceiling_bps", "stage", "finding", "link",
+ * "host", "count", "cpu_bound", "threshold"}.
+ *   pass: no-drop rate >= BC_VERDICT_UDP_PASS x the bond's UDP ceiling;
+ *   fail: below it (or every trial dropped); inconclusive: no probe, no
+ *   ceiling.  The text names the ledger stage, link and host holding the
+ *   probe's missing datagrams.
+ */
+struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
+
+/*
+ * bc_verdict_drivers() - {"status", "text", "mismatch": [...], "links":
+ * [{name, driver, speed_mbps, test, ceiling_bps, goodput_bps, utilization,
+ * retransmits, drops}], "cause_link", "cause", "cpu_bound"}.
+ *   No mismatch: pass, "no mismatch".  With one:
+ *   balance-rr and broadcast (equal shares): a saturated link -- at >=
+ *   BC_VERDICT_LINK_NEAR of its own ceiling, or the only one whose queue
+ *   overflowed (drops) -- while every peer is at <= BC_VERDICT_LINK_FAR of
+ *   theirs and dropped nothing holds the bond back (fail, cause_link);
+ *   placed flows: a link at <= BC_VERDICT_LINK_FAR while every peer is >=
+ *   BC_VERDICT_LINK_NEAR falls short (fail, cause_link);
+ *   otherwise "the mismatch cost nothing measurable" (pass), or
+ *   inconclusive when the ceilings or the per-link evidence are missing.
+ */
+struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f);
+
+#endif

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The suite's verdicts (bondcheck/suite-verdict.h) on crafted facts: a
+ * balance-rr bond held back by one slow link, a mismatch that cost nothing,
+ * active-backup, unknown ceilings, a placed link that falls short, CPU-bound
+ * runs, and the UDP gap; the UDP search's next rate (bondcheck/udp-search.h).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bondcheck/model.h"
+#include "bondcheck/suite-analyze.h"
+#include "bondcheck/suite-verdict.h"
+#include "bondcheck/udp-search.h"
+
+static const char *str(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_string(v) : NULL;
+}
+
+static double dbl(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_double(v) : -1;
+}
+
+#define assert_contains(hay, needle)                                                               \
+	do {                                                                                       \
+		if (!strstr((hay), (needle)))                                                      \
+			fail_msg("'%s' not in: %s", (needle), (hay));                              \
+	} while (0)
+
+static void link(struct bc_suite_evidence *e, const char *name, const char *drv, double ceil,
+		 double gp, long long drops)
+{
+	struct bc_suite_link *l = &e->l[e->n++];
+
+	memset(l, 0, sizeof(*l));
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	snprintf(l->driver, sizeof(l->driver), "%s", drv);
+	l->speed_mbps = -1;
+	l->ceiling_bps = ceil;
+	l->goodput_bps = gp;
+	l->retransmits = -1;
+	l->drops = drops;
+	e->measured = true;
+}
+
+/*
+ * Field note 2 in the testbed: balance-rr over e1000 (15 Mbit/s), 8139cp
+ * (5 Mbit/s) and virtio (15 Mbit/s).  Equal shares: the probe drives eth1 to
+ * its ceiling while eth0 and eth2 idle at ~40 %.
+ */
+static void rr_slow_link(struct bc_suite_facts *f)
+{
+	bc_suite_facts_init(f);
+	f->mode = BC_MODE_ROUNDROBIN;
+	f->n_usable = 3;
+	f->flows = 3;
+	f->unplaced_reason = "balance-rr sends every flow over every slave, packet by packet";
+	f->agg_bps = 9.0e6;
+	f->base_bps = 8.5e6;
+	f->link_ceiling_bps = 14.35e6;
+	f->bond_ceiling_bps = 33.48e6; /* 14.35 + 4.78 + 14.35 */
+	f->rr_cap_bps = 14.35e6;       /* 3 x 4.78 */
+	f->n_mismatch = 1;
+	snprintf(f->mismatch[0], sizeof(f->mismatch[0]),
+		 "driver-mismatch on the client (drivers e1000, 8139cp, virtio_net)");
+	link(&f->tcp, "eth0", "e1000", 14.35e6, 3.0e6, 0);
+	link(&f->tcp, "eth1", "8139cp", 4.78e6, 3.0e6, 12);
+	link(&f->tcp, "eth2", "virtio_net", 14.35e6, 3.0e6, 0);
+	link(&f->udp, "eth0", "e1000", 14.58e6, 5.9e6, 0);
+	link(&f->udp, "eth1", "8139cp", 4.86e6, 4.83e6, 140);
+	link(&f->udp, "eth2", "virtio_net", 14.58e6, 5.9e6, 0);
+}
+
+static void test_rr_slow_link(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *d, *a;
+
+	(void)state;
+	rr_slow_link(&f);
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "fail");
+	assert_string_equal(str(d, "cause_link"), "eth1");
+	assert_string_equal(str(d, "cause"), "holds-back");
+	assert_contains(str(d, "text"), "eth1 (8139cp) holds the bond back");
+	assert_contains(str(d, "text"), "over-rate UDP probe it ran at 99 %");
+	assert_contains(str(d, "text"), "caps the bond at 3 x its ceiling");
+	assert_contains(str(d, "text"), "and its queue overflowed (140 drops)");
+	json_object_put(d);
+
+	a = bc_verdict_aggregation(&f);
+	assert_string_equal(str(a, "status"), "fail"); /* 9.0 / 33.48 = 27 % */
+	assert_true(dbl(a, "efficiency") > 0.26 && dbl(a, "efficiency") < 0.28);
+	assert_contains(str(a, "text"),
+			"the slowest link caps it at 3 x its ceiling = 14.35 Mbit/s");
+	assert_contains(str(a, "text"), "single flow 8.50 Mbit/s");
+	json_object_put(a);
+}
+
+/* The same bond, but the TCP test alone shows it: the probe is missing. */
+static void test_rr_slow_link_tcp_only(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *d;
+
+	(void)state;
+	rr_slow_link(&f);
+	memset(&f.udp, 0, sizeof(f.udp));
+	f.tcp.l[1].drops = 0;
+	f.tcp.l[0].goodput_bps = 4.5e6; /* 31 % */
+	f.tcp.l[1].goodput_bps = 4.5e6; /* 94 % */
+	f.tcp.l[2].goodput_bps = 4.5e6;
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "fail");
+	assert_string_equal(str(d, "cause_link"), "eth1");
+	assert_contains(str(d, "text"), "aggregate TCP test it ran at 94 %");
+	json_object_put(d);
+	/* no link near its ceiling: the mismatch cost nothing measurable */
+	f.tcp.l[1].goodput_bps = 3.0e6; /* 63 % */
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "pass");
+	assert_null(str(d, "cause_link"));
+	assert_contains(str(d, "text"), "cost nothing measurable");
+	json_object_put(d);
+	/* ... unless its queue alone overflowed: arrivals above its service rate */
+	f.tcp.l[1].drops = 40;
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "fail");
+	assert_string_equal(str(d, "cause_link"), "eth1");
+	assert_contains(str(d, "text"), "ran at 63 % of its own 4.78 Mbit/s ceiling and its queue "
+					"overflowed (40 drops)");
+	json_object_put(d);
+	/* a peer dropping too: no single culprit */
+	f.tcp.l[0].drops = 5;
+	d = bc_verdict_drivers(&f);
+	assert_null(str(d, "cause_link"));
+	json_object_put(d);
+}
+
+/* 802.3ad layer3+4, placed: every link near its own ceiling despite different drivers. */
+static void test_mismatch_cost_nothing(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *d, *a;
+
+	(void)state;
+	bc_suite_facts_init(&f);
+	f.mode = BC_MODE_8023AD;
+	f.placed = true;
+	f.n_usable = 3;
+	f.flows = 3;
+	f.agg_bps = 32.0e6;
+	f.base_bps = 14.0e6;
+	f.link_ceiling_bps = 14.35e6;
+	f.bond_ceiling_bps = 33.48e6;
+	f.n_mismatch = 1;
+	snprintf(f.mismatch[0], sizeof(f.mismatch[0]), "driver-mismatch on the client (...)");
+	link(&f.tcp, "eth0", "e1000", 14.35e6, 13.7e6, 0);
+	link(&f.tcp, "eth1", "8139cp", 4.78e6, 4.6e6, 0);
+	link(&f.tcp, "eth2", "virtio_net", 14.35e6, 13.7e6, 0);
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "pass");
+	assert_null(str(d, "cause_link"));
+	assert_contains(str(d, "text"), "The mismatch cost nothing measurable");
+	json_object_put(d);
+	a = bc_verdict_aggregation(&f);
+	assert_string_equal(str(a, "status"), "pass"); /* 32 / 33.48 = 96 % */
+	assert_contains(str(a, "text"), "placed one per slave");
+	assert_contains(str(a, "text"), "(sum of 3 usable slaves' ceilings)");
+	assert_true(dbl(a, "speedup") > 2.2 && dbl(a, "speedup") < 2.3);
+	json_object_put(a);
+}
+
+/* Placed flows: the e1000 link delivers half its ceiling while its peers are full. */
+static void test_placed_falls_short(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *d;
+
+	(void)state;
+	bc_suite_facts_init(&f);
+	f.mode = BC_MODE_XOR;
+	f.placed = true;
+	f.n_usable = 3;
+	f.n_mismatch = 1;
+	snprintf(f.mismatch[0], sizeof(f.mismatch[0]), "offload-mismatch on the agent (...)");
+	link(&f.tcp, "eth0", "e1000", 14.35e6, 7.0e6, 0);
+	link(&f.tcp, "eth1", "igb", 14.35e6, 13.9e6, 0);
+	link(&f.tcp, "eth2", "igb", 14.35e6, 13.8e6, 0);
+	f.tcp.l[0].retransmits = 480;
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "fail");
+	assert_string_equal(str(d, "cause_link"), "eth0");
+	assert_string_equal(str(d, "cause"), "falls-short");
+	assert_contains(str(d, "text"), "eth0 (e1000) falls short: 49 %");
+	assert_contains(str(d, "text"), "480 retransmits");
+	json_object_put(d);
+	/* a CPU-bound run cannot convict the link */
+	f.tcp.cpu_bound = true;
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "inconclusive");
+	assert_string_equal(str(d, "cause_link"), "eth0");
+	assert_contains(str(d, "text"), "CPU-bound");
+	json_object_put(d);
+}
+
+/* active-backup does not aggregate: judged against its one active link. */
+static void test_active_backup(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *a, *d;
+
+	(void)state;
+	bc_suite_facts_init(&f);
+	f.mode = BC_MODE_ACTIVEBACKUP;
+	f.active_slave = "eth0";
+	f.n_usable = 1;
+	f.flows = 2;
+	f.unplaced_reason = "active-backup sends every flow on the active slave";
+	f.agg_bps = 13.9e6;
+	f.base_bps = 13.8e6;
+	f.link_ceiling_bps = 14.35e6;
+	f.bond_ceiling_bps = 14.35e6;
+	a = bc_verdict_aggregation(&f);
+	assert_string_equal(str(a, "status"), "pass");
+	assert_contains(str(a, "text"),
+			"active-backup does not aggregate: its ceiling is one link");
+	json_object_put(a);
+	f.agg_bps = 7e6;
+	a = bc_verdict_aggregation(&f);
+	assert_string_equal(str(a, "status"), "fail");
+	json_object_put(a);
+
+	f.n_mismatch = 1;
+	snprintf(f.mismatch[0], sizeof(f.mismatch[0]), "speed-mismatch on the client (...)");
+	link(&f.tcp, "eth0", "e1000", 14.35e6, 13.9e6, 0);
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "pass");
+	assert_contains(str(d, "text"), "cost nothing measurable on the active slave eth0 (97 %");
+	assert_contains(str(d, "text"), "after a failover");
+	json_object_put(d);
+}
+
+/* No ceiling anywhere (virtio without tbf, no --link-rate): say so, do not invent one. */
+static void test_unknown_ceiling(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *a, *d, *u;
+
+	(void)state;
+	rr_slow_link(&f);
+	f.link_ceiling_bps = 0;
+	f.bond_ceiling_bps = 0;
+	f.rr_cap_bps = 0;
+	f.udp_ceiling_bps = 0;
+	for (size_t i = 0; i < 3; i++)
+		f.tcp.l[i].ceiling_bps = f.udp.l[i].ceiling_bps = 0;
+	a = bc_verdict_aggregation(&f);
+	assert_string_equal(str(a, "status"), "inconclusive");
+	assert_contains(str(a, "text"), "one link's ceiling unknown (give --link-rate)");
+	assert_null(str(a, "bond_ceiling_bps"));
+	assert_null(str(a, "efficiency"));
+	json_object_put(a);
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "inconclusive");
+	assert_null(str(d, "cause_link"));
+	assert_contains(str(d, "text"), "Per-link ceilings unknown");
+	json_object_put(d);
+	f.udp_measured = true;
+	f.udp_sent = 1000;
+	f.udp_received = 1000;
+	f.no_drop_bps = 14e6;
+	u = bc_verdict_udp_gap(&f);
+	assert_string_equal(str(u, "status"), "inconclusive");
+	assert_contains(str(u, "text"), "UDP ceiling unknown");
+	json_object_put(u);
+
+	/* placed hash mode without ceilings: judged by the speed-up over one flow */
+	bc_suite_facts_init(&f);
+	f.mode = BC_MODE_8023AD;
+	f.placed = true;
+	f.n_usable = 3;
+	f.flows = 3;
+	f.agg_bps = 2.5e9;
+	f.base_bps = 0.94e9;
+	a = bc_verdict_aggregation(&f);
+	assert_string_equal(str(a, "status"), "pass"); /* 2.66x >= 2.4x */
+	assert_contains(str(a, "text"), "pass needs >= 2.4x");
+	json_object_put(a);
+}
+
+static void test_udp_gap(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *u;
+
+	(void)state;
+	rr_slow_link(&f);
+	u = bc_verdict_udp_gap(&f);
+	assert_string_equal(str(u, "status"), "inconclusive");
+	assert_contains(str(u, "text"), "not measured");
+	json_object_put(u);
+
+	f.udp_measured = true;
+	f.udp_offered_bps = 17.6e6;
+	f.udp_sent = 2240;
+	f.udp_received = 2100;
+	f.udp_sent_bps = 17.5e6;
+	f.udp_received_bps = 16.4e6;
+	f.no_drop_bps = 14.1e6;
+	f.no_drop_resolution_bps = 1.4e6;
+	f.udp_ceiling_bps = 34.0e6;
+	f.gap_stage = "left_on_link";
+	f.gap_stage_drop = 140;
+	f.gap_finding = "tx-loss";
+	f.gap_link = "tx:client/eth1";
+	f.gap_host = "10.0.0.1";
+	f.gap_counter = "qdisc drops tx:client/eth1 +140";
+	f.gap_count = 140;
+	u = bc_verdict_udp_gap(&f);
+	assert_string_equal(str(u, "status"), "fail"); /* 14.1 / 34 = 41 % */
+	assert_string_equal(str(u, "link"), "tx:client/eth1");
+	assert_string_equal(str(u, "stage"), "left_on_link");
+	assert_contains(str(u, "text"), "140 missing, 140 of them at left_on_link: tx-loss on "
+					"tx:client/eth1 (host 10.0.0.1");
+	assert_contains(str(u, "text"), "No-drop rate 14.10 Mbit/s (resolution 1.40 Mbit/s)");
+	json_object_put(u);
+
+	f.no_drop_bps = 30e6; /* 88 % */
+	u = bc_verdict_udp_gap(&f);
+	assert_string_equal(str(u, "status"), "pass");
+	json_object_put(u);
+
+	f.no_drop_bps = 0; /* every trial dropped */
+	u = bc_verdict_udp_gap(&f);
+	assert_string_equal(str(u, "status"), "fail");
+	assert_contains(str(u, "text"), "every trial lost datagrams");
+	json_object_put(u);
+
+	f.no_drop_bps = 14.1e6;
+	f.udp_cpu_bound = true;
+	u = bc_verdict_udp_gap(&f);
+	assert_string_equal(str(u, "status"), "inconclusive");
+	assert_contains(str(u, "text"), "CPU-bound");
+	json_object_put(u);
+}
+
+static void test_no_mismatch(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *d;
+
+	(void)state;
+	rr_slow_link(&f);
+	f.n_mismatch = 0;
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "pass");
+	assert_contains(str(d, "text"), "no mismatch");
+	json_object_put(d);
+}
+
+static void test_udp_search(void **state)
+{
+	struct bc_udp_trial t[6] = {
+		{.rate_bps = 33e6, .sent = 5000, .received = 4000, .received_bps = 16e6},
+	};
+	struct bc_udp_search_result r;
+	double next;
+
+	(void)state;
+	assert_true(bc_udp_search_next(33e6, true, t, 0, 6) == 33e6);
+	/* after a drop: just under what the bond delivered */
+	next = bc_udp_search_next(33e6, true, t, 1, 6);
+	assert_true(next > 15.51e6 && next < 15.53e6); /* 0.97 x 16 */
+	t[1] = (struct bc_udp_trial){
+		.rate_bps = next, .sent = 3000, .received = 3000, .received_bps = next};
+	/* bracket [15.52, 33]: just above the delivered estimate, not the midpoint */
+	next = bc_udp_search_next(33e6, true, t, 2, 6);
+	assert_true(next > 16.47e6 && next < 16.49e6); /* max(1.06 x 15.52, 1.03 x 16) = 16.48 */
+	t[2] = (struct bc_udp_trial){
+		.rate_bps = next, .sent = 3000, .received = 2990, .received_bps = 16.2e6};
+	next = bc_udp_search_next(33e6, true, t, 3, 6);
+	assert_true(next > 15.99e6 && next < 16.01e6);		   /* (15.52 + 16.48) / 2 */
+	assert_true(bc_udp_search_next(33e6, true, t, 3, 3) == 0); /* out of trials */
+	bc_udp_search_result(t, 3, &r);
+	assert_true(r.no_drop_bps > 15.51e6 && r.no_drop_bps < 15.53e6);
+	assert_true(r.resolution_bps > 0.95e6 && r.resolution_bps < 0.97e6);
+	assert_true(r.pdr_bps == t[2].rate_bps); /* 10 of 3000 = 0.33 % <= 0.5 % */
+	/* a drop-free first trial at the ceiling ends the search */
+	t[0] = (struct bc_udp_trial){.rate_bps = 33e6, .sent = 9000, .received = 9000};
+	assert_true(bc_udp_search_next(33e6, true, t, 1, 6) == 0);
+	/* ... but without a ceiling the search climbs */
+	next = bc_udp_search_next(33e6, false, t, 1, 6);
+	assert_true(next > 41.2e6 && next < 41.3e6);
+	/* stops once the bracket is within 2 % */
+	t[0] = (struct bc_udp_trial){
+		.rate_bps = 20e6, .sent = 10, .received = 9, .received_bps = 1};
+	t[1] = (struct bc_udp_trial){.rate_bps = 19.7e6, .sent = 10, .received = 10};
+	assert_true(bc_udp_search_next(20e6, true, t, 2, 6) == 0);
+	/* a sender that reached only 17 of 34 Mbit/s offered never claims 34 */
+	t[0] = (struct bc_udp_trial){.rate_bps = 34e6,
+				     .sent_bps = 17e6,
+				     .sent = 1845,
+				     .received = 1845,
+				     .received_bps = 17e6};
+	assert_true(bc_udp_trial_rate(&t[0]) == 17e6);
+	bc_udp_search_result(t, 1, &r);
+	assert_true(r.no_drop_bps == 17e6);
+	/* a send the kernel refused (a full qdisc) is a drop, and counts as loss */
+	t[0].refused = 20;
+	assert_false(bc_udp_trial_no_drop(&t[0]));
+	assert_true(bc_udp_trial_loss(&t[0]) > 0.0107 && bc_udp_trial_loss(&t[0]) < 0.0108);
+	bc_udp_search_result(t, 1, &r);
+	assert_true(r.no_drop_bps == 0 && r.drop_bps == 17e6);
+	next = bc_udp_search_next(34e6, true, t, 1, 6);
+	assert_true(next > 15.29e6 && next < 15.31e6); /* 0.9 x 17: at most 10 % down */
+}
+
+/* The analysis merges findings and marks the probe's loss as expected. */
+static void test_analyze_findings(void **state)
+{
+	const char *doc_text =
+		"{\"kind\": \"run-suite\", \"tests\": [{\"name\": \"udp-over\", \"role\": "
+		"\"over-rate\", \"result\": {\"findings\": [{\"id\": \"tx-loss\", \"severity\": "
+		"\"error\", \"subject\": \"tx:client/eth1\", \"evidence\": {\"count\": \"140\", "
+		"\"host\": \"10.0.0.1\"}}]}}, {\"name\": \"tcp-k\", \"role\": \"aggregate\", "
+		"\"result\": {\"findings\": [{\"id\": \"wire-loss\", \"severity\": \"error\", "
+		"\"subject\": \"tx:client/eth0\"}]}}], \"ends\": {\"client\": {\"bonds\": "
+		"[{\"name\": "
+		"\"bond0\", \"findings\": [{\"id\": \"driver-mismatch\", \"severity\": "
+		"\"warning\", "
+		"\"subject\": \"bond0\", \"evidence\": {\"drivers\": \"e1000, 8139cp\"}}]}]}}}";
+	struct json_object *doc = json_tokener_parse(doc_text), *fs, *sum, *v;
+	struct bc_error err = {0};
+
+	(void)state;
+	assert_int_equal(bc_suite_analyze(doc, &err), 0);
+	fs = json_object_object_get(doc, "findings");
+	assert_int_equal(json_object_array_length(fs), 3);
+	v = json_object_array_get_idx(fs, 0);
+	assert_string_equal(str(v, "id"), "driver-mismatch");
+	assert_string_equal(str(v, "source"), "inspect:client");
+	v = json_object_array_get_idx(fs, 1);
+	assert_string_equal(str(v, "id"), "tx-loss");
+	assert_true(json_object_get_boolean(json_object_object_get(v, "expected")));
+	v = json_object_array_get_idx(fs, 2);
+	assert_false(json_object_get_boolean(json_object_object_get(v, "expected")));
+	sum = json_object_object_get(doc, "summary");
+	/* the probe's tx-loss does not count; tcp-k's wire-loss does */
+	assert_int_equal(json_object_get_int(json_object_object_get(sum, "error_findings")), 1);
+	v = json_object_object_get(json_object_object_get(doc, "verdicts"), "drivers");
+	assert_contains(str(v, "text"), "mismatch: drivers e1000, 8139cp (client).");
+	json_object_put(doc);
+
+	doc = json_tokener_parse("{\"kind\": \"scale\"}");
+	assert_int_equal(bc_suite_analyze(doc, &err), -EINVAL);
+	assert_contains(err.msg, "kind is 'scale'");
+	json_object_put(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rr_slow_link),
+		cmocka_unit_test(test_rr_slow_link_tcp_only),
+		cmocka_unit_test(test_mismatch_cost_nothing),
+		cmocka_unit_test(test_placed_falls_short),
+		cmocka_unit_test(test_active_backup),
+		cmocka_unit_test(test_unknown_ceiling),
+		cmocka_unit_test(test_udp_gap),
+		cmocka_unit_test(test_no_mismatch),
+		cmocka_unit_test(test_udp_search),
+		cmocka_unit_test(test_analyze_findings),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

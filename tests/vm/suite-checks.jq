@@ -1,0 +1,21 @@
+# The truths test-scenarios/mixed-drivers.scn asserts on its `bondcheck run
+# --quick` document: prints true, or fails naming every check that did not hold.
+def links(t): [.links[] | select(.test == t and .end == "client") | {(.name): .}] | add;
+[
+  (if .kind == "run-suite" and .incomplete == false and .summary.fail >= 1 then empty
+   else "complete, with a failing verdict" end),
+  (if ([.findings[] | select(.id == "driver-mismatch") | .end] | sort) == ["agent", "client"] then empty
+   else "driver-mismatch on both ends" end),
+  (if (.ceilings.client.slaves[1] | .name == "eth1" and .rate_source == "tbf" and .rate_bps == 1500000)
+   then empty else "eth1's ceiling is its 1.5 Mbit/s tbf" end),
+  (if (.verdicts.aggregation | .status == "fail" and ((.rr_cap_bps / 3 - 1434610) | fabs) < 1000)
+   then empty else "aggregation fails, rr cap 3 x 1.43 Mbit/s" end),
+  (links("udp-over") as $l
+   | if $l.eth1.efficiency >= 0.85 and $l.eth0.efficiency <= 0.7 and $l.eth2.efficiency <= 0.7
+     then empty else "probe: eth1 >= 85 % of its ceiling, eth0/eth2 <= 70 %" end),
+  (if (.verdicts.drivers | .cause_link == "eth1" and .cause == "holds-back"
+       and (.status == "fail" or (.status == "inconclusive" and .cpu_bound)))
+   then empty else "Drivers names eth1 holding back balance-rr" end),
+  (if (.verdicts.drivers.text | test("eth1 [(]8139cp[)] holds the bond back")) then empty
+   else "Drivers text names eth1 (8139cp)" end)
+] | if length == 0 then true else error("failed: " + join("; ")) end
