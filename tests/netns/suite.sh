@@ -8,8 +8,11 @@
 case_quick() {
 	topo 20mbit
 	agent
+	local plot=""
+	ip netns exec "$C" "$BC" run --help | grep -q -- "--plot DIR .*not built yet" || plot="--plot $WORK/plots"
+	# shellcheck disable=SC2086
 	client --peer 10.77.2.1 --quick --link-rate 20M --link-accounting tbf \
-		--json-file "$WORK/suite.json" --csv "$WORK/suite.csv"
+		--json-file "$WORK/suite.json" --csv "$WORK/suite.csv" $plot
 	cp "$WORK/out" "$WORK/text"
 	cp "$WORK/suite.json" "$WORK/out"
 	note "exit $RC; $(grep -A4 '^Verdicts' "$WORK/text" | tr -s ' ' | head -c 400)"
@@ -53,6 +56,10 @@ case_quick() {
 		[ "$(($(wc -l <"$WORK/suite.csv") - 1))" -eq "$(j '(.tests | length) + (.links | length)')" ]
 	check "CSV: every row has 18 fields" \
 		[ "$(awk -F, '{print NF}' "$WORK/suite.csv" | sort -u)" = 18 ]
+	if [ -n "$plot" ]; then
+		check "--plot: per-link throughput of tcp-k and udp-over, reorder density, ledger" \
+			bash -c "cd '$WORK/plots' && [ \"\$(grep -l '<svg' links-tcp-k.svg links-udp-over.svg reorder-density.svg ledger.svg | wc -l)\" -eq 4 ]"
+	fi
 	"$BC" run --from-json "$WORK/suite.json" >"$WORK/again"
 	check "--from-json renders the same text" cmp -s "$WORK/text" "$WORK/again"
 	"$BC" run --from-json "$WORK/suite.json" --csv - >"$WORK/again.csv"
