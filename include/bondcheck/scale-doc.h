@@ -39,14 +39,19 @@
  */
 int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err);
 
+/* Below these a capture's loss or reordering is noise, not the cause of a scaling verdict. */
+#define BC_SCALE_CAUSE_LOSS_MIN	   0.001 /* lost / sent on the link */
+#define BC_SCALE_CAUSE_REORDER_MIN 0.01	 /* RFC 4737 reordered ratio of the capture */
+
 /*
  * bc_scale_cause() - what a diagnostic `run --capture` result (run JSON,
  * bondcheck/client.h, with "findings" and "capture.analysis") shows about
  * a comparison whose larger configuration it measured.  Looks, in this
  * order, for loss on a link (wire-loss, tx-loss, rx-loss-nic findings on a
- * slave), reordering (the late link of the reordering pairs, when the
- * `reordering` finding is raised) and an idle link (link-idle on a client
- * slave); receive links are named by the client slave whose learned path
+ * slave, at least BC_SCALE_CAUSE_LOSS_MIN of what left on it), reordering
+ * (the late link of the reordering pairs, when the `reordering` finding is
+ * raised and the reordered ratio is at least BC_SCALE_CAUSE_REORDER_MIN)
+ * and an idle link (link-idle on a client slave); receive links are named by the client slave whose learned path
  * ends there.  Returns a new array of causes {kind: "loss"|"reordering"|
  * "idle-link", slave, capture_link, added (slave is in @added), text,
  * evidence{...}}, those on an @added slave first; empty when the capture

@@ -69,6 +69,7 @@ static void loss_causes(struct json_object *res, struct json_object *an, const c
 	for (size_t i = 0; i < bc_json_len(findings); i++) {
 		struct json_object *f = json_object_array_get_idx(findings, i), *ev, *e;
 		const char *id = bc_json_str(f, "id"), *link = bc_json_str(f, "subject"), *slave;
+		double cnt, of;
 		char text[256];
 
 		if (strcmp(id, "wire-loss") && strcmp(id, "tx-loss") && strcmp(id, "rx-loss-nic"))
@@ -78,6 +79,10 @@ static void loss_causes(struct json_object *res, struct json_object *an, const c
 			continue; /* a host-wide counter: not a link */
 		ev = json_object_object_get(f, "evidence");
 		/* the ledger's findings carry count/of; the capture-only one lost/left_bracketed */
+		cnt = atof(bc_json_str(ev, bc_json_str(ev, "count")[0] ? "count" : "lost"));
+		of = atof(bc_json_str(ev, bc_json_str(ev, "count")[0] ? "of" : "left_bracketed"));
+		if (!(of > 0 && cnt / of >= BC_SCALE_CAUSE_LOSS_MIN))
+			continue;
 		if (bc_json_str(ev, "count")[0])
 			snprintf(text, sizeof(text), "loss on %s: %s of %s datagrams (%s, %s)", slave,
 				 bc_json_str(ev, "count"), bc_json_str(ev, "of"), id, link);
@@ -113,7 +118,8 @@ static void reorder_cause(struct json_object *res, struct json_object *an,
 	const char *late = NULL, *slave;
 	char text[320];
 
-	if (!has_finding(res, "reordering") || !bc_json_len(pairs))
+	if (!has_finding(res, "reordering") || !bc_json_len(pairs) ||
+	    bc_json_dbl(ro, "reordered_ratio", 0) < BC_SCALE_CAUSE_REORDER_MIN)
 		return;
 	for (size_t i = 0; i < bc_json_len(pairs); i++)
 		total += bc_json_i64(json_object_array_get_idx(pairs, i), "count", 0);

@@ -228,8 +228,8 @@ static int load_bond(struct bc_scale *s, struct bc_error *err)
 	bc_sockaddr_unmap(&s->local);
 	if (bc_egress_find(&s->local, &s->e) < 0 || !s->e.is_bond)
 		return bc_error_set(err, -ENOTSUP,
-				    "scale needs the route to the agent %s to leave by a bond; it "
-				    "leaves by %s",
+				    "the route to the agent %s leaves by %s, not by a bond; run "
+				    "scale on a host whose bond carries the traffic to the agent",
 				    c->client.peer, s->e.dev.name[0] ? s->e.dev.name : "no known interface");
 	snprintf(s->bond, sizeof(s->bond), "%s", s->e.dev.name);
 	r = bc_bond_collect(s->bond, &s->snap, err);
@@ -618,6 +618,35 @@ static void notes(struct bc_scale *s)
 			"to every configuration: goodput is what arrived");
 }
 
+/*
+ * K flows for every configuration: the least common multiple of the
+ * configuration sizes when it is at most 4 per slave of the largest (every
+ * configuration then carries the same number of flows on each slave, and
+ * at least 2 per slave, so one TCP flow's sawtooth does not leave a link
+ * idle), else 2 per slave of the largest.
+ */
+static uint32_t default_flows(uint32_t nmin, uint32_t nmax)
+{
+	uint64_t l = 1;
+
+	for (uint32_t n = nmin; n <= nmax; n++) {
+		uint64_t a = l, b = n;
+
+		while (b) {
+			uint64_t t = a % b;
+
+			a = b;
+			b = t;
+		}
+		l = l / a * n;
+	}
+	while (l < 2ull * nmax)
+		l *= 2;
+	if (l <= 4ull * nmax && l <= BC_PLAN_MAX_STREAMS)
+		return (uint32_t)l;
+	return 2 * nmax;
+}
+
 int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct bc_error *err)
 {
 	struct bc_scale *s;
@@ -638,8 +667,8 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 	r = load_bond(s, err);
 	if (r < 0)
 		goto out;
-	s->k = c->flows ? c->flows : (uint32_t)s->n_sl;
 	s->nmin = c->min_n ? c->min_n : 1;
+	s->k = c->flows ? c->flows : default_flows(s->nmin, (uint32_t)s->n_sl);
 	if (s->nmin >= s->n_sl) {
 		r = bc_error_set(err, -EINVAL,
 				 "--from %u: %s has %zu usable slaves, so the smallest configuration "
