@@ -45,11 +45,15 @@ struct bc_scale {
 	struct json_object *cfg[2][BC_SCALE_MAX_SLAVES + 1]; /* [tcp/udp][N] */
 	unsigned run_i, runs;
 	double last_bps;
-	void *links; /* scale-links.c state */
+	void *links;		  /* scale-links.c state */
+	struct json_object *extra; /* links: probe, journal, changes, restore (doc "links") */
 };
 
 /* Names of configuration N's slaves (enslave order) into @names; their count. */
 size_t bc_scale_config_slaves(const struct bc_scale *s, uint32_t n, const char **names);
+
+/* Ceiling of configuration @n for @proto (0 TCP, 1 UDP), bits/s; 0 unknown. */
+double bc_scale_config_ceiling(const struct bc_scale *s, int proto, uint32_t n);
 
 /* One run of @proto (0 TCP, 1 UDP) over configuration @n; UDP offered @rate_bps in total. */
 int bc_scale_one_run(struct bc_scale *s, int proto, uint32_t n, double rate_bps, bool capture,
@@ -58,12 +62,15 @@ int bc_scale_one_run(struct bc_scale *s, int proto, uint32_t n, double rate_bps,
 /*
  * The links method's steps (scale-links.c); no-ops for placement.
  * prepare: check what the method needs before anything runs (after
- *   load_bond); begin: learn the agent's peer slaves, journal both ends;
+ *   load_bond); begin: probe (learn the agent's peer slaves and the links'
+ *   evidence, which adds to their scores), journal both ends; check: once
+ *   the order is built, every slave that leaves has a known agent peer;
  *   apply: make configuration @n the live one (slaves down/up on both
  *   ends, then wait until the bond is stable); end: restore both ends.
  */
 int bc_scale_links_prepare(struct bc_scale *s, struct bc_error *err);
 int bc_scale_links_begin(struct bc_scale *s, struct bc_error *err);
+int bc_scale_links_check(struct bc_scale *s, struct bc_error *err);
 int bc_scale_apply(struct bc_scale *s, uint32_t n, struct bc_error *err);
 int bc_scale_links_end(struct bc_scale *s, struct bc_error *err);
 

@@ -33,6 +33,12 @@ int bc_scale_links_begin(struct bc_scale *s, struct bc_error *err)
 	return links(s) ? -ENOTSUP : 0;
 }
 
+int bc_scale_links_check(struct bc_scale *s, struct bc_error *err)
+{
+	(void)err;
+	return links(s) ? -ENOTSUP : 0;
+}
+
 int bc_scale_apply(struct bc_scale *s, uint32_t n, struct bc_error *err)
 {
 	(void)n;

@@ -190,7 +190,7 @@ size_t bc_scale_config_slaves(const struct bc_scale *s, uint32_t n, const char *
 	return out;
 }
 
-static double config_ceiling(const struct bc_scale *s, int proto, uint32_t n)
+double bc_scale_config_ceiling(const struct bc_scale *s, int proto, uint32_t n)
 {
 	const char *names[BC_SCALE_MAX_SLAVES];
 	double g[BC_SCALE_MAX_SLAVES], total = 0;
@@ -339,7 +339,9 @@ static void init_doc(struct bc_scale *s)
 											  : "ethernet"));
 		json_object_object_add(o, "tcp_ceiling_bps", num(sl->ceil[0]));
 		json_object_object_add(o, "udp_ceiling_bps", num(sl->ceil[1]));
-		json_object_object_add(o, "inspect_score", json_object_new_int(sl->score));
+		json_object_object_add(o, "score", json_object_new_int(sl->score));
+		if (sl->peer[0])
+			json_object_object_add(o, "agent_peer", json_object_new_string(sl->peer));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(d, "slaves", a);
@@ -364,7 +366,7 @@ static void init_doc(struct bc_scale *s)
 			json_object_object_add(o, "protocol", json_object_new_string(p ? "udp" : "tcp"));
 			json_object_object_add(o, "n", json_object_new_int64(n));
 			json_object_object_add(o, "slaves", names_json(names, m));
-			json_object_object_add(o, "ceiling_bps", num(config_ceiling(s, p, n)));
+			json_object_object_add(o, "ceiling_bps", num(bc_scale_config_ceiling(s, p, n)));
 			if (p)
 				json_object_object_add(o, "offered_bps", num(s->udp_total));
 			json_object_object_add(o, "runs", json_object_new_array());
@@ -552,7 +554,7 @@ static void diagnose(struct bc_scale *s, struct bc_error *err)
 		const char *names[BC_SCALE_MAX_SLAVES], *added[BC_SCALE_MAX_SLAVES];
 		size_t m = bc_scale_config_slaves(s, n, names), na = 0;
 		struct json_object *add = json_object_object_get(cmp, "added");
-		double ceil = config_ceiling(s, 1, n), rate;
+		double ceil = bc_scale_config_ceiling(s, 1, n), rate;
 		struct bc_error e = {0};
 		int r;
 
@@ -664,6 +666,7 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 	if (!s)
 		return bc_error_set(err, -ENOMEM, "out of memory");
 	s->c = c;
+	s->extra = json_object_new_object();
 	r = load_bond(s, err);
 	if (r < 0)
 		goto out;
@@ -695,9 +698,6 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 	if (r < 0)
 		goto out;
 	slave_ceilings(s);
-	r = build_order(s, err);
-	if (r < 0)
-		goto out;
 	s->udp_total = c->udp_rate_bps;
 	if (c->udp && s->udp_total <= 0) {
 		double top = 0;
@@ -708,8 +708,13 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 		s->udp_total = top > 0 ? 1.1 * top * s->k : 100e6;
 	}
 	s->runs = (unsigned)((c->tcp + c->udp) * c->repetitions * (s->n_sl - s->nmin + 1));
-	init_doc(s);
+	/* links: the probe's evidence joins the slaves' scores before the order is built */
 	r = bc_scale_links_begin(s, err);
+	if (r == 0)
+		r = build_order(s, err);
+	if (r == 0)
+		r = bc_scale_links_check(s, err);
+	init_doc(s);
 	if (r < 0) {
 		fail(s, r, "preparing the changes", err);
 		goto restore;
@@ -739,6 +744,9 @@ restore:
 		}
 	}
 out:
+	if (s->doc && c->method == BC_SCALE_METHOD_LINKS)
+		json_object_object_add(s->doc, "links", json_object_get(s->extra));
+	json_object_put(s->extra);
 	*out = s->doc;
 	bc_snapshot_free(&s->snap);
 	free(s);
