@@ -58,9 +58,10 @@ static void usage(FILE *out)
 		"  --from N               smallest configuration (default 1)\n"
 		"  -u, --udp              UDP only (same as --protocol udp)\n"
 		"  --protocol P           tcp (default), udp or both\n"
-		"  --flows K              flows in every configuration, at least one per slave of\n"
-		"                         the largest N (default: the least common multiple of\n"
-		"                         the sizes, e.g. 6 for 1..3 slaves, else 2 per slave)\n"
+		"  --flows K              flows in every configuration; placed flows need one per\n"
+		"                         slave of the largest N (default: balance-rr 1, which\n"
+		"                         every link carries; else the least common multiple of\n"
+		"                         the sizes, e.g. 6 for 1..3 slaves, or 2 per slave)\n"
 		"  --repetitions R        runs per configuration, 2..100 (default 5)\n"
 		"  --margin P             practical margin: 5%% or 0.05 (default 5%%)\n"
 		"  -t, --duration S       seconds per run (default 5)\n"
@@ -457,9 +458,18 @@ int bc_cmd_scale(int argc, char **argv)
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	free(order_buf);
-	if (r < 0)
-		fprintf(stderr, "bondcheck scale: %s\n",
-			r == -EINTR ? "interrupted; the report below is partial" : err.msg);
+	if (r == -EINTR) {
+		struct json_object *rs = json_object_object_get(
+			json_object_object_get(doc, "links"), "restore");
+
+		fprintf(stderr, "bondcheck scale: interrupted%s; the report is partial\n",
+			!rs ? ""
+			: json_object_get_boolean(json_object_object_get(rs, "ok"))
+				? "; both ends restored"
+				: "; RESTORE FAILED: run `bondcheck restore` on both hosts");
+	} else if (r < 0) {
+		fprintf(stderr, "bondcheck scale: %s\n", err.msg);
+	}
 	if (doc && (r == 0 || r == -EINTR ||
 		    bc_json_len(json_object_object_get(
 			    json_object_array_get_idx(json_object_object_get(doc, "configs"), 0),

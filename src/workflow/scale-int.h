@@ -16,6 +16,8 @@
 #include "traffic/egress.h"
 
 #define BC_SCALE_MAX_SLAVES 16
+/* Probe and diagnosis runs offer this share of the configuration's UDP ceiling. */
+#define BC_SCALE_DIAG_SHARE 0.25
 
 struct bc_scale_slave {
 	char name[BC_IFNAMSIZ];

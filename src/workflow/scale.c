@@ -540,9 +540,10 @@ static bool needs_diagnosis(struct json_object *cmp)
 
 /*
  * A UDP capture run over the larger configuration of each comparison that
- * is not a gain, offered at half its ceiling so that the shapers do not
- * drop (their own drops would hide the link's): loss, reordering pairs and
- * idle links become the comparison's cause.
+ * is not a gain, offered at a quarter of its ceiling so that no shaper
+ * queue overflows from the sender's pacing jitter (such drops would be the
+ * test's, not the link's): loss, reordering pairs and idle links become
+ * the comparison's cause.
  */
 static void diagnose(struct bc_scale *s, struct bc_error *err)
 {
@@ -560,7 +561,7 @@ static void diagnose(struct bc_scale *s, struct bc_error *err)
 
 		if (!needs_diagnosis(cmp))
 			continue;
-		rate = ceil > 0 ? ceil / 2 : 10e6;
+		rate = ceil > 0 ? ceil * BC_SCALE_DIAG_SHARE : 5e6;
 		for (size_t k = 0; k < bc_json_len(add) && na < BC_SCALE_MAX_SLAVES; k++)
 			added[na++] = json_object_get_string(json_object_array_get_idx(add, k));
 		d = json_object_new_object();
@@ -671,7 +672,11 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 	if (r < 0)
 		goto out;
 	s->nmin = c->min_n ? c->min_n : 1;
-	s->k = c->flows ? c->flows : default_flows(s->nmin, (uint32_t)s->n_sl);
+	/* balance-rr spreads every flow over every link, per packet: one flow is
+	 * field note 1's netperf stream; elsewhere flows must reach each slave */
+	s->k = c->flows				   ? c->flows
+	       : s->mode == BC_MODE_ROUNDROBIN ? 1
+					       : default_flows(s->nmin, (uint32_t)s->n_sl);
 	if (s->nmin >= s->n_sl) {
 		r = bc_error_set(err, -EINVAL,
 				 "--from %u: %s has %zu usable slaves, so the smallest configuration "
@@ -679,7 +684,7 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 				 s->nmin, s->bond, s->n_sl, s->n_sl);
 		goto out;
 	}
-	if (s->k < s->n_sl) {
+	if (s->placeable && s->k < s->n_sl) {
 		r = bc_error_set(err, -EINVAL,
 				 "--flows %u: every configuration up to %zu slaves needs at least "
 				 "one flow per slave; give --flows %zu or more",
