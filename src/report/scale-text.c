@@ -145,6 +145,20 @@ static void cmp_row(FILE *out, struct json_object *c)
 		sl, s, ci, t, df, p, me, bc_json_str(c, "verdict"));
 }
 
+/* @b (smallest against a larger one) is also in @cmps: the step to the next size. */
+static bool adjacent(struct json_object *cmps, struct json_object *b)
+{
+	for (size_t i = 0; i < bc_json_len(cmps); i++) {
+		struct json_object *c = json_object_array_get_idx(cmps, i);
+
+		if (!strcmp(bc_json_str(c, "protocol"), bc_json_str(b, "protocol")) &&
+		    bc_json_i64(c, "from_n", 0) == bc_json_i64(b, "from_n", 1) &&
+		    bc_json_i64(c, "to_n", 0) == bc_json_i64(b, "to_n", 1))
+			return true;
+	}
+	return false;
+}
+
 static void comparisons(FILE *out, struct json_object *doc)
 {
 	struct json_object *cmps = json_object_object_get(doc, "comparisons");
@@ -157,10 +171,14 @@ static void comparisons(FILE *out, struct json_object *doc)
 		"added", "speed-up", "95 % CI", "t", "df", "p", "marginal", "verdict");
 	for (size_t i = 0; i < bc_json_len(cmps); i++)
 		cmp_row(out, json_object_array_get_idx(cmps, i));
-	if (bc_json_len(base) > 1) {
-		fprintf(out, "  against the smallest configuration:\n");
-		for (size_t i = 1; i < bc_json_len(base); i++)
-			cmp_row(out, json_object_array_get_idx(base, i));
+	for (size_t i = 0, shown = 0; i < bc_json_len(base); i++) {
+		struct json_object *b = json_object_array_get_idx(base, i);
+
+		if (adjacent(cmps, b))
+			continue;
+		if (!shown++)
+			fprintf(out, "  against the smallest configuration:\n");
+		cmp_row(out, b);
 	}
 	for (size_t i = 0; i < bc_json_len(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);
