@@ -61,12 +61,13 @@ static void header(FILE *out, struct json_object *doc)
 		fprintf(out, ", %s", bc_json_str(bond, "xmit_hash_policy"));
 	fprintf(out, ") to %s, method %s\n", bc_json_str(doc, "peer"), bc_json_str(doc, "method"));
 	fprintf(out,
-		"  %s, %lld flows, %lld runs per configuration (interleaved), %.1f s per run "
+		"  %s, %lld flow%s, %lld runs per configuration (interleaved), %.1f s per run "
 		"(%.1f s omitted), margin %.0f %%\n",
 		!strcmp(bc_json_str(doc, "protocol"), "both") ? "TCP and UDP"
 		: !strcmp(bc_json_str(doc, "protocol"), "udp") ? "UDP"
 							       : "TCP",
-		bc_json_i64(doc, "flows", 0), bc_json_i64(doc, "repetitions", 0),
+		bc_json_i64(doc, "flows", 0), bc_json_i64(doc, "flows", 0) == 1 ? "" : "s",
+		bc_json_i64(doc, "repetitions", 0),
 		(double)bc_json_i64(doc, "duration_ms", 0) / 1000,
 		(double)bc_json_i64(doc, "omit_ms", 0) / 1000, bc_json_dbl(doc, "margin", 0) * 100);
 	for (size_t i = 0; i < bc_json_len(slaves); i++) {

@@ -32,6 +32,7 @@
 
 #define STABLE_MS  30000 /* a change must settle (LACP fast: ~3 s) */
 #define RESTORE_MS 60000
+#define FIELDS_MS  1000	 /* first pass of our restore: fields back, no long wait */
 
 struct links {
 	struct bc_journal *j;
@@ -263,6 +264,14 @@ int bc_scale_apply(struct bc_scale *s, uint32_t n, struct bc_error *err)
 	return 0;
 }
 
+/*
+ * Both ends come back together: a slave's carrier (and LACP) needs the
+ * peer up too, so neither end can settle while the other is still down.
+ * Our fields first with a short wait (-EAGAIN expected), then the agent's
+ * restore (it waits until its bond is stable, which our restored side now
+ * allows), then ours again: idempotent, it changes what still differs and
+ * waits until our bond is stable.
+ */
 int bc_scale_links_end(struct bc_scale *s, struct bc_error *err)
 {
 	struct links *l = s->links;
@@ -278,10 +287,8 @@ int bc_scale_links_end(struct bc_scale *s, struct bc_error *err)
 	}
 	o = json_object_new_object();
 	if (l->saved) {
-		r = bc_journal_restore(l->j, RESTORE_MS, &rep, err);
+		r = bc_journal_restore(l->j, FIELDS_MS, &rep, NULL);
 		json_object_object_add(o, "client", rep);
-		if (r == 0)
-			bc_journal_remove(l->path, NULL);
 	}
 	if (l->agent_journaled) {
 		struct bc_error e = {0};
@@ -289,11 +296,18 @@ int bc_scale_links_end(struct bc_scale *s, struct bc_error *err)
 		rep = NULL;
 		ra = bc_peer_restore(l->ps, &rep, &e);
 		json_object_object_add(o, "agent", rep);
-		if (ra < 0 && r == 0) {
-			r = ra;
+		if (ra < 0)
 			bc_error_set(err, ra, "the agent's restore: %s", e.msg);
-		}
 	}
+	if (l->saved) {
+		rep = NULL;
+		r = bc_journal_restore(l->j, RESTORE_MS, &rep, err);
+		json_object_object_add(o, "client_settled", rep);
+		if (r == 0)
+			bc_journal_remove(l->path, NULL);
+	}
+	if (r == 0)
+		r = ra;
 	json_object_object_add(o, "ok", json_object_new_boolean(r == 0));
 	json_object_object_add(s->extra, "restore", o);
 	json_object_object_add(s->extra, "slave_changes", json_object_new_int64(l->changes));

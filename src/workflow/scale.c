@@ -507,18 +507,27 @@ static int measure(struct bc_scale *s, struct bc_error *err)
 				struct json_object *res = NULL;
 				char what[64];
 
-				if (stopped(s))
+				if (stopped(s)) {
+					bc_error_set(err, -EINTR, "stopped by a signal before %s N=%u run %u",
+						     p ? "udp" : "tcp", n, rep);
 					return fail(s, -EINTR, "interrupted", err);
+				}
 				s->run_i++;
 				r = bc_scale_apply(s, n, err);
 				if (r < 0)
 					return fail(s, r, "changing the slaves", err);
 				progress(s, "run", p, n, rep);
 				r = bc_scale_one_run(s, p, n, s->udp_total, false, &res, err);
+				if (r < 0 && stopped(s)) {
+					bc_error_clear(err);
+					bc_error_set(err, -EINTR, "stopped by a signal during %s N=%u run %u",
+						     p ? "udp" : "tcp", n, rep);
+					return fail(s, -EINTR, "interrupted", err);
+				}
 				if (r < 0) {
 					snprintf(what, sizeof(what), "%s run N=%u rep %u",
 						 p ? "udp" : "tcp", n, rep);
-					return fail(s, stopped(s) ? -EINTR : r, what, err);
+					return fail(s, r, what, err);
 				}
 				json_object_array_add(json_object_object_get(s->cfg[p][n], "runs"),
 						      run_json(res, rep, p));

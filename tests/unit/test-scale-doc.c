@@ -275,6 +275,35 @@ static void test_causes(void **state)
 	json_object_put(res);
 }
 
+/* Below 1 % reordered and 0.1 % lost, a capture's figures are noise, not a cause. */
+static void test_cause_thresholds(void **state)
+{
+	static const char *text =
+		"{\"findings\": ["
+		" {\"id\": \"reordering\", \"subject\": \"rx:agent/eth2\", \"evidence\": {}},"
+		" {\"id\": \"wire-loss\", \"subject\": \"tx:client/eth1\","
+		"  \"evidence\": {\"count\": \"1\", \"of\": \"2000\"}},"
+		" {\"id\": \"wire-loss\", \"subject\": \"tx:client/eth0\","
+		"  \"evidence\": {\"lost\": \"2\", \"left_bracketed\": \"2000\"}}],"
+		" \"capture\": {\"analysis\": {"
+		"  \"links\": [{\"name\": \"tx:client/eth2\", \"peer\": \"rx:agent/eth2\"}],"
+		"  \"reordering\": {\"received\": 2473, \"reordered\": 1, \"reordered_ratio\": 0.0004,"
+		"   \"pairs\": [{\"early_link\": \"rx:agent/eth0\", \"late_link\": \"rx:agent/eth2\", \"count\": 1}]}}}}";
+	struct json_object *res = json_tokener_parse(text), *causes;
+
+	(void)state;
+	assert_non_null(res);
+	causes = bc_scale_cause(res, NULL, 0);
+	/* 1 in 2000 (0.05 %) is below the loss threshold, 2 in 2000 (0.1 %) is not;
+	 * 1 reordered datagram of 2473 is not a cause */
+	assert_int_equal(bc_json_len(causes), 1);
+	assert_string_equal(bc_json_str(json_object_array_get_idx(causes, 0), "slave"), "eth0");
+	assert_string_equal(bc_json_str(json_object_array_get_idx(causes, 0), "text"),
+			    "loss on eth0: 2 of 2000 packets (wire-loss, tx:client/eth0)");
+	json_object_put(causes);
+	json_object_put(res);
+}
+
 static void test_cause_in_text_and_finding(void **state)
 {
 	struct json_object *cfgs[2], *d, *c, *res, *causes, *f;
@@ -322,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_zero_runs_named),
 		cmocka_unit_test(test_bad_docs),
 		cmocka_unit_test(test_causes),
+		cmocka_unit_test(test_cause_thresholds),
 		cmocka_unit_test(test_cause_in_text_and_finding),
 	};
 
