@@ -82,9 +82,9 @@ static void cmp_text(struct json_object *c, double margin, char *buf, size_t len
 		    links_word(to), from, s, lo, hi);
 	else if (!strcmp(v, "scaling-flat"))
 		app(buf, len, &at,
-		    "%lld %s give no significant gain over %lld: %.2fx (95 %% CI %.2f-%.2f, "
-		    "margin %.0f %%), scaling-flat",
-		    to, links_word(to), from, s, lo, hi, margin * 100);
+		    "%lld %s give no significant gain over %lld (more than the %.0f %% "
+		    "margin): %.2fx (95 %% CI %.2f-%.2f), scaling-flat",
+		    to, links_word(to), from, margin * 100, s, lo, hi);
 	else if (bc_json_len(z)) {
 		app(buf, len, &at, "%lld %s vs %lld: not compared, zero goodput in", to,
 		    links_word(to), from);

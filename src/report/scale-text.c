@@ -57,7 +57,10 @@ static void header(FILE *out, struct json_object *doc)
 	char r[32];
 
 	fprintf(out, "bondcheck scale: %s (%s", bc_json_str(bond, "name"), bc_json_str(bond, "mode"));
-	if (bc_json_str(bond, "xmit_hash_policy")[0])
+	/* the policy matters only where the bond hashes flows */
+	if (bc_json_str(bond, "xmit_hash_policy")[0] &&
+	    (!strcmp(bc_json_str(bond, "mode"), "balance-xor") ||
+	     !strcmp(bc_json_str(bond, "mode"), "802.3ad")))
 		fprintf(out, ", %s", bc_json_str(bond, "xmit_hash_policy"));
 	fprintf(out, ") to %s, method %s\n", bc_json_str(doc, "peer"), bc_json_str(doc, "method"));
 	fprintf(out,
