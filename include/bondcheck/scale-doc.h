@@ -73,4 +73,14 @@ struct json_object *bc_scale_cause(struct json_object *run_result, const char *c
  */
 int bc_scale_doc_conclude(struct json_object *doc, struct bc_error *err);
 
+/*
+ * bc_scale_doc_view() - the part of @doc about one @protocol ("tcp" or
+ * "udp"), for a plot of one curve (bondcheck/plot.h bc_plot_scaling()): a
+ * new object with "protocol", "method", "flows", "configs" (that protocol's,
+ * shared with @doc), "link_ceiling_bps" (the first slave's ceiling for that
+ * protocol) and "verdict": {"text": that protocol's comparison sentences}.
+ * NULL when @doc has no configuration of @protocol.
+ */
+struct json_object *bc_scale_doc_view(struct json_object *doc, const char *protocol);
+
 #endif

@@ -453,3 +453,43 @@ int bc_scale_doc_conclude(struct json_object *doc, struct bc_error *err)
 	put(doc, "findings", findings);
 	return 0;
 }
+
+struct json_object *bc_scale_doc_view(struct json_object *doc, const char *protocol)
+{
+	struct json_object *cfgs = json_object_object_get(doc, "configs");
+	struct json_object *cmps = json_object_object_get(doc, "comparisons");
+	struct json_object *slaves = json_object_object_get(doc, "slaves");
+	struct json_object *v, *a = json_object_new_array(), *vd;
+	char text[2048] = "", key[32];
+	size_t at = 0;
+
+	for (size_t i = 0; i < bc_json_len(cfgs); i++) {
+		struct json_object *c = json_object_array_get_idx(cfgs, i);
+
+		if (!strcmp(bc_json_str(c, "protocol"), protocol))
+			json_object_array_add(a, json_object_get(c));
+	}
+	if (!bc_json_len(a)) {
+		json_object_put(a);
+		return NULL;
+	}
+	v = json_object_new_object();
+	put(v, "protocol", json_object_new_string(protocol));
+	put(v, "method", json_object_new_string(bc_json_str(doc, "method")));
+	put(v, "flows", json_object_new_int64(bc_json_i64(doc, "flows", 0)));
+	put(v, "configs", a);
+	snprintf(key, sizeof(key), "%s_ceiling_bps", protocol);
+	if (bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0) > 0)
+		put(v, "link_ceiling_bps",
+		    json_object_new_double(bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0)));
+	for (size_t i = 0; i < bc_json_len(cmps); i++) {
+		struct json_object *c = json_object_array_get_idx(cmps, i);
+
+		if (!strcmp(bc_json_str(c, "protocol"), protocol))
+			app(text, sizeof(text), &at, "%s%s", at ? "; " : "", bc_json_str(c, "text"));
+	}
+	vd = json_object_new_object();
+	put(vd, "text", json_object_new_string(text));
+	put(v, "verdict", vd);
+	return v;
+}

@@ -2,6 +2,7 @@
 /* `bondcheck scale`: options, output formats and exit codes for bondcheck/scale.h. */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "bondcheck/ctl.h"
 #include "bondcheck/json-get.h"
+#include "bondcheck/plot.h"
 #include "bondcheck/scale-doc.h"
 #include "bondcheck/scale-report.h"
 #include "bondcheck/scale.h"
@@ -31,7 +33,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: bondcheck scale --peer HOST [options]\n"
-		"       bondcheck scale --from-json FILE [--margin P] [-j] [--csv FILE]\n"
+		"       bondcheck scale --from-json FILE [--margin P] [-j] [--csv FILE] [--plot DIR]\n"
 		"\n"
 		"Does N+1 links beat N?  Runs K flows over configurations of 1..n slaves of the\n"
 		"bond the route to the agent leaves by, interleaved (N, N+1, ..., N+1, N), one\n"
@@ -78,6 +80,9 @@ static void usage(FILE *out)
 		"  -j, --json             the scale document as JSON\n"
 		"  --csv FILE             a CSV table (a row per run, configuration, comparison);\n"
 		"                         - for standard output\n"
+		"  --plot DIR             write DIR/scaling.svg (goodput against N, every run,\n"
+		"                         the mean with its 95 %% CI band, the ceiling; with both\n"
+		"                         protocols scaling-tcp.svg and scaling-udp.svg)\n"
 		"  --from-json FILE       re-analyse and print a saved scale document (no traffic)\n"
 		"\n"
 		"Exit status: 0 every added link gains or gives no significant gain; 1 a link\n"
@@ -141,7 +146,61 @@ static int exit_for_doc(struct json_object *doc)
 	return BC_EXIT_OK;
 }
 
-static int emit(struct json_object *doc, bool json, const char *csv)
+/* --plot DIR: a folder, created (one level) when missing; 0 or an exit status */
+static int plot_dir(const char *dir)
+{
+	struct stat st;
+
+	if (!stat(dir, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return BC_EXIT_OK;
+		fprintf(stderr, "bondcheck scale: --plot '%s' is not a directory; give a folder for "
+				"the SVG files\n",
+			dir);
+		return BC_EXIT_USAGE;
+	}
+	if (mkdir(dir, 0755)) {
+		fprintf(stderr,
+			"bondcheck scale: --plot '%s': cannot create it: %s; give a folder that "
+			"exists or whose parent does\n",
+			dir, strerror(errno));
+		return BC_EXIT_ENV;
+	}
+	return BC_EXIT_OK;
+}
+
+/* DIR/scaling.svg, or scaling-tcp.svg and scaling-udp.svg with both protocols. */
+static int write_plots(const char *dir, struct json_object *doc)
+{
+	static const char *const protos[] = {"tcp", "udp"};
+	bool both = !strcmp(bc_json_str(doc, "protocol"), "both");
+	int status = BC_EXIT_OK;
+
+	for (int p = 0; p < 2; p++) {
+		struct json_object *v = bc_scale_doc_view(doc, protos[p]);
+		struct bc_error err = {0};
+		char path[4096];
+		int rc;
+
+		if (!v)
+			continue;
+		snprintf(path, sizeof(path), "%s/scaling%s%s.svg", dir, both ? "-" : "",
+			 both ? protos[p] : "");
+		rc = bc_plot_scaling(path, v, &err);
+		json_object_put(v);
+		if (!rc) {
+			fprintf(stderr, "bondcheck scale: wrote %s\n", path);
+		} else if (rc == -ENODATA) {
+			fprintf(stderr, "bondcheck scale: no %s: %s\n", path, err.msg);
+		} else {
+			fprintf(stderr, "bondcheck scale: --plot '%s': %s\n", dir, err.msg);
+			status = BC_EXIT_ENV;
+		}
+	}
+	return status;
+}
+
+static int emit(struct json_object *doc, bool json, const char *csv, const char *plot)
 {
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
@@ -162,10 +221,11 @@ static int emit(struct json_object *doc, bool json, const char *csv)
 			return BC_EXIT_ENV;
 		}
 	}
-	return BC_EXIT_OK;
+	return plot ? write_plots(plot, doc) : BC_EXIT_OK;
 }
 
-static int from_json(const char *path, double margin, bool json, const char *csv)
+static int from_json(const char *path, double margin, bool json, const char *csv,
+		     const char *plot)
 {
 	struct json_object *doc = json_object_from_file(path);
 	struct bc_error err = {0};
@@ -191,7 +251,7 @@ static int from_json(const char *path, double margin, bool json, const char *csv
 		json_object_put(doc);
 		return BC_EXIT_ENV;
 	}
-	rc = emit(doc, json, csv);
+	rc = emit(doc, json, csv, plot);
 	if (rc == BC_EXIT_OK)
 		rc = exit_for_doc(doc);
 	json_object_put(doc);
@@ -236,13 +296,14 @@ int bc_cmd_scale(int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"csv", required_argument, NULL, 'C'},
 		{"from-json", required_argument, NULL, 'J'},
+		{"plot", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct bc_scale_cfg cfg;
 	struct bc_error err = {0};
 	struct json_object *doc = NULL;
-	const char *csv = NULL, *replay = NULL, *order[MAX_ORDER];
+	const char *csv = NULL, *replay = NULL, *plot = NULL, *order[MAX_ORDER];
 	char *order_buf = NULL;
 	bool json = false, quick = false, have_t = false, have_o = false, have_r = false;
 	double margin = -1;
@@ -384,6 +445,11 @@ int bc_cmd_scale(int argc, char **argv)
 		case 'J':
 			replay = optarg;
 			break;
+		case 'G':
+			if (!*optarg)
+				return bad("--plot", optarg, "a folder for the SVG files");
+			plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			free(order_buf);
@@ -407,6 +473,10 @@ int bc_cmd_scale(int argc, char **argv)
 		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
+	if (plot && (rc = plot_dir(plot)) != BC_EXIT_OK) {
+		free(order_buf);
+		return rc;
+	}
 	if (replay) {
 		free(order_buf);
 		if (cfg.client.peer) {
@@ -414,7 +484,7 @@ int bc_cmd_scale(int argc, char **argv)
 					"it takes no --peer\n");
 			return BC_EXIT_USAGE;
 		}
-		return from_json(replay, margin, json, csv);
+		return from_json(replay, margin, json, csv, plot);
 	}
 	if (!cfg.client.peer) {
 		fprintf(stderr, "bondcheck scale: --peer HOST is required (the host running "
@@ -474,7 +544,7 @@ int bc_cmd_scale(int argc, char **argv)
 		    bc_json_len(json_object_object_get(
 			    json_object_array_get_idx(json_object_object_get(doc, "configs"), 0),
 			    "runs")))) {
-		rc = emit(doc, json, csv);
+		rc = emit(doc, json, csv, plot);
 		if (r == 0 && rc == BC_EXIT_OK)
 			rc = exit_for_doc(doc);
 	} else {
