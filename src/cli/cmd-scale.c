@@ -78,6 +78,8 @@ static void usage(FILE *out)
 		"  --no-diagnose          no capture run for comparisons that are not a gain\n"
 		"  -4, -6                 IPv4 or IPv6 only\n"
 		"  -j, --json             the scale document as JSON\n"
+		"  --json-file FILE       also write the JSON document to FILE (keep it for\n"
+		"                         --from-json later)\n"
 		"  --csv FILE             a CSV table (a row per run, configuration, comparison);\n"
 		"                         - for standard output\n"
 		"  --plot DIR             write DIR/scaling.svg (goodput against N, every run,\n"
@@ -200,13 +202,28 @@ static int write_plots(const char *dir, struct json_object *doc)
 	return status;
 }
 
-static int emit(struct json_object *doc, bool json, const char *csv, const char *plot)
+struct outputs {
+	bool json;
+	const char *csv, *plot, *json_file;
+};
+
+static int emit(struct json_object *doc, const struct outputs *o)
 {
+	bool json = o->json;
+	const char *csv = o->csv, *plot = o->plot;
+
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 									   JSON_C_TO_STRING_SPACED));
 	else if (!csv || strcmp(csv, "-"))
 		bc_scale_report_text(stdout, doc);
+	if (o->json_file &&
+	    json_object_to_file_ext(o->json_file, doc,
+				    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED) < 0) {
+		fprintf(stderr, "bondcheck scale: --json-file %s: cannot write: %s\n", o->json_file,
+			strerror(errno));
+		return BC_EXIT_ENV;
+	}
 	if (csv) {
 		FILE *f = strcmp(csv, "-") ? fopen(csv, "we") : stdout;
 
@@ -224,8 +241,7 @@ static int emit(struct json_object *doc, bool json, const char *csv, const char 
 	return plot ? write_plots(plot, doc) : BC_EXIT_OK;
 }
 
-static int from_json(const char *path, double margin, bool json, const char *csv,
-		     const char *plot)
+static int from_json(const char *path, double margin, const struct outputs *o)
 {
 	struct json_object *doc = json_object_from_file(path);
 	struct bc_error err = {0};
@@ -251,7 +267,7 @@ static int from_json(const char *path, double margin, bool json, const char *csv
 		json_object_put(doc);
 		return BC_EXIT_ENV;
 	}
-	rc = emit(doc, json, csv, plot);
+	rc = emit(doc, o);
 	if (rc == BC_EXIT_OK)
 		rc = exit_for_doc(doc);
 	json_object_put(doc);
@@ -297,13 +313,15 @@ int bc_cmd_scale(int argc, char **argv)
 		{"csv", required_argument, NULL, 'C'},
 		{"from-json", required_argument, NULL, 'J'},
 		{"plot", required_argument, NULL, 'G'},
+		{"json-file", required_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct bc_scale_cfg cfg;
 	struct bc_error err = {0};
 	struct json_object *doc = NULL;
-	const char *csv = NULL, *replay = NULL, *plot = NULL, *order[MAX_ORDER];
+	const char *csv = NULL, *replay = NULL, *plot = NULL, *json_file = NULL, *order[MAX_ORDER];
+	struct outputs outs;
 	char *order_buf = NULL;
 	bool json = false, quick = false, have_t = false, have_o = false, have_r = false;
 	double margin = -1;
@@ -445,6 +463,9 @@ int bc_cmd_scale(int argc, char **argv)
 		case 'J':
 			replay = optarg;
 			break;
+		case 'W':
+			json_file = optarg;
+			break;
 		case 'G':
 			if (!*optarg)
 				return bad("--plot", optarg, "a folder for the SVG files");
@@ -473,6 +494,7 @@ int bc_cmd_scale(int argc, char **argv)
 		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
+	outs = (struct outputs){json, csv, plot, json_file};
 	if (plot && (rc = plot_dir(plot)) != BC_EXIT_OK) {
 		free(order_buf);
 		return rc;
@@ -484,7 +506,7 @@ int bc_cmd_scale(int argc, char **argv)
 					"it takes no --peer\n");
 			return BC_EXIT_USAGE;
 		}
-		return from_json(replay, margin, json, csv, plot);
+		return from_json(replay, margin, &outs);
 	}
 	if (!cfg.client.peer) {
 		fprintf(stderr, "bondcheck scale: --peer HOST is required (the host running "
@@ -544,7 +566,7 @@ int bc_cmd_scale(int argc, char **argv)
 		    bc_json_len(json_object_object_get(
 			    json_object_array_get_idx(json_object_object_get(doc, "configs"), 0),
 			    "runs")))) {
-		rc = emit(doc, json, csv, plot);
+		rc = emit(doc, &outs);
 		if (r == 0 && rc == BC_EXIT_OK)
 			rc = exit_for_doc(doc);
 	} else {
