@@ -34,8 +34,8 @@
  * (same members).  Statistics that do not exist are null.  Replaces earlier
  * results, keeping the "diagnosis" and "cause" of an earlier comparison of
  * the same protocol and configurations (a saved document re-analysed with
- * another margin keeps what its capture showed).  Returns 0; -EINVAL when configs are missing or malformed (a
- * config without runs, a negative goodput), naming the config.
+ * another margin keeps what its capture showed).  Returns 0; -EINVAL when configs are missing or
+ * malformed (a config without runs, a negative goodput), naming the config.
  */
 int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err);
 
@@ -51,11 +51,10 @@ int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err);
  * slave, at least BC_SCALE_CAUSE_LOSS_MIN of what left on it), reordering
  * (the late link of the reordering pairs, when the `reordering` finding is
  * raised and the reordered ratio is at least BC_SCALE_CAUSE_REORDER_MIN)
- * and an idle link (link-idle on a client slave); receive links are named by the client slave whose learned path
- * ends there.  Returns a new array of causes {kind: "loss"|"reordering"|
- * "idle-link", slave, capture_link, added (slave is in @added), text,
- * evidence{...}}, those on an @added slave first; empty when the capture
- * shows nothing.  NULL only when @run_result is NULL.
+ * and an idle link (link-idle on a client slave); receive links are named by the client slave whose
+ * learned path ends there.  Returns a new array of causes {kind: "loss"|"reordering"| "idle-link",
+ * slave, capture_link, added (slave is in @added), text, evidence{...}}, those on an @added slave
+ * first; empty when the capture shows nothing.  NULL only when @run_result is NULL.
  */
 struct json_object *bc_scale_cause(struct json_object *run_result, const char *const *added,
 				   size_t n_added);

@@ -68,16 +68,16 @@ enum bc_scale_verdict {
 
 /* Configuration A (N links) against B (N+1, or more). */
 struct bc_scale_cmp {
-	bool valid;		/* false: verdict BC_SCALE_INVALID, statistics NAN */
+	bool valid;		    /* false: verdict BC_SCALE_INVALID, statistics NAN */
 	const char *invalid_reason; /* static text when !valid */
-	double speedup;		/* geo_mean(B) / geo_mean(A) */
-	double ci_low, ci_high; /* @level CI of the speed-up */
-	double diff_log;	/* d */
-	double se_log;		/* se */
-	double welch_t;		/* t; NAN when se = 0 */
-	double df;		/* Welch-Satterthwaite df (n_A + n_B - 2 when both sds are 0) */
-	double p;		/* two-sided p-value */
-	double t_quantile;	/* t_{(1+level)/2, df} */
+	double speedup;		    /* geo_mean(B) / geo_mean(A) */
+	double ci_low, ci_high;	    /* @level CI of the speed-up */
+	double diff_log;	    /* d */
+	double se_log;		    /* se */
+	double welch_t;		    /* t; NAN when se = 0 */
+	double df;		    /* Welch-Satterthwaite df (n_A + n_B - 2 when both sds are 0) */
+	double p;		    /* two-sided p-value */
+	double t_quantile;	    /* t_{(1+level)/2, df} */
 	/* (mean_B - mean_A) / @added_ceiling_bps: the share of the added links'
 	 * ceiling that the change delivered; NAN when that ceiling is unknown */
 	double marginal_efficiency;

@@ -45,11 +45,11 @@ struct bc_scale_cfg {
 	 * sock_buf; the rest (protocol, streams, rate, placement) is set per run */
 	struct bc_client_cfg client;
 	enum bc_scale_method method;
-	bool tcp, udp;	       /* protocols to measure (at least one) */
-	uint32_t flows;	       /* K flows in every configuration; 0: the usable slaves */
-	uint32_t repetitions;  /* runs per configuration, >= 2 */
-	double margin;	       /* practical margin, 0.05 = 5 % */
-	uint32_t min_n;	       /* smallest configuration, >= 1 */
+	bool tcp, udp;		  /* protocols to measure (at least one) */
+	uint32_t flows;		  /* K flows in every configuration; 0: the usable slaves */
+	uint32_t repetitions;	  /* runs per configuration, >= 2 */
+	double margin;		  /* practical margin, 0.05 = 5 % */
+	uint32_t min_n;		  /* smallest configuration, >= 1 */
 	const char *const *order; /* --order: slaves in the order they leave; NULL: default */
 	size_t n_order;
 	double udp_rate_bps; /* UDP total offered, bits/s; 0: 1.1 x K x the per-link ceiling */
@@ -60,7 +60,8 @@ struct bc_scale_cfg {
 	void *ctx;
 };
 
-/* bc_scale_cfg_defaults() - placement, TCP, 5 runs, margin 5 %, 5 s runs (1 s omitted), diagnose. */
+/* bc_scale_cfg_defaults() - placement, TCP, 5 runs, margin 5 %, 5 s runs (1 s omitted), diagnose.
+ */
 void bc_scale_cfg_defaults(struct bc_scale_cfg *c);
 
 /*

@@ -62,7 +62,8 @@ static int place(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow 
 				"%s: slave %s is not usable (down, a backup, or not distributing "
 				"in the active aggregator); flows can only be placed onto usable "
 				"slaves",
-				b->name, targets[i] < b->n_slaves ? b->slaves[targets[i]].name : "?");
+				b->name,
+				targets[i] < b->n_slaves ? b->slaves[targets[i]].name : "?");
 	taken = calloc(65536, 1);
 	if (!taken)
 		return bc_error_set(err, -ENOMEM, "out of memory");

@@ -47,8 +47,8 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 	return false;
 }
 
-static struct json_object *cause(const char *kind, const char *slave, const char *link,
-				 bool added, const char *text, struct json_object *ev)
+static struct json_object *cause(const char *kind, const char *slave, const char *link, bool added,
+				 const char *text, struct json_object *ev)
 {
 	struct json_object *c = json_object_new_object();
 
@@ -84,8 +84,8 @@ static void loss_causes(struct json_object *res, struct json_object *an, const c
 		if (!(of > 0 && cnt / of >= BC_SCALE_CAUSE_LOSS_MIN))
 			continue;
 		if (bc_json_str(ev, "count")[0])
-			snprintf(text, sizeof(text), "loss on %s: %s of %s datagrams (%s, %s)", slave,
-				 bc_json_str(ev, "count"), bc_json_str(ev, "of"), id, link);
+			snprintf(text, sizeof(text), "loss on %s: %s of %s datagrams (%s, %s)",
+				 slave, bc_json_str(ev, "count"), bc_json_str(ev, "of"), id, link);
 		else
 			snprintf(text, sizeof(text), "loss on %s: %s of %s packets (%s, %s)", slave,
 				 bc_json_str(ev, "lost"), bc_json_str(ev, "left_bracketed"), id,
@@ -93,8 +93,8 @@ static void loss_causes(struct json_object *res, struct json_object *an, const c
 		e = json_object_new_object();
 		json_object_object_add(e, "finding", json_object_new_string(id));
 		json_object_object_add(e, "finding_evidence", json_object_get(ev));
-		json_object_array_add(out, cause("loss", slave, link,
-						 in_list(slave, added, n_added), text, e));
+		json_object_array_add(
+			out, cause("loss", slave, link, in_list(slave, added, n_added), text, e));
 	}
 }
 
@@ -109,8 +109,8 @@ static bool has_finding(struct json_object *res, const char *id)
 }
 
 /* The late link that holds most reordering pairs, when the `reordering` finding is raised. */
-static void reorder_cause(struct json_object *res, struct json_object *an,
-			  const char *const *added, size_t n_added, struct json_object *out)
+static void reorder_cause(struct json_object *res, struct json_object *an, const char *const *added,
+			  size_t n_added, struct json_object *out)
 {
 	struct json_object *ro = json_object_object_get(an, "reordering");
 	struct json_object *pairs = json_object_object_get(ro, "pairs"), *ev, *top;
@@ -143,12 +143,15 @@ static void reorder_cause(struct json_object *res, struct json_object *an,
 		return;
 	slave = slave_of(an, late);
 	ev = json_object_new_object();
-	json_object_object_add(ev, "reordered", json_object_new_int64(bc_json_i64(ro, "reordered", 0)));
-	json_object_object_add(ev, "received", json_object_new_int64(bc_json_i64(ro, "received", 0)));
+	json_object_object_add(ev, "reordered",
+			       json_object_new_int64(bc_json_i64(ro, "reordered", 0)));
+	json_object_object_add(ev, "received",
+			       json_object_new_int64(bc_json_i64(ro, "received", 0)));
 	json_object_object_add(ev, "reordered_ratio",
 			       json_object_new_double(bc_json_dbl(ro, "reordered_ratio", 0)));
 	json_object_object_add(ev, "late_link", json_object_new_string(late));
-	json_object_object_add(ev, "late_share", json_object_new_double((double)best / (double)total));
+	json_object_object_add(ev, "late_share",
+			       json_object_new_double((double)best / (double)total));
 	top = json_object_new_array();
 	for (size_t i = 0; i < bc_json_len(pairs) && i < 4; i++)
 		json_object_array_add(top, json_object_get(json_object_array_get_idx(pairs, i)));

@@ -137,7 +137,8 @@ static struct json_object *compare(struct json_object *ca, struct json_object *c
 	struct json_object *c = json_object_new_object(), *added = json_object_new_array(), *z;
 	struct json_object *sl_a = json_object_object_get(ca, "slaves"),
 			   *sl_b = json_object_object_get(cb, "slaves");
-	double ceil_a = bc_json_dbl(ca, "ceiling_bps", 0), ceil_b = bc_json_dbl(cb, "ceiling_bps", 0);
+	double ceil_a = bc_json_dbl(ca, "ceiling_bps", 0),
+	       ceil_b = bc_json_dbl(cb, "ceiling_bps", 0);
 	double added_ceil = ceil_a > 0 && ceil_b > ceil_a ? ceil_b - ceil_a : 0;
 	struct bc_scale_cmp r;
 	char text[1024];
@@ -331,9 +332,9 @@ static struct json_object *finding(struct json_object *doc, struct json_object *
 		app(what, sizeof(what), &wl, "a link");
 	put(f, "id", json_object_new_string(id));
 	put(f, "severity", json_object_new_string(d ? bc_severity_name(d->severity) : "warning"));
-	put(f, "subject", json_object_new_string(bc_json_str(bond, "name")[0]
-							 ? bc_json_str(bond, "name")
-							 : "bond"));
+	put(f, "subject",
+	    json_object_new_string(bc_json_str(bond, "name")[0] ? bc_json_str(bond, "name")
+								: "bond"));
 	put(ev, "protocol", json_object_new_string(bc_json_str(c, "protocol")));
 	put(ev, "from_n", json_object_new_int64(bc_json_i64(c, "from_n", 0)));
 	put(ev, "to_n", json_object_new_int64(bc_json_i64(c, "to_n", 0)));
@@ -426,7 +427,10 @@ int bc_scale_doc_conclude(struct json_object *doc, struct bc_error *err)
 			put(c, "text", json_object_new_string(line));
 			if (!strcmp(vd, "scaling-flat") || !strcmp(vd, "scaling-negative"))
 				json_object_array_add(findings, finding(doc, c, margin));
-			app(text, sizeof(text), &tl, "%s%s", k ? "; " : tl ? ". " : "",
+			app(text, sizeof(text), &tl, "%s%s",
+			    k	 ? "; "
+			    : tl ? ". "
+				 : "",
 			    k ? "" : names[p]);
 			app(text, sizeof(text), &tl, "%s%s", k ? "" : ": ", line);
 			k++;
@@ -439,7 +443,8 @@ int bc_scale_doc_conclude(struct json_object *doc, struct bc_error *err)
 				last = c;
 		}
 		if (k > 1 && last && strcmp(bc_json_str(last, "verdict"), "invalid"))
-			app(text, sizeof(text), &tl, "; %lld %s against %lld: %.2fx (95 %% CI %.2f-%.2f)",
+			app(text, sizeof(text), &tl,
+			    "; %lld %s against %lld: %.2fx (95 %% CI %.2f-%.2f)",
 			    bc_json_i64(last, "to_n", 0), links_word(bc_json_i64(last, "to_n", 0)),
 			    bc_json_i64(last, "from_n", 0), bc_json_dbl(last, "speedup", NAN),
 			    bc_json_dbl(last, "ci_low", NAN), bc_json_dbl(last, "ci_high", NAN));
@@ -481,12 +486,14 @@ struct json_object *bc_scale_doc_view(struct json_object *doc, const char *proto
 	snprintf(key, sizeof(key), "%s_ceiling_bps", protocol);
 	if (bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0) > 0)
 		put(v, "link_ceiling_bps",
-		    json_object_new_double(bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0)));
+		    json_object_new_double(
+			    bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0)));
 	for (size_t i = 0; i < bc_json_len(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);
 
 		if (!strcmp(bc_json_str(c, "protocol"), protocol))
-			app(text, sizeof(text), &at, "%s%s", at ? "; " : "", bc_json_str(c, "text"));
+			app(text, sizeof(text), &at, "%s%s", at ? "; " : "",
+			    bc_json_str(c, "text"));
 	}
 	vd = json_object_new_object();
 	put(vd, "text", json_object_new_string(text));

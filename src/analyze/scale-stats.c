@@ -52,7 +52,8 @@ int bc_scale_sample_stats(const double *g, size_t n, double level, struct bc_sca
 	for (size_t i = 0; i < n; i++) {
 		if (!(g[i] >= 0))
 			return bc_error_set(err, -EINVAL,
-					    "run %zu has goodput %g; expected bits/s >= 0", i, g[i]);
+					    "run %zu has goodput %g; expected bits/s >= 0", i,
+					    g[i]);
 		if (g[i] == 0)
 			out->zeros++;
 	}

@@ -33,13 +33,15 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: bondcheck scale --peer HOST [options]\n"
-		"       bondcheck scale --from-json FILE [--margin P] [-j] [--csv FILE] [--plot DIR]\n"
+		"       bondcheck scale --from-json FILE [--margin P] [-j] [--csv FILE] [--plot "
+		"DIR]\n"
 		"\n"
 		"Does N+1 links beat N?  Runs K flows over configurations of 1..n slaves of the\n"
 		"bond the route to the agent leaves by, interleaved (N, N+1, ..., N+1, N), one\n"
 		"goodput per run, and compares each configuration with the next larger one:\n"
 		"Welch's t on log goodput, the speed-up with its 95 %% CI, against a practical\n"
-		"margin.  Verdicts: \"3 links beat 2 by 1.48x (95 %% CI 1.40-1.57)\", scaling-flat\n"
+		"margin.  Verdicts: \"3 links beat 2 by 1.48x (95 %% CI 1.40-1.57)\", "
+		"scaling-flat\n"
 		"(no significant gain) or scaling-negative (worse).  When a comparison is not a\n"
 		"gain, a UDP capture run over the larger configuration names the cause: loss on\n"
 		"a link, reordering on a link, an idle link.  Details: docs/scale.md.\n"
@@ -73,7 +75,8 @@ static void usage(FILE *out)
 		"  -b, --rate R           UDP: total offered rate, the same for every\n"
 		"                         configuration (default 1.1 x K x one link's ceiling)\n"
 		"  -l, --length N         UDP payload bytes (default the largest unfragmented)\n"
-		"  --link-rate R          link rate for the ceilings (default: tbf limit or speed)\n"
+		"  --link-rate R          link rate for the ceilings (default: tbf limit or "
+		"speed)\n"
 		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (+ 14)\n"
 		"  --no-diagnose          no capture run for comparisons that are not a gain\n"
 		"  -4, -6                 IPv4 or IPv6 only\n"
@@ -85,7 +88,8 @@ static void usage(FILE *out)
 		"  --plot DIR             write DIR/scaling.svg (goodput against N, every run,\n"
 		"                         the mean with its 95 %% CI band, the ceiling; with both\n"
 		"                         protocols scaling-tcp.svg and scaling-udp.svg)\n"
-		"  --from-json FILE       re-analyse and print a saved scale document (no traffic)\n"
+		"  --from-json FILE       re-analyse and print a saved scale document (no "
+		"traffic)\n"
 		"\n"
 		"Exit status: 0 every added link gains or gives no significant gain; 1 a link\n"
 		"makes it worse (scaling-negative) or a comparison had zero-goodput runs; 2 usage\n"
@@ -156,8 +160,9 @@ static int plot_dir(const char *dir)
 	if (!stat(dir, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return BC_EXIT_OK;
-		fprintf(stderr, "bondcheck scale: --plot '%s' is not a directory; give a folder for "
-				"the SVG files\n",
+		fprintf(stderr,
+			"bondcheck scale: --plot '%s' is not a directory; give a folder for "
+			"the SVG files\n",
 			dir);
 		return BC_EXIT_USAGE;
 	}
@@ -213,8 +218,8 @@ static int emit(struct json_object *doc, const struct outputs *o)
 	const char *csv = o->csv, *plot = o->plot;
 
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-									   JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	else if (!csv || strcmp(csv, "-"))
 		bc_scale_report_text(stdout, doc);
 	if (o->json_file &&
@@ -248,7 +253,8 @@ static int from_json(const char *path, double margin, const struct outputs *o)
 	int rc;
 
 	if (!doc) {
-		fprintf(stderr, "bondcheck scale: --from-json %s: cannot read it as JSON: %s\n", path,
+		fprintf(stderr, "bondcheck scale: --from-json %s: cannot read it as JSON: %s\n",
+			path,
 			json_util_get_last_err() ? json_util_get_last_err() : "unknown error");
 		return BC_EXIT_ENV;
 	}
@@ -425,7 +431,8 @@ int bc_cmd_scale(int argc, char **argv)
 			break;
 		case 'b':
 			if (bc_parse_rate(optarg, &cfg.udp_rate_bps) < 0 || cfg.udp_rate_bps < 1)
-				return bad("--rate", optarg, "a rate in bit/s with SI suffix, e.g. 50M");
+				return bad("--rate", optarg,
+					   "a rate in bit/s with SI suffix, e.g. 50M");
 			break;
 		case 'l':
 			if (bc_parse_size(optarg, &sz) < 0 || sz < 32 || sz > 65507)
@@ -483,7 +490,8 @@ int bc_cmd_scale(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr,
-			"bondcheck scale: unexpected argument '%s'; the agent is given with --peer\n",
+			"bondcheck scale: unexpected argument '%s'; the agent is given with "
+			"--peer\n",
 			argv[optind]);
 		free(order_buf);
 		return BC_EXIT_USAGE;
@@ -502,8 +510,9 @@ int bc_cmd_scale(int argc, char **argv)
 	if (replay) {
 		free(order_buf);
 		if (cfg.client.peer) {
-			fprintf(stderr, "bondcheck scale: --from-json re-analyses a saved document; "
-					"it takes no --peer\n");
+			fprintf(stderr,
+				"bondcheck scale: --from-json re-analyses a saved document; "
+				"it takes no --peer\n");
 			return BC_EXIT_USAGE;
 		}
 		return from_json(replay, margin, &outs);
@@ -531,7 +540,8 @@ int bc_cmd_scale(int argc, char **argv)
 						  ? cfg.client.plan.duration_ms / 5
 						  : 1000;
 	if (cfg.client.plan.omit_ms >= cfg.client.plan.duration_ms) {
-		fprintf(stderr, "bondcheck scale: --omit %.1f s leaves nothing of --duration %.1f s\n",
+		fprintf(stderr,
+			"bondcheck scale: --omit %.1f s leaves nothing of --duration %.1f s\n",
 			cfg.client.plan.omit_ms / 1000.0, cfg.client.plan.duration_ms / 1000.0);
 		free(order_buf);
 		return BC_EXIT_USAGE;
@@ -551,8 +561,8 @@ int bc_cmd_scale(int argc, char **argv)
 		fprintf(stderr, "\r\033[K");
 	free(order_buf);
 	if (r == -EINTR) {
-		struct json_object *rs = json_object_object_get(
-			json_object_object_get(doc, "links"), "restore");
+		struct json_object *rs =
+			json_object_object_get(json_object_object_get(doc, "links"), "restore");
 
 		fprintf(stderr, "bondcheck scale: interrupted%s; the report is partial\n",
 			!rs ? ""

@@ -7,10 +7,28 @@
 #include "bondcheck/scale-report.h"
 
 static const char *const cols[] = {
-	"kind",	   "protocol",	  "from_n",   "n",	     "slaves",	    "rep",
-	"goodput_bps", "retransmits", "zero",     "cpu_bound",   "ceiling_bps", "mean_bps",
-	"geo_mean_bps", "ci_low",     "ci_high",  "efficiency",  "speedup",     "welch_t",
-	"df",	   "p",		  "marginal_efficiency", "verdict",
+	"kind",
+	"protocol",
+	"from_n",
+	"n",
+	"slaves",
+	"rep",
+	"goodput_bps",
+	"retransmits",
+	"zero",
+	"cpu_bound",
+	"ceiling_bps",
+	"mean_bps",
+	"geo_mean_bps",
+	"ci_low",
+	"ci_high",
+	"efficiency",
+	"speedup",
+	"welch_t",
+	"df",
+	"p",
+	"marginal_efficiency",
+	"verdict",
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
@@ -105,14 +123,15 @@ void bc_scale_report_csv(FILE *out, struct json_object *doc)
 		struct json_object *c = json_object_array_get_idx(cfgs, i);
 		struct json_object *runs = json_object_object_get(c, "runs");
 		struct json_object *r = json_object_new_object();
-		static const char *const same[] = {"protocol", "n", "slaves", "ceiling_bps",
-						   "mean_bps", "geo_mean_bps", "efficiency"};
+		static const char *const same[] = {"protocol",	  "n",	      "slaves",
+						   "ceiling_bps", "mean_bps", "geo_mean_bps",
+						   "efficiency"};
 
 		for (size_t k = 0; k < bc_json_len(runs); k++) {
 			struct json_object *run = json_object_array_get_idx(runs, k);
 			struct json_object *o = json_object_new_object();
-			static const char *const rk[] = {"rep", "goodput_bps", "retransmits", "zero",
-							 "cpu_bound"};
+			static const char *const rk[] = {"rep", "goodput_bps", "retransmits",
+							 "zero", "cpu_bound"};
 
 			json_object_object_add(o, "kind", json_object_new_string("run"));
 			set(o, "protocol", c, "protocol");

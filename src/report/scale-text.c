@@ -56,7 +56,8 @@ static void header(FILE *out, struct json_object *doc)
 	struct json_object *slaves = json_object_object_get(doc, "slaves");
 	char r[32];
 
-	fprintf(out, "bondcheck scale: %s (%s", bc_json_str(bond, "name"), bc_json_str(bond, "mode"));
+	fprintf(out, "bondcheck scale: %s (%s", bc_json_str(bond, "name"),
+		bc_json_str(bond, "mode"));
 	/* the policy matters only where the bond hashes flows */
 	if (bc_json_str(bond, "xmit_hash_policy")[0] &&
 	    (!strcmp(bc_json_str(bond, "mode"), "balance-xor") ||
@@ -66,7 +67,7 @@ static void header(FILE *out, struct json_object *doc)
 	fprintf(out,
 		"  %s, %lld flow%s, %lld runs per configuration (interleaved), %.1f s per run "
 		"(%.1f s omitted), margin %.0f %%\n",
-		!strcmp(bc_json_str(doc, "protocol"), "both") ? "TCP and UDP"
+		!strcmp(bc_json_str(doc, "protocol"), "both")  ? "TCP and UDP"
 		: !strcmp(bc_json_str(doc, "protocol"), "udp") ? "UDP"
 							       : "TCP",
 		bc_json_i64(doc, "flows", 0), bc_json_i64(doc, "flows", 0) == 1 ? "" : "s",
@@ -82,7 +83,8 @@ static void header(FILE *out, struct json_object *doc)
 				? bc_format_rate(bc_json_dbl(s, "rate_bps", 0), r, sizeof(r))
 				: "unknown",
 			bc_json_str(s, "rate_source"), bc_json_str(s, "accounting"));
-		fprintf(out, "  ceiling TCP %s UDP %s Mbit/s", mbit(s, "tcp_ceiling_bps", t, sizeof(t)),
+		fprintf(out, "  ceiling TCP %s UDP %s Mbit/s",
+			mbit(s, "tcp_ceiling_bps", t, sizeof(t)),
 			mbit(s, "udp_ceiling_bps", u, sizeof(u)));
 		if (bc_json_str(s, "agent_peer")[0])
 			fprintf(out, "  peer agent/%s", bc_json_str(s, "agent_peer"));
@@ -109,22 +111,24 @@ static void configs(FILE *out, struct json_object *doc)
 		else
 			snprintf(ci, sizeof(ci), "-");
 		numtxt(c, "efficiency", 100, "%.0f %%", eff, sizeof(eff));
-		fprintf(out, "  %-5s %3lld  %-20s %9s %9s %9s  %-17s %5s ", bc_json_str(c, "protocol"),
-			bc_json_i64(c, "n", 0), sl, mbit(c, "ceiling_bps", a, sizeof(a)),
-			mbit(c, "mean_bps", b, sizeof(b)), mbit(c, "geo_mean_bps", g, sizeof(g)), ci,
-			eff);
+		fprintf(out, "  %-5s %3lld  %-20s %9s %9s %9s  %-17s %5s ",
+			bc_json_str(c, "protocol"), bc_json_i64(c, "n", 0), sl,
+			mbit(c, "ceiling_bps", a, sizeof(a)), mbit(c, "mean_bps", b, sizeof(b)),
+			mbit(c, "geo_mean_bps", g, sizeof(g)), ci, eff);
 		for (size_t k = 0; k < bc_json_len(runs); k++) {
 			struct json_object *r = json_object_array_get_idx(runs, k);
 			bool cpu = json_object_get_boolean(json_object_object_get(r, "cpu_bound"));
 			bool zero = json_object_get_boolean(json_object_object_get(r, "zero"));
 
-			fprintf(out, " %.2f%s%s", bc_json_dbl(r, "goodput_bps", 0) / 1e6, cpu ? "*" : "",
-				zero ? "!" : "");
+			fprintf(out, " %.2f%s%s", bc_json_dbl(r, "goodput_bps", 0) / 1e6,
+				cpu ? "*" : "", zero ? "!" : "");
 		}
 		fputc('\n', out);
 		if (!strcmp(bc_json_str(c, "protocol"), "udp") && present(c, "offered_bps"))
-			fprintf(out, "  %5s %3s  offered %.2f Mbit/s (above the ceiling: goodput is what "
-				     "arrived)\n",
+			fprintf(out,
+				"  %5s %3s  offered %.2f Mbit/s (above the ceiling: goodput is "
+				"what "
+				"arrived)\n",
 				"", "", bc_json_dbl(c, "offered_bps", 0) / 1e6);
 	}
 }
@@ -168,9 +172,9 @@ static void comparisons(FILE *out, struct json_object *doc)
 	struct json_object *cmps = json_object_object_get(doc, "comparisons");
 	struct json_object *base = json_object_object_get(doc, "versus_baseline");
 
-	fprintf(out,
-		"\nComparisons (Welch's t on ln goodput; speed-up = ratio of geometric means, 95 %% "
-		"CI;\n  marginal = goodput gained / ceiling of the added links)\n");
+	fprintf(out, "\nComparisons (Welch's t on ln goodput; speed-up = ratio of geometric means, "
+		     "95 %% "
+		     "CI;\n  marginal = goodput gained / ceiling of the added links)\n");
 	fprintf(out, "  %-5s %10s %-12s %9s  %-13s %8s %6s %8s %8s  %s\n", "proto", "N -> N'",
 		"added", "speed-up", "95 % CI", "t", "df", "p", "marginal", "verdict");
 	for (size_t i = 0; i < bc_json_len(cmps); i++)
@@ -198,8 +202,9 @@ static void comparisons(FILE *out, struct json_object *doc)
 		if (!d)
 			continue;
 		slaves_text(json_object_object_get(d, "slaves"), sl, sizeof(sl));
-		fprintf(out, "  %s %lld -> %lld: diagnosis: UDP capture run over %s, %.2f Mbit/s "
-			     "offered, %.2f arrived",
+		fprintf(out,
+			"  %s %lld -> %lld: diagnosis: UDP capture run over %s, %.2f Mbit/s "
+			"offered, %.2f arrived",
 			bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
 			bc_json_i64(c, "to_n", 0), sl, bc_json_dbl(d, "offered_bps", 0) / 1e6,
 			bc_json_dbl(d, "goodput_bps", 0) / 1e6);
@@ -231,7 +236,8 @@ void bc_scale_report_text(FILE *out, struct json_object *doc)
 		fprintf(out, "error: %s\n",
 			json_object_get_string(json_object_array_get_idx(errors, i)));
 	for (size_t i = 0; i < bc_json_len(notes); i++)
-		fprintf(out, "note: %s\n", json_object_get_string(json_object_array_get_idx(notes, i)));
+		fprintf(out, "note: %s\n",
+			json_object_get_string(json_object_array_get_idx(notes, i)));
 	if (bc_json_len(findings)) {
 		fprintf(out, "\nFindings\n");
 		for (size_t i = 0; i < bc_json_len(findings); i++) {

@@ -75,8 +75,7 @@ static int onto_indices(const struct bc_bond *b, const char *const *onto, size_t
 
 int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, const char *const *onto,
 		 size_t n_onto, uint16_t port_base, uint16_t port_stride, uint16_t **ports,
-		 struct json_object *findings, struct json_object **placement,
-		 struct bc_error *err)
+		 struct json_object *findings, struct json_object **placement, struct bc_error *err)
 {
 	struct bc_snapshot snap = {0};
 	struct bc_egress e;
@@ -172,8 +171,8 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, const char *
 	}
 	if (n_onto)
 		r = bc_place_ports_onto(b, kc, flows, want, onto_idx, n_onto,
-					port_base ? port_base : 40000, port_stride ? port_stride : 1,
-					slave_of, err);
+					port_base ? port_base : 40000,
+					port_stride ? port_stride : 1, slave_of, err);
 	else
 		r = bc_place_ports(b, kc, flows, want, port_base ? port_base : 40000,
 				   port_stride ? port_stride : 1, slave_of, err);
@@ -188,7 +187,8 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, const char *
 		struct json_object *a = json_object_new_array();
 
 		for (size_t i = 0; i < n_onto; i++)
-			json_object_array_add(a, json_object_new_string(b->slaves[onto_idx[i]].name));
+			json_object_array_add(a,
+					      json_object_new_string(b->slaves[onto_idx[i]].name));
 		json_object_object_add(*placement, "onto", a);
 	}
 	json_object_object_add(

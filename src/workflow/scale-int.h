@@ -22,10 +22,10 @@
 struct bc_scale_slave {
 	char name[BC_IFNAMSIZ];
 	struct bc_link_rate rate;
-	double ceil[2];	      /* TCP, UDP goodput ceiling of this link, bits/s; 0 unknown */
-	int score;	      /* inspect findings against it (error 100, warning 10, info 1) */
+	double ceil[2];		/* TCP, UDP goodput ceiling of this link, bits/s; 0 unknown */
+	int score;		/* inspect findings against it (error 100, warning 10, info 1) */
 	char peer[BC_IFNAMSIZ]; /* links: the agent's slave at the other end ("" unknown) */
-	bool down;	      /* links: taken out (on both ends) right now */
+	bool down;		/* links: taken out (on both ends) right now */
 };
 
 struct bc_scale {
@@ -47,7 +47,7 @@ struct bc_scale {
 	struct json_object *cfg[2][BC_SCALE_MAX_SLAVES + 1]; /* [tcp/udp][N] */
 	unsigned run_i, runs;
 	double last_bps;
-	void *links;		  /* scale-links.c state */
+	void *links;		   /* scale-links.c state */
 	struct json_object *extra; /* links: probe, journal, changes, restore (doc "links") */
 };
 

@@ -32,7 +32,7 @@
 
 #define STABLE_MS  30000 /* a change must settle (LACP fast: ~3 s) */
 #define RESTORE_MS 60000
-#define FIELDS_MS  1000	 /* first pass of our restore: fields back, no long wait */
+#define FIELDS_MS  1000 /* first pass of our restore: fields back, no long wait */
 
 struct links {
 	struct bc_journal *j;
@@ -87,9 +87,11 @@ static int probe(struct bc_scale *s, struct links *l, struct bc_error *err)
 		return r;
 	json_object_object_add(p, "goodput_bps",
 			       json_object_new_double(bc_json_dbl(res, "goodput_bps", 0)));
-	v = json_object_object_get(json_object_object_get(
-		json_object_object_get(json_object_object_get(res, "ends"), "agent"), "metadata"),
-				   "bond");
+	v = json_object_object_get(
+		json_object_object_get(
+			json_object_object_get(json_object_object_get(res, "ends"), "agent"),
+			"metadata"),
+		"bond");
 	snprintf(l->agent_bond, sizeof(l->agent_bond), "%s", bc_json_str(v, "bond"));
 	json_object_object_add(p, "agent_bond", json_object_new_string(l->agent_bond));
 	an = json_object_object_get(json_object_object_get(res, "capture"), "analysis");
@@ -122,16 +124,18 @@ static int probe(struct bc_scale *s, struct links *l, struct bc_error *err)
 	json_object_object_add(p, "causes", causes);
 	json_object_put(res);
 	if (!l->agent_bond[0])
-		return bc_error_set(err, -ENOTSUP,
-				    "the agent's route back does not leave by a bond: --method links "
-				    "needs a bond on both ends");
+		return bc_error_set(
+			err, -ENOTSUP,
+			"the agent's route back does not leave by a bond: --method links "
+			"needs a bond on both ends");
 	return 0;
 }
 
 /* A slave without a learned peer: the agent slave of the same name, when it has one. */
 static int peers_by_name(struct bc_scale *s, struct links *l, struct bc_error *err)
 {
-	struct json_object *st = bc_peer_journal_state(l->ps), *sl = json_object_object_get(st, "slaves");
+	struct json_object *st = bc_peer_journal_state(l->ps),
+			   *sl = json_object_object_get(st, "slaves");
 
 	for (size_t i = 0; i < s->n_sl; i++) {
 		if (s->sl[i].peer[0])
@@ -140,7 +144,7 @@ static int peers_by_name(struct bc_scale *s, struct links *l, struct bc_error *e
 			struct json_object *o = json_object_array_get_idx(sl, k);
 
 			if (!strcmp(bc_json_str(o, "name"), s->sl[i].name))
-				snprintf(s->sl[i].peer, sizeof(s->sl[i].peer), "%s", s->sl[i].name);
+				memcpy(s->sl[i].peer, s->sl[i].name, sizeof(s->sl[i].peer));
 		}
 	}
 	/* only slaves that will leave need a peer */
@@ -148,11 +152,12 @@ static int peers_by_name(struct bc_scale *s, struct links *l, struct bc_error *e
 		const struct bc_scale_slave *x = &s->sl[s->order[k]];
 
 		if (!x->peer[0])
-			return bc_error_set(err, -ENOTSUP,
-					    "no probe traffic crossed %s and the agent's %s has no "
-					    "slave of that name, so the agent slave at its other end "
-					    "is unknown; name the slaves that leave with --order",
-					    x->name, l->agent_bond);
+			return bc_error_set(
+				err, -ENOTSUP,
+				"no probe traffic crossed %s and the agent's %s has no "
+				"slave of that name, so the agent slave at its other end "
+				"is unknown; name the slaves that leave with --order",
+				x->name, l->agent_bond);
 	}
 	return 0;
 }
@@ -165,8 +170,8 @@ int bc_scale_links_begin(struct bc_scale *s, struct bc_error *err)
 	if (!links(s))
 		return 0;
 	if (s->c->on_progress) {
-		struct bc_scale_progress p = {.phase = "probe", .protocol = "udp",
-					      .n = (unsigned)s->n_sl};
+		struct bc_scale_progress p = {
+			.phase = "probe", .protocol = "udp", .n = (unsigned)s->n_sl};
 
 		s->c->on_progress(s->c->ctx, &p);
 	}
@@ -245,13 +250,15 @@ int bc_scale_apply(struct bc_scale *s, uint32_t n, struct bc_error *err)
 			if (down) {
 				r = bc_link_set_up(x->name, false, err);
 				if (r == 0)
-					r = bc_peer_change(l->ps, BC_CHANGE_SLAVE_DOWN, x->peer, 0, err);
+					r = bc_peer_change(l->ps, BC_CHANGE_SLAVE_DOWN, x->peer, 0,
+							   err);
 			} else {
 				r = bc_peer_change(l->ps, BC_CHANGE_SLAVE_UP, x->peer, 0, err);
 				if (r == 0)
 					r = bc_link_set_up(x->name, true, err);
 			}
-			/* recorded before the error check: a half-made change is undone by restore */
+			/* recorded before the error check: a half-made change is undone by restore
+			 */
 			x->down = down;
 			change_record(s, x->name, x->peer, !down);
 			l->changes++;

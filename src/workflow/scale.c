@@ -126,7 +126,7 @@ static int finding_score(const struct bc_snapshot *snap, const char *bond, const
 	snprintf(subj, sizeof(subj), "%s/%s", bond, slave);
 	for (size_t i = 0; i < snap->n_findings; i++)
 		if (!strcmp(snap->findings[i].subject, subj))
-			score += snap->findings[i].severity == BC_SEV_ERROR	    ? 100
+			score += snap->findings[i].severity == BC_SEV_ERROR	? 100
 				 : snap->findings[i].severity == BC_SEV_WARNING ? 10
 										: 1;
 	return score;
@@ -152,8 +152,8 @@ static int build_order(struct bc_scale *s, struct bc_error *err)
 			char names[256] = "";
 
 			for (size_t k = 0; k < s->n_sl; k++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
-					 s->sl[k].name);
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 " %s", s->sl[k].name);
 			return bc_error_set(err, -EINVAL,
 					    "--order %s: not a usable slave of %s; usable:%s",
 					    c->order[i], s->bond, names);
@@ -230,7 +230,8 @@ static int load_bond(struct bc_scale *s, struct bc_error *err)
 		return bc_error_set(err, -ENOTSUP,
 				    "the route to the agent %s leaves by %s, not by a bond; run "
 				    "scale on a host whose bond carries the traffic to the agent",
-				    c->client.peer, s->e.dev.name[0] ? s->e.dev.name : "no known interface");
+				    c->client.peer,
+				    s->e.dev.name[0] ? s->e.dev.name : "no known interface");
 	snprintf(s->bond, sizeof(s->bond), "%s", s->e.dev.name);
 	r = bc_bond_collect(s->bond, &s->snap, err);
 	if (r < 0)
@@ -289,7 +290,8 @@ static struct json_object *num(double v)
 
 static void note(struct bc_scale *s, const char *text)
 {
-	json_object_array_add(json_object_object_get(s->doc, "notes"), json_object_new_string(text));
+	json_object_array_add(json_object_object_get(s->doc, "notes"),
+			      json_object_new_string(text));
 }
 
 static void init_doc(struct bc_scale *s)
@@ -303,11 +305,13 @@ static void init_doc(struct bc_scale *s)
 	json_object_object_add(d, "bondcheck_version", json_object_new_string(BC_VERSION));
 	json_object_object_add(d, "generated_at", json_object_new_string(stamp));
 	json_object_object_add(d, "kind", json_object_new_string("scale"));
-	json_object_object_add(d, "method", json_object_new_string(c->method == BC_SCALE_METHOD_LINKS
-									   ? "links"
-									   : "placement"));
+	json_object_object_add(
+		d, "method",
+		json_object_new_string(c->method == BC_SCALE_METHOD_LINKS ? "links" : "placement"));
 	json_object_object_add(d, "protocol",
-			       json_object_new_string(c->tcp && c->udp ? "both" : c->udp ? "udp" : "tcp"));
+			       json_object_new_string(c->tcp && c->udp ? "both"
+						      : c->udp	       ? "udp"
+								       : "tcp"));
 	json_object_object_add(d, "peer", json_object_new_string(c->client.peer));
 	json_object_object_add(bond, "name", json_object_new_string(s->bond));
 	json_object_object_add(bond, "mode", json_object_new_string(mode_name(s->mode)));
@@ -321,7 +325,8 @@ static void init_doc(struct bc_scale *s)
 	json_object_object_add(d, "confidence", json_object_new_double(0.95));
 	json_object_object_add(d, "duration_ms", json_object_new_int64(c->client.plan.duration_ms));
 	json_object_object_add(d, "omit_ms", json_object_new_int64(c->client.plan.omit_ms));
-	json_object_object_add(d, "udp_length", c->udp ? json_object_new_int64(s->udp_length) : NULL);
+	json_object_object_add(d, "udp_length",
+			       c->udp ? json_object_new_int64(s->udp_length) : NULL);
 	json_object_object_add(d, "udp_offered_bps", c->udp ? num(s->udp_total) : NULL);
 	/* the per-link ceiling of the first protocol; each config has its own */
 	json_object_object_add(d, "link_ceiling_bps", num(s->sl[0].ceil[c->tcp ? 0 : 1]));
@@ -332,11 +337,13 @@ static void init_doc(struct bc_scale *s)
 
 		json_object_object_add(o, "name", json_object_new_string(sl->name));
 		json_object_object_add(o, "rate_bps", num(sl->rate.rate_bps));
-		json_object_object_add(o, "rate_source",
-				       json_object_new_string(bc_rate_source_name(sl->rate.source)));
+		json_object_object_add(
+			o, "rate_source",
+			json_object_new_string(bc_rate_source_name(sl->rate.source)));
 		json_object_object_add(o, "accounting",
-				       json_object_new_string(sl->rate.conv == BC_CONV_QDISC ? "qdisc"
-											  : "ethernet"));
+				       json_object_new_string(sl->rate.conv == BC_CONV_QDISC
+								      ? "qdisc"
+								      : "ethernet"));
 		json_object_object_add(o, "tcp_ceiling_bps", num(sl->ceil[0]));
 		json_object_object_add(o, "udp_ceiling_bps", num(sl->ceil[1]));
 		json_object_object_add(o, "score", json_object_new_int(sl->score));
@@ -363,10 +370,12 @@ static void init_doc(struct bc_scale *s)
 			const char *names[BC_SCALE_MAX_SLAVES];
 			size_t m = bc_scale_config_slaves(s, n, names);
 
-			json_object_object_add(o, "protocol", json_object_new_string(p ? "udp" : "tcp"));
+			json_object_object_add(o, "protocol",
+					       json_object_new_string(p ? "udp" : "tcp"));
 			json_object_object_add(o, "n", json_object_new_int64(n));
 			json_object_object_add(o, "slaves", names_json(names, m));
-			json_object_object_add(o, "ceiling_bps", num(bc_scale_config_ceiling(s, p, n)));
+			json_object_object_add(o, "ceiling_bps",
+					       num(bc_scale_config_ceiling(s, p, n)));
 			if (p)
 				json_object_object_add(o, "offered_bps", num(s->udp_total));
 			json_object_object_add(o, "runs", json_object_new_array());
@@ -395,7 +404,8 @@ static bool cpu_bound(struct json_object *res)
 /* One value per run: the run's goodput over its measured time, never an interval's. */
 static struct json_object *run_json(struct json_object *res, unsigned rep, int proto)
 {
-	struct json_object *o = json_object_new_object(), *st = json_object_object_get(res, "streams");
+	struct json_object *o = json_object_new_object(),
+			   *st = json_object_object_get(res, "streams");
 	double g = bc_json_dbl(res, "goodput_bps", 0);
 	long long retr = 0, sent = 0, recv = 0;
 
@@ -415,8 +425,9 @@ static struct json_object *run_json(struct json_object *res, unsigned rep, int p
 	}
 	json_object_object_add(o, "zero", json_object_new_boolean(!(g > 0)));
 	json_object_object_add(o, "cpu_bound", json_object_new_boolean(cpu_bound(res)));
-	json_object_object_add(o, "test_id", json_object_get(json_object_object_get(
-						     json_object_object_get(res, "test"), "test_id")));
+	json_object_object_add(o, "test_id",
+			       json_object_get(json_object_object_get(
+				       json_object_object_get(res, "test"), "test_id")));
 	return o;
 }
 
@@ -483,7 +494,8 @@ static int fail(struct bc_scale *s, int r, const char *what, struct bc_error *er
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, err->msg[0] ? err->msg : strerror(-r));
 	json_object_object_add(s->doc, "incomplete", json_object_new_boolean(1));
-	json_object_array_add(json_object_object_get(s->doc, "errors"), json_object_new_string(msg));
+	json_object_array_add(json_object_object_get(s->doc, "errors"),
+			      json_object_new_string(msg));
 	return r;
 }
 
@@ -508,7 +520,8 @@ static int measure(struct bc_scale *s, struct bc_error *err)
 				char what[64];
 
 				if (stopped(s)) {
-					bc_error_set(err, -EINTR, "stopped by a signal before %s N=%u run %u",
+					bc_error_set(err, -EINTR,
+						     "stopped by a signal before %s N=%u run %u",
 						     p ? "udp" : "tcp", n, rep);
 					return fail(s, -EINTR, "interrupted", err);
 				}
@@ -520,7 +533,8 @@ static int measure(struct bc_scale *s, struct bc_error *err)
 				r = bc_scale_one_run(s, p, n, s->udp_total, false, &res, err);
 				if (r < 0 && stopped(s)) {
 					bc_error_clear(err);
-					bc_error_set(err, -EINTR, "stopped by a signal during %s N=%u run %u",
+					bc_error_set(err, -EINTR,
+						     "stopped by a signal during %s N=%u run %u",
 						     p ? "udp" : "tcp", n, rep);
 					return fail(s, -EINTR, "interrupted", err);
 				}
@@ -559,7 +573,8 @@ static void diagnose(struct bc_scale *s, struct bc_error *err)
 	struct json_object *cmps = json_object_object_get(s->doc, "comparisons");
 
 	for (size_t i = 0; i < bc_json_len(cmps) && !stopped(s); i++) {
-		struct json_object *cmp = json_object_array_get_idx(cmps, i), *d, *res = NULL, *causes;
+		struct json_object *cmp = json_object_array_get_idx(cmps, i), *d, *res = NULL,
+				   *causes;
 		uint32_t n = (uint32_t)bc_json_i64(cmp, "to_n", 0);
 		const char *names[BC_SCALE_MAX_SLAVES], *added[BC_SCALE_MAX_SLAVES];
 		size_t m = bc_scale_config_slaves(s, n, names), na = 0;
@@ -589,13 +604,15 @@ static void diagnose(struct bc_scale *s, struct bc_error *err)
 		}
 		json_object_object_add(d, "goodput_bps",
 				       json_object_new_double(bc_json_dbl(res, "goodput_bps", 0)));
-		json_object_object_add(d, "test_id", json_object_get(json_object_object_get(
-							     json_object_object_get(res, "test"), "test_id")));
+		json_object_object_add(d, "test_id",
+				       json_object_get(json_object_object_get(
+					       json_object_object_get(res, "test"), "test_id")));
 		causes = bc_scale_cause(res, added, na);
 		json_object_object_add(d, "causes", causes);
 		if (bc_json_len(causes))
-			json_object_object_add(cmp, "cause",
-					       json_object_get(json_object_array_get_idx(causes, 0)));
+			json_object_object_add(
+				cmp, "cause",
+				json_object_get(json_object_array_get_idx(causes, 0)));
 		json_object_put(res);
 	}
 	(void)err;
@@ -616,10 +633,11 @@ static void notes(struct bc_scale *s)
 				json_object_array_get_idx(runs, k), "cpu_bound"));
 	}
 	if (cpu) {
-		snprintf(msg, sizeof(msg),
-			 "%u run%s CPU-bound (a CPU at least 90 %% busy): those figures may measure "
-			 "the hosts, not the links",
-			 cpu, cpu == 1 ? " was" : "s were");
+		snprintf(
+			msg, sizeof(msg),
+			"%u run%s CPU-bound (a CPU at least 90 %% busy): those figures may measure "
+			"the hosts, not the links",
+			cpu, cpu == 1 ? " was" : "s were");
 		note(s, msg);
 	}
 	if (s->sl[0].rate.source == BC_RATE_ETHTOOL)
@@ -666,7 +684,8 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 
 	*out = NULL;
 	if (!c->tcp && !c->udp)
-		return bc_error_set(err, -EINVAL, "no protocol to measure; expected tcp, udp or both");
+		return bc_error_set(err, -EINVAL,
+				    "no protocol to measure; expected tcp, udp or both");
 	if (c->repetitions < 2)
 		return bc_error_set(err, -EINVAL,
 				    "--repetitions %u: a confidence interval needs at least 2 runs "
@@ -683,14 +702,15 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 	s->nmin = c->min_n ? c->min_n : 1;
 	/* balance-rr spreads every flow over every link, per packet: one flow is
 	 * field note 1's netperf stream; elsewhere flows must reach each slave */
-	s->k = c->flows				   ? c->flows
+	s->k = c->flows			       ? c->flows
 	       : s->mode == BC_MODE_ROUNDROBIN ? 1
 					       : default_flows(s->nmin, (uint32_t)s->n_sl);
 	if (s->nmin >= s->n_sl) {
-		r = bc_error_set(err, -EINVAL,
-				 "--from %u: %s has %zu usable slaves, so the smallest configuration "
-				 "must be below %zu",
-				 s->nmin, s->bond, s->n_sl, s->n_sl);
+		r = bc_error_set(
+			err, -EINVAL,
+			"--from %u: %s has %zu usable slaves, so the smallest configuration "
+			"must be below %zu",
+			s->nmin, s->bond, s->n_sl, s->n_sl);
 		goto out;
 	}
 	if (s->placeable && s->k < s->n_sl) {
@@ -718,7 +738,8 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 
 		for (size_t i = 0; i < s->n_sl; i++)
 			top = s->sl[i].ceil[1] > top ? s->sl[i].ceil[1] : top;
-		/* one flow per link at 1.1 x its ceiling keeps every link of every configuration full */
+		/* one flow per link at 1.1 x its ceiling keeps every link of every configuration
+		 * full */
 		s->udp_total = top > 0 ? 1.1 * top * s->k : 100e6;
 	}
 	s->runs = (unsigned)((c->tcp + c->udp) * c->repetitions * (s->n_sl - s->nmin + 1));
@@ -744,19 +765,18 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 		}
 	}
 	notes(s);
-restore:
-	{
-		struct bc_error e = {0};
-		int rr = bc_scale_links_end(s, &e);
+restore : {
+	struct bc_error e = {0};
+	int rr = bc_scale_links_end(s, &e);
 
-		if (rr < 0) {
-			fail(s, rr, "restoring the bonds", &e);
-			if (r == 0) {
-				r = rr;
-				bc_error_set(err, rr, "%s", e.msg);
-			}
+	if (rr < 0) {
+		fail(s, rr, "restoring the bonds", &e);
+		if (r == 0) {
+			r = rr;
+			bc_error_set(err, rr, "%s", e.msg);
 		}
 	}
+}
 out:
 	if (s->doc && c->method == BC_SCALE_METHOD_LINKS)
 		json_object_object_add(s->doc, "links", json_object_get(s->extra));

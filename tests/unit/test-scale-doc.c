@@ -20,7 +20,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/scale-doc.h"
 
-#define assert_rel(got, want, rel) \
+#define assert_rel(got, want, rel)                                                                 \
 	assert_true(fabs((double)(got) - (double)(want)) <= fabs((double)(want)) * (rel))
 
 static struct json_object *config(const char *proto, int n, const char *slaves, double ceil,
@@ -92,7 +92,8 @@ static void test_compare_and_conclude(void **state)
 	cfgs[2] = config("tcp", 3, "eth0 eth1 eth2", 28.68e6, h3, 5, 900);
 	d = doc_with(cfgs, 3);
 	assert_int_equal(bc_scale_doc_compare(d, NULL), 0);
-	/* per config: N = 1 is reference "gain" A: geo 9427733.36363, CI 9329756.5918-9526739.04202 */
+	/* per config: N = 1 is reference "gain" A: geo 9427733.36363, CI 9329756.5918-9526739.04202
+	 */
 	c = at(d, "configs", 1);
 	assert_rel(bc_json_dbl(c, "geo_mean_bps", 0), 9427733.36363, 1e-10);
 	assert_rel(bc_json_dbl(c, "ci_low_bps", 0), 9329756.5918, 1e-10);
@@ -123,8 +124,7 @@ static void test_compare_and_conclude(void **state)
 	assert_int_equal(bc_scale_doc_conclude(d, NULL), 0);
 	v = json_object_object_get(d, "verdict");
 	assert_string_equal(bc_json_str(v, "status"), "fail");
-	assert_non_null(strstr(bc_json_str(v, "text"),
-			       "TCP: 2 links beat 1 by 2.08x (95 % CI "));
+	assert_non_null(strstr(bc_json_str(v, "text"), "TCP: 2 links beat 1 by 2.08x (95 % CI "));
 	assert_non_null(strstr(bc_json_str(v, "text"),
 			       "3 links are worse than 2: 0.88x (95 % CI 0.87-0.90), "
 			       "scaling-negative"));
@@ -187,8 +187,7 @@ static void test_zero_runs_named(void **state)
 	assert_string_equal(bc_json_str(c, "text"),
 			    "2 links vs 1: not compared, zero goodput in N=2 run 2, N=2 run 4");
 	assert_int_equal(bc_scale_doc_conclude(d, NULL), 0);
-	assert_string_equal(bc_json_str(json_object_object_get(d, "verdict"), "status"),
-			    "invalid");
+	assert_string_equal(bc_json_str(json_object_object_get(d, "verdict"), "status"), "invalid");
 	json_object_put(d);
 }
 
@@ -227,10 +226,14 @@ static struct json_object *capture_result(void)
 		"   {\"name\": \"tx:client/eth1\", \"peer\": \"rx:agent/eth1\"},"
 		"   {\"name\": \"tx:client/eth2\", \"peer\": \"rx:agent/eth5\"},"
 		"   {\"name\": \"rx:agent/eth0\", \"peer\": null}],"
-		"  \"reordering\": {\"received\": 3000, \"reordered\": 400, \"reordered_ratio\": 0.133,"
-		"   \"pairs\": [{\"early_link\": \"rx:agent/eth0\", \"late_link\": \"rx:agent/eth5\", \"count\": 250},"
-		"    {\"early_link\": \"rx:agent/eth1\", \"late_link\": \"rx:agent/eth5\", \"count\": 110},"
-		"    {\"early_link\": \"rx:agent/eth5\", \"late_link\": \"rx:agent/eth0\", \"count\": 40}]}}}}";
+		"  \"reordering\": {\"received\": 3000, \"reordered\": 400, \"reordered_ratio\": "
+		"0.133,"
+		"   \"pairs\": [{\"early_link\": \"rx:agent/eth0\", \"late_link\": "
+		"\"rx:agent/eth5\", \"count\": 250},"
+		"    {\"early_link\": \"rx:agent/eth1\", \"late_link\": \"rx:agent/eth5\", "
+		"\"count\": 110},"
+		"    {\"early_link\": \"rx:agent/eth5\", \"late_link\": \"rx:agent/eth0\", "
+		"\"count\": 40}]}}}}";
 
 	return json_tokener_parse(text);
 }
@@ -287,8 +290,10 @@ static void test_cause_thresholds(void **state)
 		"  \"evidence\": {\"lost\": \"2\", \"left_bracketed\": \"2000\"}}],"
 		" \"capture\": {\"analysis\": {"
 		"  \"links\": [{\"name\": \"tx:client/eth2\", \"peer\": \"rx:agent/eth2\"}],"
-		"  \"reordering\": {\"received\": 2473, \"reordered\": 1, \"reordered_ratio\": 0.0004,"
-		"   \"pairs\": [{\"early_link\": \"rx:agent/eth0\", \"late_link\": \"rx:agent/eth2\", \"count\": 1}]}}}}";
+		"  \"reordering\": {\"received\": 2473, \"reordered\": 1, \"reordered_ratio\": "
+		"0.0004,"
+		"   \"pairs\": [{\"early_link\": \"rx:agent/eth0\", \"late_link\": "
+		"\"rx:agent/eth2\", \"count\": 1}]}}}}";
 	struct json_object *res = json_tokener_parse(text), *causes;
 
 	(void)state;
@@ -335,9 +340,9 @@ static void test_cause_in_text_and_finding(void **state)
 	/* a re-analysis (another margin) keeps the cause */
 	json_object_object_add(d, "margin", json_object_new_double(0.10));
 	assert_int_equal(bc_scale_doc_compare(d, NULL), 0);
-	assert_string_equal(bc_json_str(json_object_object_get(at(d, "comparisons", 0), "cause"),
-					"slave"),
-			    "eth2");
+	assert_string_equal(
+		bc_json_str(json_object_object_get(at(d, "comparisons", 0), "cause"), "slave"),
+		"eth2");
 	json_object_put(causes);
 	json_object_put(res);
 	json_object_put(d);

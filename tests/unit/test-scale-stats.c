@@ -18,7 +18,7 @@
 #include "bondcheck/scale-stats.h"
 
 /* relative tolerance: the reference has 12 significant digits */
-#define assert_rel(got, want, rel) \
+#define assert_rel(got, want, rel)                                                                 \
 	assert_true(fabs((double)(got) - (double)(want)) <= fabs((double)(want)) * (rel))
 
 struct ref {
@@ -32,28 +32,68 @@ static const struct ref refs[] = {
 	/* "gain": two links carry twice one */
 	{{9.40e6, 9.52e6, 9.31e6, 9.47e6, 9.44e6},
 	 {18.7e6, 18.9e6, 18.4e6, 18.8e6, 18.6e6},
-	 5, 5, 1.98130399026, 1.95409863895, 2.00888809989, 114.848546106, 7.68890241218,
-	 1.02237886592e-13, 2.32234605482, BC_SCALE_GAIN},
+	 5,
+	 5,
+	 1.98130399026,
+	 1.95409863895,
+	 2.00888809989,
+	 114.848546106,
+	 7.68890241218,
+	 1.02237886592e-13,
+	 2.32234605482,
+	 BC_SCALE_GAIN},
 	/* "negative": field note 1, 3 links (138.7) against 2 (157.6) */
 	{{157.6e6, 155.1e6, 158.9e6, 156.0e6, 157.2e6},
 	 {138.7e6, 141.2e6, 136.9e6, 139.5e6, 137.8e6},
-	 5, 5, 0.884410309708, 0.870619714905, 0.898419347193, -18.1954226938, 7.58791637788,
-	 1.55891059691e-7, 2.32798579195, BC_SCALE_NEGATIVE},
+	 5,
+	 5,
+	 0.884410309708,
+	 0.870619714905,
+	 0.898419347193,
+	 -18.1954226938,
+	 7.58791637788,
+	 1.55891059691e-7,
+	 2.32798579195,
+	 BC_SCALE_NEGATIVE},
 	/* "flat": the CI straddles 1 */
 	{{28.1e6, 27.5e6, 28.6e6, 27.9e6, 28.3e6},
 	 {28.4e6, 27.2e6, 28.9e6, 28.0e6, 27.8e6},
-	 5, 5, 0.999167836869, 0.970768748307, 1.02839771879, -0.0685462087153, 6.86420189842,
-	 0.947304768445, 2.37414065304, BC_SCALE_FLAT},
+	 5,
+	 5,
+	 0.999167836869,
+	 0.970768748307,
+	 1.02839771879,
+	 -0.0685462087153,
+	 6.86420189842,
+	 0.947304768445,
+	 2.37414065304,
+	 BC_SCALE_FLAT},
 	/* "unequal": 3 runs against 4, unequal variances */
 	{{10e6, 12e6, 11e6},
 	 {20e6, 26e6, 21e6, 24e6},
-	 3, 4, 2.06261019302, 1.67865256697, 2.53439031522, 9.04723236774, 4.97755825953,
-	 0.000282261578534, 2.5740716636, BC_SCALE_GAIN},
+	 3,
+	 4,
+	 2.06261019302,
+	 1.67865256697,
+	 2.53439031522,
+	 9.04723236774,
+	 4.97755825953,
+	 0.000282261578534,
+	 2.5740716636,
+	 BC_SCALE_GAIN},
 	/* "under-margin": significant (p 3e-9) but 2 % < the 5 % margin: flat */
 	{{100.0e6, 100.2e6, 99.9e6, 100.1e6, 100.0e6},
 	 {102.0e6, 102.1e6, 101.9e6, 102.2e6, 102.0e6},
-	 5, 5, 1.01999202376, 1.01831460284, 1.02167220783, 27.7356490971, 7.99686822539,
-	 3.09922304311e-9, 2.30616133945, BC_SCALE_FLAT},
+	 5,
+	 5,
+	 1.01999202376,
+	 1.01831460284,
+	 1.02167220783,
+	 27.7356490971,
+	 7.99686822539,
+	 3.09922304311e-9,
+	 2.30616133945,
+	 BC_SCALE_FLAT},
 };
 
 static void test_against_reference(void **state)
@@ -66,9 +106,8 @@ static void test_against_reference(void **state)
 
 		assert_int_equal(bc_scale_sample_stats(r->a, r->na, BC_SCALE_LEVEL, &a, NULL), 0);
 		assert_int_equal(bc_scale_sample_stats(r->b, r->nb, BC_SCALE_LEVEL, &b, NULL), 0);
-		assert_int_equal(bc_scale_compare(&a, &b, BC_SCALE_MARGIN, BC_SCALE_LEVEL, 0, &c,
-						  NULL),
-				 0);
+		assert_int_equal(
+			bc_scale_compare(&a, &b, BC_SCALE_MARGIN, BC_SCALE_LEVEL, 0, &c, NULL), 0);
 		assert_true(c.valid);
 		assert_rel(c.speedup, r->speedup, 1e-9);
 		assert_rel(c.ci_low, r->lo, 1e-9);
@@ -191,8 +230,10 @@ static void test_degenerate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_against_reference), cmocka_unit_test(test_sample_ci),
-		cmocka_unit_test(test_table_quantile),	  cmocka_unit_test(test_zero_goodput_invalid),
+		cmocka_unit_test(test_against_reference),
+		cmocka_unit_test(test_sample_ci),
+		cmocka_unit_test(test_table_quantile),
+		cmocka_unit_test(test_zero_goodput_invalid),
 		cmocka_unit_test(test_degenerate),
 	};
 

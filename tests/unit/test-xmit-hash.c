@@ -302,9 +302,8 @@ static void test_place_onto_subset(void **state)
 	for (int i = 0; i < 4; i++)
 		f[i] = live_flow(0);
 	/* the live table's ports: 40000 s0, 40001 s2, 40002 s1, 40003 s0, 40005 s2 */
-	assert_int_equal(bc_place_ports_onto(&b, BC_HK_CURRENT, f, 4, onto, 2, 40000, 1, slave_of,
-					     NULL),
-			 0);
+	assert_int_equal(
+		bc_place_ports_onto(&b, BC_HK_CURRENT, f, 4, onto, 2, 40000, 1, slave_of, NULL), 0);
 	assert_int_equal(f[0].sport, 40001);
 	assert_int_equal(f[1].sport, 40000);
 	assert_int_equal(f[2].sport, 40005);
@@ -317,13 +316,13 @@ static void test_place_onto_subset(void **state)
 	}
 	/* a target that is not usable is refused, naming it */
 	bc_u32_set(&s[1].mii_status, BC_LINK_DOWN);
-	assert_int_equal(bc_place_ports_onto(&b, BC_HK_CURRENT, f, 1, down, 1, 40000, 1, NULL,
-					     &err),
-			 -EINVAL);
+	assert_int_equal(
+		bc_place_ports_onto(&b, BC_HK_CURRENT, f, 1, down, 1, 40000, 1, NULL, &err),
+		-EINVAL);
 	assert_non_null(strstr(err.msg, "slave s1 is not usable"));
-	assert_int_equal(bc_place_ports_onto(&b, BC_HK_CURRENT, f, 1, NULL, 0, 40000, 1, NULL,
-					     NULL),
-			 -EINVAL);
+	assert_int_equal(
+		bc_place_ports_onto(&b, BC_HK_CURRENT, f, 1, NULL, 0, 40000, 1, NULL, NULL),
+		-EINVAL);
 }
 
 int main(void)
