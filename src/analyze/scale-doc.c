@@ -37,12 +37,11 @@ static void app(char *buf, size_t len, size_t *at, const char *fmt, ...)
 static void app(char *buf, size_t len, size_t *at, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int n = 0;
 
-	if (*at >= len)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(buf + *at, len - *at, fmt, ap);
+	if (*at < len)
+		n = vsnprintf(buf + *at, len - *at, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		*at += (size_t)n;
@@ -264,7 +263,7 @@ int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err)
 	for (size_t i = 0; i < n && !r; i++)
 		r = config_stats(json_object_array_get_idx(configs, i), i, &s[i], err);
 	for (int p = 0; p < 2 && !r; p++) {
-		struct json_object *sel[MAX_CONFIGS];
+		struct json_object *sel[MAX_CONFIGS] = {NULL};
 		size_t m = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -273,7 +272,7 @@ int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err)
 			if (!strcmp(bc_json_str(c, "protocol"), protos[p]))
 				sel[m++] = c;
 		}
-		qsort(sel, m, sizeof(sel[0]), by_n);
+		qsort(sel, m, sizeof(struct json_object *), by_n);
 		for (size_t i = 0; i + 1 < m && !r; i++) {
 			struct json_object *o[2] = {sel[i], sel[i + 1]}, *c;
 			size_t ia = 0, ib = 0;

@@ -328,7 +328,7 @@ int bc_cmd_scale(int argc, char **argv)
 	struct json_object *doc = NULL;
 	const char *csv = NULL, *replay = NULL, *plot = NULL, *json_file = NULL, *order[MAX_ORDER];
 	struct outputs outs;
-	char *order_buf = NULL;
+	char order_buf[256];
 	bool json = false, quick = false, have_t = false, have_o = false, have_r = false;
 	double margin = -1;
 	struct sigaction sa;
@@ -368,13 +368,13 @@ int bc_cmd_scale(int argc, char **argv)
 			cfg.allow_changes = true;
 			break;
 		case 'o':
-			free(order_buf);
-			order_buf = strdup(optarg);
-			if (!order_buf || split_order(order_buf, order, &cfg.n_order) < 0) {
-				free(order_buf);
+			if (strlen(optarg) >= sizeof(order_buf))
+				return bad("--order", optarg,
+					   "at most 255 characters of slave names");
+			memcpy(order_buf, optarg, strlen(optarg) + 1);
+			if (split_order(order_buf, order, &cfg.n_order) < 0)
 				return bad("--order", optarg,
 					   "slave names separated by commas, e.g. eth2,eth1");
-			}
 			cfg.order = order;
 			break;
 		case 'F':
@@ -480,11 +480,9 @@ int bc_cmd_scale(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			free(order_buf);
 			return BC_EXIT_OK;
 		default:
 			usage(stderr);
-			free(order_buf);
 			return BC_EXIT_USAGE;
 		}
 	}
@@ -493,22 +491,18 @@ int bc_cmd_scale(int argc, char **argv)
 			"bondcheck scale: unexpected argument '%s'; the agent is given with "
 			"--peer\n",
 			argv[optind]);
-		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
 	if (json && csv && !strcmp(csv, "-")) {
 		fprintf(stderr, "bondcheck scale: -j and --csv - both want standard output; give "
 				"--csv a file\n");
-		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
 	outs = (struct outputs){json, csv, plot, json_file};
 	if (plot && (rc = plot_dir(plot)) != BC_EXIT_OK) {
-		free(order_buf);
 		return rc;
 	}
 	if (replay) {
-		free(order_buf);
 		if (cfg.client.peer) {
 			fprintf(stderr,
 				"bondcheck scale: --from-json re-analyses a saved document; "
@@ -520,13 +514,11 @@ int bc_cmd_scale(int argc, char **argv)
 	if (!cfg.client.peer) {
 		fprintf(stderr, "bondcheck scale: --peer HOST is required (the host running "
 				"`bondcheck serve`)\n");
-		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.allow_changes && cfg.method != BC_SCALE_METHOD_LINKS) {
 		fprintf(stderr, "bondcheck scale: --allow-changes goes with --method links; "
 				"--method placement changes nothing\n");
-		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
 	if (quick) {
@@ -543,7 +535,6 @@ int bc_cmd_scale(int argc, char **argv)
 		fprintf(stderr,
 			"bondcheck scale: --omit %.1f s leaves nothing of --duration %.1f s\n",
 			cfg.client.plan.omit_ms / 1000.0, cfg.client.plan.duration_ms / 1000.0);
-		free(order_buf);
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.client.family)
@@ -559,7 +550,6 @@ int bc_cmd_scale(int argc, char **argv)
 	r = bc_scale_run(&cfg, &doc, &err);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	free(order_buf);
 	if (r == -EINTR) {
 		struct json_object *rs =
 			json_object_object_get(json_object_object_get(doc, "links"), "restore");

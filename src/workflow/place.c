@@ -81,7 +81,7 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, const char *
 	struct bc_egress e;
 	struct bc_bond *b;
 	struct bc_flow *flows = NULL;
-	size_t usable[64], n, *slave_of = NULL, onto_idx[64];
+	size_t usable[64], n, *slave_of = NULL, onto_idx[64] = {0};
 	enum bc_hash_kernel kc;
 	struct utsname u;
 	uint32_t hdr, want;

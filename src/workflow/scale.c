@@ -196,10 +196,12 @@ double bc_scale_config_ceiling(const struct bc_scale *s, int proto, uint32_t n)
 	double g[BC_SCALE_MAX_SLAVES], total = 0;
 	size_t m = bc_scale_config_slaves(s, n, names);
 
-	for (size_t i = 0; i < m; i++)
+	for (size_t i = 0; i < m; i++) {
+		g[i] = 0;
 		for (size_t j = 0; j < s->n_sl; j++)
 			if (!strcmp(s->sl[j].name, names[i]))
 				g[i] = s->sl[j].ceil[proto];
+	}
 	for (size_t i = 0; i < m; i++)
 		if (g[i] <= 0)
 			return 0;
