@@ -651,6 +651,26 @@ static void notes(struct bc_scale *s)
 }
 
 /*
+ * The UDP total offered to every configuration: 1.1 x what the fullest
+ * link can carry, on every link of every configuration.  Placed flows: a
+ * link of configuration N carries at least floor(K/N) of the K equal
+ * flows, fewest in the largest, so each flow gets 1.1 x @top / floor(K/n)
+ * (K = 6 over 3 x 9.72 Mbit/s: 32 Mbit/s).  Unplaced (balance-rr spreads
+ * packets, other modes hash as they will): 1.1 x the largest
+ * configuration's ceiling.  100 Mbit/s when no ceiling is known.
+ */
+static double udp_offer(const struct bc_scale *s, double top)
+{
+	double full = bc_scale_config_ceiling(s, 1, (uint32_t)s->n_sl);
+
+	if (top <= 0)
+		return 100e6;
+	if (s->placeable)
+		return 1.1 * top * s->k / (double)(s->k / s->n_sl);
+	return full > 0 ? 1.1 * full : 1.1 * top * (double)s->n_sl;
+}
+
+/*
  * K flows for every configuration: the least common multiple of the
  * configuration sizes when it is at most 4 per slave of the largest (every
  * configuration then carries the same number of flows on each slave, and
@@ -740,9 +760,7 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 
 		for (size_t i = 0; i < s->n_sl; i++)
 			top = s->sl[i].ceil[1] > top ? s->sl[i].ceil[1] : top;
-		/* one flow per link at 1.1 x its ceiling keeps every link of every configuration
-		 * full */
-		s->udp_total = top > 0 ? 1.1 * top * s->k : 100e6;
+		s->udp_total = udp_offer(s, top);
 	}
 	s->runs = (unsigned)((c->tcp + c->udp) * c->repetitions * (s->n_sl - s->nmin + 1));
 	/* links: the probe's evidence joins the slaves' scores before the order is built */
