@@ -2,7 +2,6 @@
 /* `bondcheck scale`: options, output formats and exit codes for bondcheck/scale.h. */
 #include <errno.h>
 #include <getopt.h>
-#include <sys/stat.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -150,30 +149,6 @@ static int exit_for_doc(struct json_object *doc)
 	for (size_t i = 0; i < bc_json_len(f); i++)
 		if (!strcmp(bc_json_str(json_object_array_get_idx(f, i), "severity"), "error"))
 			return BC_EXIT_FINDINGS;
-	return BC_EXIT_OK;
-}
-
-/* --plot DIR: a folder, created (one level) when missing; 0 or an exit status */
-static int plot_dir(const char *dir)
-{
-	struct stat st;
-
-	if (!stat(dir, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return BC_EXIT_OK;
-		fprintf(stderr,
-			"bondcheck scale: --plot '%s' is not a directory; give a folder for "
-			"the SVG files\n",
-			dir);
-		return BC_EXIT_USAGE;
-	}
-	if (mkdir(dir, 0755)) {
-		fprintf(stderr,
-			"bondcheck scale: --plot '%s': cannot create it: %s; give a folder that "
-			"exists or whose parent does\n",
-			dir, strerror(errno));
-		return BC_EXIT_ENV;
-	}
 	return BC_EXIT_OK;
 }
 
@@ -500,7 +475,7 @@ int bc_cmd_scale(int argc, char **argv)
 		return BC_EXIT_USAGE;
 	}
 	outs = (struct outputs){json, csv, plot, json_file};
-	if (plot && (rc = plot_dir(plot)) != BC_EXIT_OK) {
+	if (plot && (rc = bc_cli_plot_dir("scale", plot)) != BC_EXIT_OK) {
 		return rc;
 	}
 	if (replay) {
