@@ -6,7 +6,8 @@
  *   1. A short UDP probe with capture over every slave, changing nothing:
  *      the attribution's learned path tx:client/X -> rx:agent/Y names the
  *      agent slave Y at the other end of X (else the agent slave of the same
- *      name), and its loss/reordering/idle evidence ranks the links.
+ *      name), and its loss/reordering/idle evidence ranks the links, with
+ *      the agent's inspect findings against Y.
  *   2. Journal both ends (our bond saved to its journal file; the agent
  *      journals its own over a change session kept open until the end).
  *   3. Each configuration: the slaves that leave go admin down here and
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "bondcheck/bond-change.h"
+#include "bondcheck/client.h"
 #include "bondcheck/journal.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/peer-session.h"
@@ -68,6 +70,52 @@ int bc_scale_links_prepare(struct bc_scale *s, struct bc_error *err)
 static int cause_score(const char *kind)
 {
 	return !strcmp(kind, "loss") ? 50 : !strcmp(kind, "reordering") ? 30 : 20;
+}
+
+static int severity_score(const char *sev)
+{
+	return !strcmp(sev, "error") ? 100 : !strcmp(sev, "warning") ? 10 : 1;
+}
+
+/*
+ * The agent's inspect findings (the `inspect` message) against the agent
+ * slave at the other end of one of ours count for ours too: a bad NIC on
+ * either end makes the link bad.  An agent too old for the message, or
+ * one that fails, adds nothing and the probe notes why.
+ */
+static void agent_findings(struct bc_scale *s, struct json_object *probe)
+{
+	struct json_object *rep = NULL, *bonds, *out = json_object_new_array();
+	struct sockaddr_storage local, peer;
+	struct bc_error e = {0};
+
+	json_object_object_add(probe, "agent_findings", out);
+	if (bc_client_peer_inspect(&s->c->client, &rep, &local, &peer, NULL, NULL, &e) < 0) {
+		json_object_object_add(probe, "agent_inspect_error", json_object_new_string(e.msg));
+		return;
+	}
+	bonds = json_object_object_get(json_object_object_get(rep, "end"), "bonds");
+	for (size_t b = 0; b < bc_json_len(bonds); b++) {
+		struct json_object *bo = json_object_array_get_idx(bonds, b);
+		struct json_object *f = json_object_object_get(bo, "findings");
+		const char *bond = bc_json_str(bo, "name");
+
+		for (size_t k = 0; k < bc_json_len(f); k++) {
+			struct json_object *x = json_object_array_get_idx(f, k);
+			const char *subj = bc_json_str(x, "subject");
+			size_t bl = strlen(bond);
+
+			if (strncmp(subj, bond, bl) || subj[bl] != '/')
+				continue;
+			for (size_t i = 0; i < s->n_sl; i++)
+				if (s->sl[i].peer[0] && !strcmp(subj + bl + 1, s->sl[i].peer)) {
+					s->sl[i].score +=
+						severity_score(bc_json_str(x, "severity"));
+					json_object_array_add(out, json_object_get(x));
+				}
+		}
+	}
+	json_object_put(rep);
 }
 
 /* The probe: agent peers from the learned paths, link evidence for the order. */
@@ -123,6 +171,7 @@ static int probe(struct bc_scale *s, struct links *l, struct bc_error *err)
 	}
 	json_object_object_add(p, "causes", causes);
 	json_object_put(res);
+	agent_findings(s, p);
 	if (!l->agent_bond[0])
 		return bc_error_set(
 			err, -ENOTSUP,
