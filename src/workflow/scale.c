@@ -449,6 +449,21 @@ int bc_scale_one_run(struct bc_scale *s, int proto, uint32_t n, double rate_bps,
 	cc.on_interval = NULL;
 	cc.capture = capture;
 	cc.keep_pcaps = NULL;
+	/* the measured runs keep one figure each: no per-run collector
+	 * snapshots on either end (they cost seconds in a small VM); the probe
+	 * and diagnosis runs keep them (agent bond name, ledger counters) */
+	cc.plan.no_bond_meta = !capture;
+	if (capture) {
+		double top = 0, b;
+
+		for (size_t i = 0; i < s->n_sl; i++)
+			top = s->sl[i].rate.rate_bps > top ? s->sl[i].rate.rate_bps : top;
+		/* a ring of half a second of the fastest slave, 2..64 MiB */
+		b = top / 16;
+		cc.plan.capture_buffer = (uint32_t)(b < 2.0 * (1 << 20)	   ? 2.0 * (1 << 20)
+						    : b > 64.0 * (1 << 20) ? 64.0 * (1 << 20)
+									   : b);
+	}
 	if (proto) {
 		cc.plan.length = s->udp_length;
 		cc.total_rate_bps = rate_bps;
