@@ -40,6 +40,11 @@ struct bc_client_cfg {
 	int connect_timeout_ms;
 	uint32_t place_k;   /* --place per-slave=K; 0: no placement */
 	bool streams_given; /* -P was given (conflicts with --place unless equal) */
+	/* `scale --method placement`: place the plan's streams onto these slaves
+	 * of the egress bond, stream i on place_onto[i % n_place_onto] (usable
+	 * slaves; layer3+4 hash modes only); n_place_onto 0: not used */
+	const char *const *place_onto;
+	size_t n_place_onto;
 	/* --rate: total UDP bits/s over all streams of a direction, split again
 	 * once --place has set the stream count; 0: plan.rate_bps is per stream */
 	double total_rate_bps;

@@ -114,6 +114,19 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 		   struct bc_error *err);
 
 /*
+ * bc_place_ports_onto() - as bc_place_ports(), onto a subset of the usable
+ * slaves: stream i leaves on b->slaves[@targets[i % @n_targets]] (indices
+ * into b->slaves, each a usable slave).  The hash still reduces modulo
+ * every usable slave (the bond does not know about the subset); only the
+ * ports change.  `bondcheck scale --method placement` uses it to load N of
+ * the bond's slaves and leave the others idle.  Errors as bc_place_ports(),
+ * and -EINVAL when a target is out of range or not usable.
+ */
+int bc_place_ports_onto(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+			size_t n_streams, const size_t *targets, size_t n_targets, uint16_t base,
+			uint16_t stride, size_t *slave_of, struct bc_error *err);
+
+/*
  * bc_place_peer_ports() - as bc_place_ports(), but choose each flow's
  * destination port (written to flows[i].dport), for a sender whose own
  * port is fixed: the agent of a reverse TCP stream sends from its listening

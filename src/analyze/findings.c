@@ -91,6 +91,11 @@ static const struct bc_finding_def catalog[] = {
 	 "DF probes no larger than both ends' MTU were all lost between two hosts"},
 	{"host-rx-drops", BC_SEV_WARNING,
 	 "a host's interface dropped received frames during matrix tests"},
+	/* scale: bondcheck/scale-stats.h */
+	{"scaling-flat", BC_SEV_WARNING,
+	 "scale: adding a link gave no significant gain (speed-up CI reaches below 1 + margin)"},
+	{"scaling-negative", BC_SEV_ERROR,
+	 "scale: adding a link lowered goodput (speed-up CI entirely below 1.0)"},
 };
 
 const struct bc_finding_def *bc_findings_catalog(size_t *n)

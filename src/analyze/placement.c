@@ -20,10 +20,23 @@ bool bc_xmit_single_path(const struct bc_bond *b)
 	       pol == BC_XMIT_VLAN_SRCMAC;
 }
 
-/* @peer: vary the destination port (the far end binds it) instead of the source port. */
+/* Is @slave (index into b->slaves) among the @n usable ones? */
+static bool is_usable(const size_t *usable, size_t n, size_t slave)
+{
+	for (size_t i = 0; i < n; i++)
+		if (usable[i] == slave)
+			return true;
+	return false;
+}
+
+/*
+ * @peer: vary the destination port (the far end binds it) instead of the
+ * source port.  @targets: stream i goes to b->slaves[targets[i % n_targets]];
+ * NULL: to usable slave i % n.
+ */
 static int place(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
-		 size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of, bool peer,
-		 struct bc_error *err)
+		 size_t n_streams, const size_t *targets, size_t n_targets, uint16_t base,
+		 uint16_t stride, size_t *slave_of, bool peer, struct bc_error *err)
 {
 	size_t usable[64], n, slave;
 	unsigned char *taken;
@@ -40,11 +53,22 @@ static int place(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow 
 	n = bc_xmit_usable(b, usable, 64);
 	if (!n)
 		return bc_error_set(err, -ENODATA, "%s: no usable slave", b->name);
+	if (targets && !n_targets)
+		return bc_error_set(err, -EINVAL, "no target slave to place flows onto");
+	for (size_t i = 0; targets && i < n_targets; i++)
+		if (targets[i] >= b->n_slaves || !is_usable(usable, n, targets[i]))
+			return bc_error_set(
+				err, -EINVAL,
+				"%s: slave %s is not usable (down, a backup, or not distributing "
+				"in the active aggregator); flows can only be placed onto usable "
+				"slaves",
+				b->name,
+				targets[i] < b->n_slaves ? b->slaves[targets[i]].name : "?");
 	taken = calloc(65536, 1);
 	if (!taken)
 		return bc_error_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < n_streams && !r; i++) {
-		size_t want = usable[i % n];
+		size_t want = targets ? targets[i % n_targets] : usable[i % n];
 		uint32_t p;
 
 		if (flows[i].fragment) {
@@ -85,12 +109,22 @@ int bc_place_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flo
 		   size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
 		   struct bc_error *err)
 {
-	return place(b, k, flows, n_streams, base, stride, slave_of, false, err);
+	return place(b, k, flows, n_streams, NULL, 0, base, stride, slave_of, false, err);
 }
 
 int bc_place_peer_ports(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
 			size_t n_streams, uint16_t base, uint16_t stride, size_t *slave_of,
 			struct bc_error *err)
 {
-	return place(b, k, flows, n_streams, base, stride, slave_of, true, err);
+	return place(b, k, flows, n_streams, NULL, 0, base, stride, slave_of, true, err);
+}
+
+int bc_place_ports_onto(const struct bc_bond *b, enum bc_hash_kernel k, struct bc_flow *flows,
+			size_t n_streams, const size_t *targets, size_t n_targets, uint16_t base,
+			uint16_t stride, size_t *slave_of, struct bc_error *err)
+{
+	if (!targets)
+		return bc_error_set(err, -EINVAL, "no target slave to place flows onto");
+	return place(b, k, flows, n_streams, targets, n_targets, base, stride, slave_of, false,
+		     err);
 }

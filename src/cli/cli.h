@@ -31,5 +31,6 @@ int bc_cmd_sweep(int argc, char **argv);
  * level) when missing.  Returns BC_EXIT_OK or the exit status, said on stderr.
  */
 int bc_cli_plot_dir(const char *cmd, const char *dir);
+int bc_cmd_scale(int argc, char **argv);
 
 #endif

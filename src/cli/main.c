@@ -22,6 +22,8 @@ static const struct bc_command commands[] = {
 	  bc_cmd_matrix },
 	{ "sweep", "goodput against message size, streams, UDP rate or MTU, with CIs and the ceiling",
 	  bc_cmd_sweep },
+	{ "scale", "does N+1 links beat N: repeated runs per slave count, speed-up with 95 % CI",
+	  bc_cmd_scale },
 };
 
 static void usage(FILE *out)

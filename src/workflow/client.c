@@ -471,9 +471,9 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	}
 	/* without placement its collector snapshot only checks hash-single-path,
 	 * which a light (no_bond_meta) test of the suite leaves to its aggregate test */
-	if (c->place_k || !t.plan.no_bond_meta)
-		r = bc_run_place(&t, c->place_k, c->streams_given, c->cport_base, c->cport_stride,
-				 &ports, findings, &placement, err);
+	if (c->place_k || c->n_place_onto || !t.plan.no_bond_meta)
+		r = bc_run_place(&t, c->place_k, c->streams_given, c->place_onto, c->n_place_onto,
+				 c->cport_base, c->cport_stride, &ports, findings, &placement, err);
 	if (r < 0)
 		goto out;
 	/* --rate is the total: --place may have changed the stream count */

@@ -55,15 +55,33 @@ void bc_place_single_path_finding(struct json_object *findings, const struct bc_
 	json_object_array_add(findings, f);
 }
 
-int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t port_base,
-		 uint16_t port_stride, uint16_t **ports, struct json_object *findings,
-		 struct json_object **placement, struct bc_error *err)
+/* Indices into b->slaves of the slaves named in @onto; -EINVAL naming an unknown one. */
+static int onto_indices(const struct bc_bond *b, const char *const *onto, size_t n_onto,
+			size_t *idx, struct bc_error *err)
+{
+	for (size_t i = 0; i < n_onto; i++) {
+		size_t j;
+
+		for (j = 0; j < b->n_slaves && strcmp(b->slaves[j].name, onto[i]); j++)
+			;
+		if (j == b->n_slaves)
+			return bc_error_set(err, -EINVAL,
+					    "cannot place flows onto %s: it is not a slave of %s",
+					    onto[i], b->name);
+		idx[i] = j;
+	}
+	return 0;
+}
+
+int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, const char *const *onto,
+		 size_t n_onto, uint16_t port_base, uint16_t port_stride, uint16_t **ports,
+		 struct json_object *findings, struct json_object **placement, struct bc_error *err)
 {
 	struct bc_snapshot snap = {0};
 	struct bc_egress e;
 	struct bc_bond *b;
 	struct bc_flow *flows = NULL;
-	size_t usable[64], n, *slave_of = NULL;
+	size_t usable[64], n, *slave_of = NULL, onto_idx[64] = {0};
 	enum bc_hash_kernel kc;
 	struct utsname u;
 	uint32_t hdr, want;
@@ -71,8 +89,11 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 
 	*placement = NULL;
 	bc_sockaddr_unmap(&t->local);
+	if (n_onto > 64)
+		return bc_error_set(err, -EINVAL, "cannot place onto %zu slaves; at most 64",
+				    n_onto);
 	if (bc_egress_find(&t->local, &e) < 0 || !e.is_bond) {
-		if (!k)
+		if (!k && !n_onto)
 			return 0;
 		return bc_error_set(err, -ENOTSUP,
 				    "--place needs the route to the agent to leave by a bond; it "
@@ -85,15 +106,29 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 	b = &snap.bonds[0];
 	if (bc_xmit_single_path(b))
 		bc_place_single_path_finding(findings, b, t->plan.streams);
-	if (!k)
+	if (!k && !n_onto)
 		goto out;
 	n = bc_xmit_usable(b, usable, 64);
 	if (!n) {
 		r = bc_error_set(err, -ENOTSUP, "--place: bond %s has no usable slave", b->name);
 		goto out;
 	}
-	want = (uint32_t)(k * n);
-	if (streams_given && t->plan.streams != want) {
+	if (n_onto) {
+		r = onto_indices(b, onto, n_onto, onto_idx, err);
+		if (r < 0)
+			goto out;
+		if (bc_xmit_single_path(b)) {
+			r = bc_error_set(err, -ENOTSUP,
+					 "%s hashes with %s: every flow between two hosts uses one "
+					 "link, so flows cannot be placed onto chosen slaves",
+					 b->name, b->xmit_hash_policy_name);
+			goto out;
+		}
+		want = t->plan.streams;
+	} else {
+		want = (uint32_t)(k * n);
+	}
+	if (!n_onto && streams_given && t->plan.streams != want) {
 		r = bc_error_set(
 			err, -EINVAL,
 			"-P %u conflicts with --place per-slave=%u on %zu usable slaves of %s "
@@ -134,8 +169,13 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 		flows[i].proto = t->plan.proto == BC_L4_UDP ? IPPROTO_UDP : IPPROTO_TCP;
 		flows[i].connected = true;
 	}
-	r = bc_place_ports(b, kc, flows, want, port_base ? port_base : 40000,
-			   port_stride ? port_stride : 1, slave_of, err);
+	if (n_onto)
+		r = bc_place_ports_onto(b, kc, flows, want, onto_idx, n_onto,
+					port_base ? port_base : 40000,
+					port_stride ? port_stride : 1, slave_of, err);
+	else
+		r = bc_place_ports(b, kc, flows, want, port_base ? port_base : 40000,
+				   port_stride ? port_stride : 1, slave_of, err);
 	if (r < 0)
 		goto out;
 	*placement = json_object_new_object();
@@ -143,6 +183,14 @@ int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t por
 	json_object_object_add(*placement, "xmit_hash_policy",
 			       json_object_new_string(b->xmit_hash_policy_name));
 	json_object_object_add(*placement, "kernel_release", json_object_new_string(u.release));
+	if (n_onto) {
+		struct json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < n_onto; i++)
+			json_object_array_add(a,
+					      json_object_new_string(b->slaves[onto_idx[i]].name));
+		json_object_object_add(*placement, "onto", a);
+	}
 	json_object_object_add(
 		*placement, "observed",
 		json_object_new_string("not measured: capture comes with the capture issue"));

@@ -18,13 +18,18 @@
  * flow on one link; with @k > 0 (--place per-slave=K) set the stream count
  * to K x usable slaves and choose client ports (t->cports, owned by the
  * caller through *@ports) so each slave transmits K forward streams.
- * @streams_given: -P was on the command line.  Returns 0; -EINVAL for a
- * conflicting -P or a fragmenting --length (usage); -ENOTSUP when the
- * egress is not a bond or placement is unpredictable (environment).
+ * @streams_given: -P was on the command line.  With @n_onto > 0 (`scale
+ * --method placement`) @k is ignored: the plan's stream count stays and
+ * stream i leaves on the slave named @onto[i % @n_onto] (placement member
+ * "onto" lists them).  Returns 0; -EINVAL for a conflicting -P, a
+ * fragmenting --length, or an @onto name that is not a usable slave
+ * (usage); -ENOTSUP when the egress is not a bond or placement is
+ * unpredictable (environment).
  */
-int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, uint16_t port_base,
-		 uint16_t port_stride, uint16_t **ports, struct json_object *findings,
-		 struct json_object **placement, struct bc_error *err);
+int bc_run_place(struct bc_test *t, uint32_t k, bool streams_given, const char *const *onto,
+		 size_t n_onto, uint16_t port_base, uint16_t port_stride, uint16_t **ports,
+		 struct json_object *findings, struct json_object **placement,
+		 struct bc_error *err);
 
 /*
  * bc_place_single_path_finding() - add to @findings the `hash-single-path`

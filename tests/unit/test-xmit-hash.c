@@ -288,6 +288,43 @@ static void test_single_path_and_placement(void **state)
 			 -EADDRNOTAVAIL);
 }
 
+/* scale --method placement: K flows onto a subset of the usable slaves */
+static void test_place_onto_subset(void **state)
+{
+	struct bc_slave s[3];
+	struct bc_bond b;
+	struct bc_flow f[4];
+	size_t slave_of[4], onto[2] = {2, 0}, slave, down[1] = {1};
+	struct bc_error err = {0};
+
+	(void)state;
+	live_bond(&b, s, BC_XMIT_LAYER34);
+	for (int i = 0; i < 4; i++)
+		f[i] = live_flow(0);
+	/* the live table's ports: 40000 s0, 40001 s2, 40002 s1, 40003 s0, 40005 s2 */
+	assert_int_equal(
+		bc_place_ports_onto(&b, BC_HK_CURRENT, f, 4, onto, 2, 40000, 1, slave_of, NULL), 0);
+	assert_int_equal(f[0].sport, 40001);
+	assert_int_equal(f[1].sport, 40000);
+	assert_int_equal(f[2].sport, 40005);
+	assert_int_equal(f[3].sport, 40003);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(slave_of[i], onto[i % 2]);
+		/* the hash still reduces over all 3 usable slaves: check each with the predictor */
+		assert_int_equal(bc_xmit_slave(&b, BC_HK_CURRENT, &f[i], &slave, NULL), 0);
+		assert_int_equal(slave, onto[i % 2]);
+	}
+	/* a target that is not usable is refused, naming it */
+	bc_u32_set(&s[1].mii_status, BC_LINK_DOWN);
+	assert_int_equal(
+		bc_place_ports_onto(&b, BC_HK_CURRENT, f, 1, down, 1, 40000, 1, NULL, &err),
+		-EINVAL);
+	assert_non_null(strstr(err.msg, "slave s1 is not usable"));
+	assert_int_equal(
+		bc_place_ports_onto(&b, BC_HK_CURRENT, f, 1, NULL, 0, 40000, 1, NULL, NULL),
+		-EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_live_table),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_single_path_and_placement),
+		cmocka_unit_test(test_place_onto_subset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
