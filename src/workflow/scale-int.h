@@ -30,7 +30,9 @@ struct bc_scale_slave {
 
 struct bc_scale {
 	const struct bc_scale_cfg *c;
-	struct sockaddr_storage local; /* our address toward the agent */
+	struct sockaddr_storage local;		   /* our address toward the agent */
+	struct sockaddr_storage peer;		   /* the agent's address */
+	char metrics_note[BC_ERROR_MSG_MAX + 160]; /* TCP metrics could not be cleared */
 	struct bc_egress e;
 	struct bc_snapshot snap; /* the bond, read once at the start */
 	char bond[BC_IFNAMSIZ];

@@ -20,6 +20,7 @@
 #include "bondcheck/names.h"
 #include "bondcheck/scale-doc.h"
 #include "bondcheck/scale.h"
+#include "bondcheck/tcp-metrics.h"
 #include "bondcheck/xmit-hash.h"
 #include "traffic/test-end.h"
 #include "workflow/scale-int.h"
@@ -43,7 +44,7 @@ void bc_scale_cfg_defaults(struct bc_scale_cfg *c)
 /* The local address the kernel would use toward the agent: a connected UDP
  * socket sends nothing, its name is the route's source. */
 static int local_toward(const struct bc_client_cfg *c, struct sockaddr_storage *local,
-			struct bc_error *err)
+			struct sockaddr_storage *peer, struct bc_error *err)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_DGRAM}, *res, *ai;
 	char port[8];
@@ -63,8 +64,10 @@ static int local_toward(const struct bc_client_cfg *c, struct sockaddr_storage *
 		if (fd < 0)
 			continue;
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
-		    getsockname(fd, (struct sockaddr *)local, &l) == 0)
+		    getsockname(fd, (struct sockaddr *)local, &l) == 0) {
+			memcpy(peer, ai->ai_addr, ai->ai_addrlen);
 			r = 0;
+		}
 		close(fd);
 	}
 	freeaddrinfo(res);
@@ -224,10 +227,11 @@ static int load_bond(struct bc_scale *s, struct bc_error *err)
 	struct bc_bond *b;
 	int r;
 
-	r = local_toward(&c->client, &s->local, err);
+	r = local_toward(&c->client, &s->local, &s->peer, err);
 	if (r < 0)
 		return r;
 	bc_sockaddr_unmap(&s->local);
+	bc_sockaddr_unmap(&s->peer);
 	if (bc_egress_find(&s->local, &s->e) < 0 || !s->e.is_bond)
 		return bc_error_set(err, -ENOTSUP,
 				    "the route to the agent %s leaves by %s, not by a bond; run "
@@ -477,6 +481,19 @@ int bc_scale_one_run(struct bc_scale *s, int proto, uint32_t n, double rate_bps,
 		cc.place_onto = names;
 		cc.n_place_onto = m;
 	}
+	/* every TCP run starts from the same state: the kernel would otherwise
+	 * hand the next connection the reordering, cwnd and RTT this one learned */
+	if (!proto) {
+		struct bc_error e = {0};
+
+		if (bc_tcp_metrics_forget(&s->peer, &e) < 0 && !s->metrics_note[0])
+			snprintf(
+				s->metrics_note, sizeof(s->metrics_note),
+				"the kernel's TCP metrics of the agent could not be cleared before "
+				"each run (%s): a run may inherit the reordering, cwnd and RTT an "
+				"earlier run taught the kernel",
+				e.msg);
+	}
 	r = bc_client_run(&cc, res, err);
 	if (r == -EBUSY) { /* the agent may still be closing the previous test */
 		bc_error_clear(err);
@@ -657,6 +674,8 @@ static void notes(struct bc_scale *s)
 			cpu, cpu == 1 ? " was" : "s were");
 		note(s, msg);
 	}
+	if (s->metrics_note[0])
+		note(s, s->metrics_note);
 	if (s->sl[0].rate.source == BC_RATE_ETHTOOL)
 		note(s, "link rates are negotiated speeds, which veth and emulated NICs do not "
 			"enforce: give --link-rate for shaped links");
