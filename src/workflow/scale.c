@@ -258,6 +258,10 @@ static int load_bond(struct bc_scale *s, struct bc_error *err)
 			s->bond, mode_name(s->mode),
 			s->mode == BC_MODE_XOR || s->mode == BC_MODE_8023AD ? " with " : "",
 			s->mode == BC_MODE_XOR || s->mode == BC_MODE_8023AD ? s->policy_name : "");
+	if (b->n_slaves > BC_SCALE_MAX_SLAVES)
+		return bc_error_set(err, -EINVAL,
+				    "%s has %zu slaves; scale handles bonds of at most %d", s->bond,
+				    b->n_slaves, BC_SCALE_MAX_SLAVES);
 	s->n_sl = bc_xmit_usable(b, usable, BC_SCALE_MAX_SLAVES);
 	if (s->mode == BC_MODE_ACTIVEBACKUP || s->mode == BC_MODE_TLB || s->mode == BC_MODE_ALB ||
 	    s->mode == BC_MODE_ROUNDROBIN || s->mode == BC_MODE_BROADCAST) {
