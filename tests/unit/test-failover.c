@@ -19,7 +19,9 @@
 
 #include <cmocka.h>
 
+#include "bondcheck/failover-report.h"
 #include "bondcheck/failover.h"
+#include "bondcheck/json-get.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/packet.h"
 
@@ -495,6 +497,55 @@ static void test_pcap_file(void **state)
 	rmdir(dir);
 }
 
+
+/* The JSON and text renderers on the active-backup case. */
+static void test_report(void **state)
+{
+	struct bc_failover f;
+	struct json_object *o, *d, *l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	run_ab(&f, 1400, 1060, 0);
+	o = bc_failover_json(&f);
+	assert_non_null(o);
+	d = json_object_array_get_idx(json_object_object_get(o, "directions"), 0);
+	assert_string_equal(bc_json_str(d, "verdict"), "slow");
+	assert_true(bc_json_dbl(d, "gap_ms", 0) == 401.0);
+	assert_int_equal(bc_json_i64(d, "lost_in_gap", 0), 400);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+				    json_object_object_get(d, "tx_after_failover"), 0)),
+			    "client/eth1");
+	assert_int_equal(bc_json_i64(json_object_object_get(o, "expected"), "limit_ms", 0), 200);
+	l = json_object_array_get_idx(json_object_object_get(o, "links"), C1);
+	assert_true(bc_json_dbl(l, "first_announcement_after_cut_ms", 0) == 400.5);
+	assert_int_equal(bc_json_i64(json_object_object_get(l, "gratuitous_arp_after_cut"),
+				     "client", 0),
+			 1);
+	d = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(o, "timeline"), "links"), C0);
+	assert_int_equal(bc_json_len(json_object_object_get(d, "left")), f.tl_bins);
+	assert_int_equal(bc_json_len(json_object_object_get(o, "findings")), 2);
+	assert_true(json_object_is_type(json_object_object_get(json_object_object_get(o, "recovery"),
+							       "carries_again_ms"),
+					json_type_null) ||
+		    !json_object_object_get(json_object_object_get(o, "recovery"),
+					    "carries_again_ms"));
+	json_object_object_add(o, "peer", json_object_new_string("10.0.0.2"));
+	m = open_memstream(&buf, &len);
+	bc_failover_report_text(m, o);
+	fclose(m);
+	assert_non_null(strstr(buf, "Failover of bond0/eth0 (carrier cut, hold 1.0 s) with 10.0.0.2"));
+	assert_non_null(strstr(buf, "client-to-agent  slow"));
+	assert_non_null(strstr(buf, "client/eth0 -> client/eth1 -> client/eth1"));
+	assert_non_null(strstr(buf, "warning failover-slow bond0/eth0:"));
+	free(buf);
+	json_object_put(o);
+	bc_failover_free(&f);
+}
+
 /* What each configuration implies (bc_failover_expect). */
 static void test_expect(void **state)
 {
@@ -592,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_lacp),
 		cmocka_unit_test(test_pcap_file),
 		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
