@@ -52,6 +52,11 @@ struct bc_client_cfg {
 	 * (result member "capture"); --keep-pcaps DIR keeps the files there */
 	bool capture;
 	const char *keep_pcaps;
+	/* called at least every tick_ms (default 10) while the streams run, with
+	 * the ns since they started; a negative return (with @err filled) ends
+	 * the test at once with that error (`failover` cuts and restores here) */
+	int (*on_tick)(void *ctx, int64_t elapsed_ns, struct bc_error *err);
+	uint32_t tick_ms;
 	/* called for each interval with a new JSON object (owned by the callee) */
 	void (*on_interval)(void *ctx, struct json_object *interval);
 	void *ctx;

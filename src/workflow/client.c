@@ -258,6 +258,15 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 
 		if (left <= 0)
 			break;
+		if (c->on_tick) {
+			int64_t tick = c->tick_ms ? c->tick_ms : 10;
+
+			r = c->on_tick(c->ctx, bc_mono_ns() - t->start_ns, err);
+			if (r < 0)
+				goto fail;
+			if (left > tick)
+				left = tick;
+		}
 		if (poll(&p, 1, (int)left) <= 0)
 			continue;
 		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, 5000, &m, err);
@@ -496,7 +505,8 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	/* before the data sockets: the ring then holds the reverse streams' hellos too */
 	if (t.plan.capture) {
 		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port, c->keep_pcaps,
-					t.plan.capture_buffer, err);
+					t.plan.capture_buffer,
+					t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, err);
 		if (r < 0)
 			goto out;
 	}

@@ -35,7 +35,8 @@ struct bc_run_capture {
 
 /*
  * bc_run_capture_open() - find the egress interface of @local (its slaves
- * when it is a bond), build the host-pair filter for @local/@peer, make the
+ * when it is a bond), build the host-pair filter for @local/@peer
+ * (bc_capture_filter_ext() with @filter_flags), make the
  * folder (@keep_dir, or a new temporary one when NULL) and open a handle on
  * each interface as @host ("client"/"agent") with a ring of @buffer bytes
  * (0: BC_CAPTURE_BUFFER).  Errors of bc_capture_open() and -ENODEV when
@@ -44,6 +45,7 @@ struct bc_run_capture {
 int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
 			uint16_t ctl_port, const char *keep_dir, uint32_t buffer,
+			unsigned filter_flags,
 			struct bc_error *err);
 
 /* bc_run_capture_start() - 0 or -errno. */
