@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Private parts of `bondcheck failover` (workflow/failover-run.c, failover-ends.c). */
+#ifndef BC_WORKFLOW_FAILOVER_INT_H
+#define BC_WORKFLOW_FAILOVER_INT_H
+
+#include <stdbool.h>
+#include <sys/socket.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/failover-run.h"
+#include "bondcheck/model.h"
+
+/* What the run found out and did. */
+struct fo_setup {
+	const struct bc_failover_run_cfg *c;
+	char bond[BC_IFNAMSIZ];
+	char slave[BC_IFNAMSIZ];
+	int bond_mode, xmit_hash_policy;
+	struct bc_fo_end client_end;
+	struct sockaddr_storage local, peer; /* the test's addresses */
+	enum bc_fo_cut cut;
+	int64_t cut_at_ns, restore_at_ns;    /* elapsed since the streams started */
+	bool cut_done, restored;
+	uint64_t cut_ns, restore_ns;	     /* CLOCK_REALTIME when each action began */
+	uint64_t cut_took_ns, restore_took_ns;
+};
+
+/* The agent's bond configuration from run metadata (egress.bond.options, sysfs text). */
+void fo_agent_end(struct json_object *res, struct bc_fo_end *e);
+/* {bond, mode, miimon, ...} of one end; NULL when unknown. */
+struct json_object *fo_end_json(const struct bc_fo_end *e);
+
+/*
+ * fo_analyze() - read DIR/client-*.pcap and DIR/agent-*.pcap as listed in
+ * @res "capture", analyse with the events of @s; *@out = bc_failover_json()
+ * plus "ends".  0 or -ENOMEM.
+ */
+int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *dir,
+	       struct json_object **out, struct bc_error *err);
+
+int fo_tmp_link_set_up(const char *ifname, bool up, struct bc_error *err);
+/* 1 up, 0 down, -ENODEV */
+int fo_link_is_up(const char *ifname);
+/* /bin/sh -c @cmd, its output on stderr; 0 when it exits 0, else -EIO. */
+int fo_run_cmd(const char *what, const char *cmd, struct bc_error *err);
+
+#endif
