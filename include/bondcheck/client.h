@@ -52,6 +52,9 @@ struct bc_client_cfg {
 	 * (result member "capture"); --keep-pcaps DIR keeps the files there */
 	bool capture;
 	const char *keep_pcaps;
+	/* with capture: fetch the agent's files but leave the attribution to
+	 * the caller (no "capture.analysis"; `failover` reads the files itself) */
+	bool capture_fetch_only;
 	/* called at least every tick_ms (default 10) while the streams run, with
 	 * the ns since they started; a negative return (with @err filled) ends
 	 * the test at once with that error (`failover` cuts and restores here) */

@@ -33,8 +33,12 @@
  * lacp_resync_ms, returned_ms {client-to-agent, agent-to-client},
  * truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
  * expected_min_ms}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
- * restore_ms, links [{name, left[], arrived[]}]}, "findings" [...],
- * "notes" [...].  Times named *_ms are ms relative to the cut (last_before,
+ * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
+ * the agent's), frames[] (client-to-agent datagrams per bin: left on a
+ * client link, arrived on an agent link), reverse_frames[] (agent-to-client
+ * ones)]}, "events" [{time_ns, label}] (the cut and the restore, on the
+ * capture clock; timeline + events are bc_plot_failover_timeline()'s
+ * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut (last_before,
  * first_after, lacp_timeout, first_announcement, timeline start), to the
  * restore (returned, carries_again, lacp_resync), or durations (gap);
  * null when the event did not happen.  Verdicts: "within" (gap <=

@@ -103,6 +103,7 @@ void bc_fo_end_from_bond(const struct bc_bond *b, struct bc_fo_end *e);
 
 enum bc_fo_detector {
 	BC_FO_BY_NONE_NEEDED = 0, /* neither end is a bond (nothing to detect) */
+	BC_FO_BY_CARRIER,	  /* carrier loss, seen at once (hash, round-robin, broadcast) */
 	BC_FO_BY_MIIMON,	  /* carrier, polled every miimon ms */
 	BC_FO_BY_ARP,		  /* ARP (or NS) monitoring */
 	BC_FO_BY_LACP,		  /* the 802.3ad partner's LACPDUs stop */
@@ -148,7 +149,14 @@ struct bc_fo_expect {
  *     only; no monitoring at all sees nothing).
  * An end that is not a bond needs no detection.  Both ends must notice
  * (active-backup delivers only what arrives on the active slave), so the
- * figures are the slower end's.  @agent may be unknown (known false): the
+ * figures are the slower end's.
+ *   - balance-xor, 802.3ad, balance-rr and broadcast on a carrier loss: at
+ *     once, whatever miimon says: the slave's netdev event refreshes the
+ *     transmit array of the hash modes and rr/broadcast check carrier per
+ *     packet (bond_main.c bond_slave_netdev_event() -> bond_update_slave_arr(),
+ *     bond_slave_can_tx()); nominal = worst = 0 (the tolerance applies).  The
+ *     slave is used again once miimon + updelay mark it up (recovery).
+ * @agent may be unknown (known false): the
  * client's configuration is assumed for it (assumed_agent).  @client must
  * be known.  Returns 0, or -EINVAL when @client is not known.
  */

@@ -12,6 +12,7 @@
 
 #include "analyze/failover-int.h"
 #include "bondcheck/findings.h"
+#include "bondcheck/names.h"
 
 #define LACP_TICK_MS 100 /* bond_3ad.c AD_TIMER_INTERVAL */
 
@@ -20,6 +21,8 @@ const char *bc_fo_detector_name(enum bc_fo_detector d)
 	switch (d) {
 	case BC_FO_BY_NONE_NEEDED:
 		return "none-needed";
+	case BC_FO_BY_CARRIER:
+		return "carrier";
 	case BC_FO_BY_MIIMON:
 		return "miimon";
 	case BC_FO_BY_ARP:
@@ -65,7 +68,17 @@ static void detect(const struct bc_fo_end *e, enum bc_fo_cut cut, struct det *d)
 		snprintf(d->basis, sizeof(d->basis), "not a bond");
 		return;
 	}
-	if (e->mode == BC_MODE_8023AD && !(cut == BC_FO_CUT_CARRIER && e->miimon_ms)) {
+	if (cut == BC_FO_CUT_CARRIER &&
+	    (e->mode == BC_MODE_XOR || e->mode == BC_MODE_8023AD || e->mode == BC_MODE_ROUNDROBIN ||
+	     e->mode == BC_MODE_BROADCAST)) {
+		d->by = BC_FO_BY_CARRIER;
+		d->recovery = (uint64_t)e->miimon_ms + e->updelay_ms;
+		snprintf(d->basis, sizeof(d->basis),
+			 "carrier loss, seen at once in %s (the slave's netdev event)",
+			 bc_mode_name(e->mode));
+		return;
+	}
+	if (e->mode == BC_MODE_8023AD) {
 		uint64_t period = e->lacp_rate == 1 ? 1000 : 30000;
 
 		d->by = BC_FO_BY_LACP;

@@ -263,7 +263,7 @@ static void set_gap(const struct bc_failover *f, const struct bc_fo_stream *s, s
 /* Gaps, order, links of one stream from its delivered arrivals @a (time order). */
 static void stream_gaps(struct bc_failover *f, struct bc_fo_stream *s, struct arr *a, size_t n)
 {
-	uint64_t cut = f->cfg.cut_ns, restore = f->cfg.restore_ns, next = 0, best = 0;
+	uint64_t cut = f->cfg.cut_ns, restore = f->cfg.restore_ns, next = 0, best = 0, loss = 0;
 	size_t bi = SIZE_MAX;
 
 	s->down.last_link = s->down.first_link = s->down.first_left_link = -1;
@@ -278,34 +278,55 @@ static void stream_gaps(struct bc_failover *f, struct bc_fo_stream *s, struct ar
 	if (!n)
 		return;
 	s->arrived_end = a[n - 1].link;
-	/* the down gap: ends after the cut, starts before the restore; or open at the end */
-	for (size_t i = 0; i + 1 < n; i++)
-		if (a[i + 1].ts > cut && a[i].ts < restore && a[i + 1].ts - a[i].ts > best) {
-			best = a[i + 1].ts - a[i].ts;
+	for (size_t i = 0; i < n && a[i].ts < cut; i++)
+		s->arrived_before = a[i].link;
+	/*
+	 * The down gap: ends after the cut, starts before the restore; the one
+	 * that lost the most datagrams, then the longest (a pause of the sender,
+	 * or a host too busy to send, loses nothing and is not the failover);
+	 * or open at the end.
+	 */
+	for (size_t i = 0; i + 1 < n; i++) {
+		uint64_t l, g = a[i + 1].ts - a[i].ts;
+
+		if (a[i + 1].ts <= cut || a[i].ts >= restore)
+			continue;
+		l = lost_between(s, a[i].seq, a[i + 1].seq);
+		if (l > loss || (l == loss && g > best)) {
+			loss = l;
+			best = g;
 			bi = i;
 		}
+	}
 	if (a[0].ts < cut) {
-		if (a[n - 1].ts < restore && f->last_ns - a[n - 1].ts > best)
+		uint64_t tail = lost_between(s, a[n - 1].seq, BC_FO_NONE);
+
+		if (a[n - 1].ts < restore && tail && tail >= loss)
 			set_gap(f, s, &s->down, &a[n - 1], NULL);
 		else if (bi != SIZE_MAX)
 			set_gap(f, s, &s->down, &a[bi], &a[bi + 1]);
 	}
 	if (s->down.found) {
-		s->arrived_before = s->down.last_link;
 		s->arrived_after = s->down.first_link;
 		s->interrupted = s->down.lost_in_gap > 0;
 		s->black_hole = s->down.open || s->down.first_after_ns >= restore;
 	}
 	if (!s->down.found || s->down.open)
 		return;
-	best = 0;
+	best = loss = 0;
 	bi = SIZE_MAX;
-	for (size_t i = 0; i + 1 < n; i++)
-		if (a[i + 1].ts > restore && a[i].ts >= s->down.first_after_ns &&
-		    a[i + 1].ts - a[i].ts > best) {
-			best = a[i + 1].ts - a[i].ts;
+	for (size_t i = 0; i + 1 < n; i++) {
+		uint64_t l, g = a[i + 1].ts - a[i].ts;
+
+		if (a[i + 1].ts <= restore || a[i].ts < s->down.first_after_ns)
+			continue;
+		l = lost_between(s, a[i].seq, a[i + 1].seq);
+		if (l > loss || (l == loss && g > best)) {
+			loss = l;
+			best = g;
 			bi = i;
 		}
+	}
 	if (bi != SIZE_MAX)
 		set_gap(f, s, &s->up, &a[bi], &a[bi + 1]);
 }

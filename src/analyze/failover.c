@@ -261,6 +261,8 @@ int bc_failover_add_packet(struct bc_failover *f, int link, uint64_t ts_ns, cons
 		return neigh_adv(f, link, ts_ns, data, caplen, &p);
 	if (p.layer != BC_PKT_OURS)
 		return 0;
+	if (p.ours.flags & BC_UDPHDR_F_HELLO)
+		return 0; /* a reverse stream's hello, not part of the stream */
 	src = host_of_addr(f, p.src, p.ip_version);
 	dst = host_of_addr(f, p.dst, p.ip_version);
 	if (src < 0 || dst < 0 || src == dst || (f->cfg.test_id && p.ours.test_id != f->cfg.test_id)) {

@@ -237,16 +237,41 @@ static struct json_object *timeline_json(const struct bc_failover *f)
 			       f->tl_bins ? jms((int64_t)(f->tl_start_ns - f->cfg.cut_ns)) : NULL);
 	json_object_object_add(o, "cut_ms", json_object_new_double(0));
 	json_object_object_add(o, "restore_ms", jms((int64_t)(f->cfg.restore_ns - f->cfg.cut_ns)));
+	/* the plot layer's shape (bc_plot_failover_timeline): client links are the
+	 * "tx" side; frames = client-to-agent datagrams, reverse_frames = the others */
 	for (size_t i = 0; i < f->n_links && f->tl_bins; i++) {
+		const struct bc_fo_link *k = &f->links[i];
 		struct json_object *l = json_object_new_object();
+		bool client = k->host == BC_FO_CLIENT;
 
-		json_object_object_add(l, "name", json_object_new_string(f->links[i].name));
-		json_object_object_add(l, "left", counts(f->links[i].tl_left, f->tl_bins));
-		json_object_object_add(l, "arrived", counts(f->links[i].tl_arrived, f->tl_bins));
+		json_object_object_add(l, "name", json_object_new_string(k->name));
+		json_object_object_add(l, "side", json_object_new_string(client ? "tx" : "rx"));
+		json_object_object_add(l, "frames",
+				       counts(client ? k->tl_left : k->tl_arrived, f->tl_bins));
+		json_object_object_add(l, "reverse_frames",
+				       counts(client ? k->tl_arrived : k->tl_left, f->tl_bins));
 		json_object_array_add(a, l);
 	}
 	json_object_object_add(o, "links", a);
 	return o;
+}
+
+static struct json_object *events_json(const struct bc_failover *f)
+{
+	struct json_object *a = json_object_new_array();
+	const char *what[2] = {"cut", "back"};
+	uint64_t t[2] = {f->cfg.cut_ns, f->cfg.restore_ns};
+	char label[48];
+
+	for (int i = 0; i < 2; i++) {
+		struct json_object *e = json_object_new_object();
+
+		snprintf(label, sizeof(label), "%s %s", f->cfg.cut_slave, what[i]);
+		json_object_object_add(e, "time_ns", U64(t[i]));
+		json_object_object_add(e, "label", json_object_new_string(label));
+		json_object_array_add(a, e);
+	}
+	return a;
 }
 
 static struct json_object *findings_json(const struct bc_failover *f)
@@ -334,6 +359,7 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 	json_object_object_add(o, "links", links_json(f));
 	json_object_object_add(o, "recovery", recovery_json(f));
 	json_object_object_add(o, "timeline", timeline_json(f));
+	json_object_object_add(o, "events", events_json(f));
 	json_object_object_add(o, "findings", findings_json(f));
 	json_object_object_add(o, "notes", notes_json(f));
 	return o;

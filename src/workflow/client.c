@@ -369,7 +369,8 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	if (cap) {
 		r = bc_run_capture_attribute(cap, t->plan.test_id, ctl, &t->local,
 					     json_object_object_get(m, "capture"), res,
-					     json_object_object_get(res, "findings"), notes, err);
+					     json_object_object_get(res, "findings"), notes,
+					     c->capture_fetch_only, err);
 		if (r < 0) {
 			json_object_put(res);
 			json_object_put(m);

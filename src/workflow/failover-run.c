@@ -320,6 +320,7 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	struct json_object *res = NULL, *doc = NULL, *restore = NULL;
 	struct bc_error e = {0};
 	uint32_t hold, settle;
+	int64_t t0 = bc_mono_ns(), t_run, t_traffic;
 	char dir[4096];
 	bool temp = false;
 	int r, rr;
@@ -352,6 +353,7 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	cc.plan.duration_ms = c->pre_ms + hold + settle;
 	cc.plan.capture_neigh = true;
 	cc.capture = true;
+	cc.capture_fetch_only = true;
 	cc.keep_pcaps = dir;
 	cc.total_rate_bps = (double)c->rate_pps * c->length * 8;
 	cc.plan.rate_bps = (uint64_t)cc.total_rate_bps;
@@ -364,7 +366,9 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	cc.ctx = &s;
 	progress(&s, "streams to %s: %u datagrams/s each way, cut %s after %.1f s, hold %.1f s",
 		 c->client.peer, c->rate_pps, s.slave, c->pre_ms / 1000.0, hold / 1000.0);
+	t_run = bc_mono_ns();
 	r = bc_client_run(&cc, &res, err);
+	t_traffic = bc_mono_ns();
 	/* the bond first, whatever happened */
 	rr = final_restore(&s, &restore, &e);
 	if (r == 0 && !s.restored)
@@ -390,6 +394,16 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		return r;
 	}
 	describe(&s, doc, hold, settle, res);
+	{
+		/* where the time went (a slow host shows here) */
+		struct json_object *el = json_object_new_object();
+
+		json_object_object_add(el, "prepare_ms", json_object_new_int64((t_run - t0) / MS));
+		json_object_object_add(el, "test_ms", json_object_new_int64((t_traffic - t_run) / MS));
+		json_object_object_add(el, "analysis_ms",
+				       json_object_new_int64((bc_mono_ns() - t_traffic) / MS));
+		json_object_object_add(doc, "elapsed", el);
+	}
 	json_object_object_add(doc, "restore", restore);
 	if (c->plot_dir) {
 		json_object_object_add(doc, "plots",
@@ -403,6 +417,17 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 			      "notice");
 	if (c->keep_pcaps)
 		add_note(doc, "the pcaps are kept in --keep-pcaps");
+	/* what went wrong with the captures (the agent's files, a capture that broke off) */
+	{
+		struct json_object *rn = json_object_object_get(res, "notes");
+
+		for (size_t i = 0; i < bc_json_len(rn); i++) {
+			const char *t = json_object_get_string(json_object_array_get_idx(rn, i));
+
+			if (t && !strncmp(t, "capture:", 8) && !strstr(t, "ledger"))
+				add_note(doc, t);
+		}
+	}
 	json_object_object_add(doc, "run", res);
 	*out = doc;
 	if (rr < 0)

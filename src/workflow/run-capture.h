@@ -67,15 +67,16 @@ void bc_run_capture_free(struct bc_run_capture *rc);
  * tx:client/SLAVE against rx:agent/SLAVE with @client_addr as the sending
  * host (forward), and add to @res "capture": {"client", "agent",
  * "analysis"}, to @findings the capture findings (capture-incomplete when
- * any ps_drop > 0), to @notes what could not be done.  Returns 0, or
- * -ENOMEM; failures of the transfer are notes, not errors.
+ * any ps_drop > 0), to @notes what could not be done.  With @fetch_only
+ * the files are fetched and listed but not attributed (no "analysis").
+ * Returns 0, or -ENOMEM; failures of the transfer are notes, not errors.
  */
 int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     const struct sockaddr_storage *agent_ctl,
 			     const struct sockaddr_storage *client_addr,
 			     struct json_object *agent_cap, struct json_object *res,
 			     struct json_object *findings, struct json_object *notes,
-			     struct bc_error *err);
+			     bool fetch_only, struct bc_error *err);
 
 /*
  * bc_run_ledger() - the live loss ledger (bondcheck/ledger.h) of a one-way

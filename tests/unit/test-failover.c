@@ -62,11 +62,12 @@ static void links(struct bc_failover *f, int n)
 					 h * 3 + i);
 }
 
-/* One datagram of stream @sid in direction @dir captured on @link at @ts. */
-static void dgram(struct bc_failover *f, int link, uint64_t ts, enum bc_fo_dir dir, uint32_t sid,
-		  uint64_t seq)
+/* One datagram of stream @sid in direction @dir captured on @link at @ts (header @flags). */
+static void dgram_f(struct bc_failover *f, int link, uint64_t ts, enum bc_fo_dir dir, uint32_t sid,
+		    uint64_t seq, uint16_t flags)
 {
-	struct bc_udphdr h = {.stream_id = sid, .test_id = 7, .seq = seq, .send_ns = ts};
+	struct bc_udphdr h = {
+		.stream_id = sid, .test_id = 7, .seq = seq, .send_ns = ts, .flags = flags};
 	struct bc_pkt_spec s = {.ip_version = 4,
 				.proto = 17,
 				.sport = (uint16_t)(50000 + sid),
@@ -83,6 +84,12 @@ static void dgram(struct bc_failover *f, int link, uint64_t ts, enum bc_fo_dir d
 	assert_true(n > 0);
 	memcpy(buf + 6, dir == BC_FO_C2A ? client_mac : agent_mac, 6);
 	assert_int_equal(bc_failover_add_packet(f, link, ts, buf, (uint32_t)n, (uint32_t)n), 0);
+}
+
+static void dgram(struct bc_failover *f, int link, uint64_t ts, enum bc_fo_dir dir, uint32_t sid,
+		  uint64_t seq)
+{
+	dgram_f(f, link, ts, dir, sid, seq, 0);
 }
 
 /* A gratuitous ARP from the host at 10.0.0.@ip with source MAC @mac. */
@@ -140,6 +147,9 @@ static void lacpdu(struct bc_failover *f, int link, uint64_t ts, uint8_t sys, ui
  */
 static void gen_ab(struct bc_failover *f, uint64_t cs, uint64_t as, int64_t off)
 {
+	/* the reverse stream's hellos (client to agent, stream 1): not a stream */
+	for (uint64_t k = 0; k < 3; k++)
+		dgram_f(f, C0, T0 - 10 * MS + k, BC_FO_C2A, 1, 0, BC_UDPHDR_F_HELLO);
 	for (uint64_t k = 0; k < END; k++) {
 		uint64_t t = T0 + k * MS;
 		int cl = k < 1000 ? C0 : k < cs ? -1 : C1;
@@ -210,7 +220,7 @@ static void test_active_backup(void **state)
 
 	(void)state;
 	run_ab(&f, 1080, 1060, 0);
-	assert_int_equal(f.n_streams, 2);
+	assert_int_equal(f.n_streams, 2); /* the hellos are no stream */
 	fw = &f.streams[0];
 	rv = &f.streams[1];
 	assert_int_equal(fw->dir, BC_FO_C2A);
@@ -371,21 +381,24 @@ static void test_xor_moved_and_unaffected(void **state)
 	cfg_init(&c);
 	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
 	links(&f, 3);
-	for (uint64_t k = 0; k < END; k++) {
+	for (uint64_t k = 0, seq[3] = {0, 0, 0}; k < END; k++) {
 		uint64_t t = T0 + k * MS;
 
 		for (uint32_t s = 0; s < 3; s++) {
 			int l = (int)s;
+			uint64_t q;
 
+			/* streams 0 and 1 stall 300 ms (nothing sent, nothing lost) */
+			if ((s < 2 && k >= 1500 && k < 1800) || (s == 0 && k >= 2500))
+				continue;
+			q = seq[s]++;
 			if (s == 0 && k >= 1000 && k < 1090)
 				continue; /* dropped before the tap: admin down */
 			if (s == 0 && k >= 1090)
 				l = 1;
-			if (s == 0 && k >= 2500)
-				continue;
-			dgram(&f, l, t, BC_FO_C2A, s, k);
+			dgram(&f, l, t, BC_FO_C2A, s, q);
 			dgram(&f, l + 3, t + 100000 + (s == 2 && k == 1500 ? 2 * MS : 0),
-			      BC_FO_C2A, s, k);
+			      BC_FO_C2A, s, q);
 		}
 	}
 	assert_int_equal(bc_failover_finish(&f, &err), 0);
@@ -393,6 +406,8 @@ static void test_xor_moved_and_unaffected(void **state)
 	assert_true(f.streams[0].interrupted);
 	assert_int_equal(f.streams[0].down.gap_ns, 91 * MS);
 	assert_int_equal(f.streams[0].down.lost_in_gap, 90);
+	assert_int_equal(f.streams[0].down.first_seq, 1090);
+	assert_int_equal(f.streams[0].lost, 90);
 	assert_int_equal(f.streams[0].left_after, C1);
 	assert_true(!f.streams[1].interrupted && !f.streams[2].interrupted);
 	assert_int_equal(f.streams[1].lost + f.streams[2].lost, 0);
@@ -402,7 +417,8 @@ static void test_xor_moved_and_unaffected(void **state)
 	assert_int_equal(f.dir[0].n_interrupted, 1);
 	assert_int_equal(f.dir[0].n_used_cut, 1);
 	assert_int_equal(f.dir[0].gap_ns, 91 * MS);
-	assert_int_equal(f.dir[0].unaffected_gap_ns, 2 * MS); /* stream 2's late datagram */
+	/* the stall (longer, lossless) is not stream 0's failover; it is stream 1's longest gap */
+	assert_int_equal(f.dir[0].unaffected_gap_ns, 301 * MS);
 	assert_int_equal(f.dir[0].tx_before, (1ull << C0) | (1ull << C1) | (1ull << C2));
 	/* stream 0 stopped at 2500 (after the restore): an up gap, not a failure to recover */
 	assert_false(f.dir[0].not_recovered);
@@ -526,7 +542,18 @@ static void test_report(void **state)
 			 1);
 	d = json_object_array_get_idx(
 		json_object_object_get(json_object_object_get(o, "timeline"), "links"), C0);
-	assert_int_equal(bc_json_len(json_object_object_get(d, "left")), f.tl_bins);
+	assert_int_equal(bc_json_len(json_object_object_get(d, "frames")), f.tl_bins);
+	assert_string_equal(bc_json_str(d, "side"), "tx");
+	/* client eth0 sent 10 per 10 ms before the cut, got the reverse 10 too */
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(
+				 json_object_object_get(d, "frames"), 50)),
+			 10);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(
+				 json_object_object_get(d, "reverse_frames"), 50)),
+			 10);
+	assert_int_equal(bc_json_i64(json_object_array_get_idx(json_object_object_get(o, "events"), 0),
+				     "time_ns", 0),
+			 (long long)CUT);
 	assert_int_equal(bc_json_len(json_object_object_get(o, "findings")), 2);
 	assert_true(json_object_is_type(json_object_object_get(json_object_object_get(o, "recovery"),
 							       "carries_again_ms"),
@@ -603,7 +630,20 @@ static void test_expect(void **state)
 	assert_int_equal(x.worst_ms, 3100);
 	assert_int_equal(x.limit_ms, 3100 + 775);
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
-	assert_int_equal(x.by, BC_FO_BY_MIIMON);
+	assert_int_equal(x.by, BC_FO_BY_CARRIER);
+	assert_int_equal(x.worst_ms, 0);
+	assert_int_equal(x.limit_ms, 100);
+	assert_int_equal(x.recovery_ms, 100);
+	/* balance-xor without any monitoring still drops a slave that loses carrier */
+	c.mode = BC_MODE_XOR;
+	c.miimon_ms = 0;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_false(x.black_hole);
+	assert_string_equal(x.basis, "carrier loss, seen at once in balance-xor (the slave's netdev "
+				     "event) (client and agent)");
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_true(x.black_hole);
+	c.mode = BC_MODE_8023AD;
 	c.lacp_rate = 0;
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
 	assert_int_equal(x.nominal_ms, 90000);
