@@ -50,8 +50,10 @@
  * unsolicited neighbor advertisements (ICMPv6 136 to a multicast address
  * with the Solicited flag clear, RFC 4861 4.4 / 7.2.6) by sending host,
  * LACPDUs, the LACP timeout seen after the cut (first LACPDU whose actor
- * state lacks synchronization or has EXPIRED/DEFAULTED set, IEEE 802.1AX
- * 6.4.2.3) and the LACP re-sync after the restore (every actor heard on the
+ * state lacks collecting/distributing or has EXPIRED/DEFAULTED set, IEEE
+ * 802.1AX 6.4.2.3) and how long the other actor had been silent then (the
+ * partner's last LACPDU to it: the timeout the kernel ran, independent of
+ * when the cut took effect), the LACP re-sync after the restore (every actor heard on the
  * link after the restore has sent synchronization + collecting +
  * distributing), and a timeline of datagrams per bin (cfg.bin_ns).
  *
@@ -192,6 +194,7 @@ struct bc_fo_actor {
 	uint16_t port;
 	uint64_t lacpdus;
 	uint8_t last_state;
+	uint64_t last_ns;		  /* its latest LACPDU so far */
 	uint64_t synced_after_restore_ns; /* first full sync after the restore, BC_FO_NONE */
 	bool after_restore;		  /* heard after the restore */
 };
@@ -207,6 +210,7 @@ struct bc_fo_link {
 	uint64_t arp_other;		   /* ARP that is not gratuitous */
 	uint64_t lacpdus;
 	uint64_t lacp_timeout_ns;	   /* first LACPDU after the cut showing the timeout */
+	uint64_t lacp_silence_ns;	   /* from the last LACPDU of another actor to it */
 	uint64_t lacp_resync_ns;	   /* all actors heard after the restore in sync */
 	struct bc_fo_actor actors[BC_FO_MAX_ACTORS];
 	size_t n_actors;

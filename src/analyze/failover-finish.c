@@ -456,8 +456,17 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 	x->lacpdus++;
 	x->last_state = st;
 	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && bad &&
-	    l->lacp_timeout_ns == BC_FO_NONE)
+	    l->lacp_timeout_ns == BC_FO_NONE) {
+		uint64_t heard = 0;
+
 		l->lacp_timeout_ns = e->ts;
+		for (size_t i = 0; i < l->n_actors; i++)
+			if (&l->actors[i] != x && l->actors[i].lacpdus && l->actors[i].last_ns > heard)
+				heard = l->actors[i].last_ns;
+		if (heard)
+			l->lacp_silence_ns = e->ts - heard;
+	}
+	x->last_ns = e->ts;
 	if (e->ts < f->cfg.restore_ns)
 		return;
 	x->after_restore = true;

@@ -190,6 +190,7 @@ static struct json_object *links_json(const struct bc_failover *f)
 		json_object_object_add(o, "arp_other", U64(l->arp_other));
 		json_object_object_add(o, "lacpdus", U64(l->lacpdus));
 		json_object_object_add(o, "lacp_timeout_ms", rel(l->lacp_timeout_ns, f->cfg.cut_ns));
+		json_object_object_add(o, "lacp_silence_ms", rel(l->lacp_silence_ns, 0));
 		json_object_object_add(o, "lacp_resync_ms", rel(l->lacp_resync_ns, f->cfg.restore_ns));
 		for (int d = 0; d < 2; d++)
 			json_object_object_add(r, bc_fo_dir_name(d),

@@ -138,10 +138,13 @@ static void links(FILE *out, struct json_object *doc)
 
 		if (!bc_json_i64(l, "lacpdus", 0))
 			continue;
-		fprintf(out, "  LACP %-11s %lld LACPDUs; timeout seen %s ms after the cut; "
-			     "re-sync %s ms after the restore\n",
+		char c[32];
+
+		fprintf(out, "  LACP %-11s %lld LACPDUs; timeout seen %s ms after the cut (%s ms "
+			     "after the partner's last LACPDU); re-sync %s ms after the restore\n",
 			bc_json_str(l, "name"), bc_json_i64(l, "lacpdus", 0),
 			msf(l, "lacp_timeout_ms", a, sizeof(a)),
+			msf(l, "lacp_silence_ms", c, sizeof(c)),
 			msf(l, "lacp_resync_ms", b, sizeof(b)));
 	}
 }

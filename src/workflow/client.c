@@ -254,19 +254,21 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	end = t->start_ns + (int64_t)t->plan.duration_ms * 1000000;
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int64_t left = (end - bc_mono_ns()) / 1000000;
+		int64_t mono = bc_mono_ns(), left;
 
-		if (left <= 0)
-			break;
 		if (c->on_tick) {
-			int64_t tick = c->tick_ms ? c->tick_ms : 10;
-
-			r = c->on_tick(c->ctx, bc_mono_ns() - t->start_ns, err);
+			/* > 0: the streams must run at least that many ms more */
+			r = c->on_tick(c->ctx, mono - t->start_ns, err);
 			if (r < 0)
 				goto fail;
-			if (left > tick)
-				left = tick;
+			if (r > 0 && mono + (int64_t)r * 1000000 > end)
+				end = mono + (int64_t)r * 1000000;
 		}
+		left = (end - mono) / 1000000;
+		if (left <= 0)
+			break;
+		if (c->on_tick && left > (c->tick_ms ? c->tick_ms : 10))
+			left = c->tick_ms ? c->tick_ms : 10;
 		if (poll(&p, 1, (int)left) <= 0)
 			continue;
 		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, 5000, &m, err);

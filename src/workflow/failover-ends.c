@@ -247,25 +247,42 @@ int fo_link_is_up(const char *ifname)
 	return (strtoul(buf, NULL, 16) & IFF_UP) != 0;
 }
 
-int fo_run_cmd(const char *what, const char *cmd, struct bc_error *err)
+int fo_spawn_cmd(const char *what, const char *cmd, pid_t *pid, struct bc_error *err)
 {
 	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
 	posix_spawn_file_actions_t fa;
-	int st = 0, r;
-	pid_t pid;
+	int r;
 
 	/* the command's output goes to stderr: stdout may carry the JSON document */
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-	r = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	r = posix_spawn(pid, "/bin/sh", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (r)
 		return bc_error_set(err, -r, "%s: cannot run /bin/sh: %s", what, strerror(r));
-	while (waitpid(pid, &st, 0) < 0)
+	return 0;
+}
+
+int fo_cmd_poll(const char *what, const char *cmd, pid_t pid, bool wait, struct bc_error *err)
+{
+	int st = 0;
+	pid_t r;
+
+	while ((r = waitpid(pid, &st, wait ? 0 : WNOHANG)) < 0)
 		if (errno != EINTR)
 			return bc_error_set(err, -errno, "%s: waitpid: %s", what, strerror(errno));
+	if (r == 0)
+		return 0;
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		return bc_error_set(err, -EIO, "%s '%s' failed (exit status %d)", what, cmd,
 				    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-	return 0;
+	return 1;
+}
+
+int fo_run_cmd(const char *what, const char *cmd, struct bc_error *err)
+{
+	pid_t pid;
+	int r = fo_spawn_cmd(what, cmd, &pid, err);
+
+	return r < 0 ? r : fo_cmd_poll(what, cmd, pid, true, err) < 0 ? -EIO : 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -20,8 +21,12 @@ struct fo_setup {
 	struct bc_fo_end client_end;
 	struct sockaddr_storage local, peer; /* the test's addresses */
 	enum bc_fo_cut cut;
-	int64_t cut_at_ns, restore_at_ns;    /* elapsed since the streams started */
-	bool cut_done, restored;
+	int64_t cut_at_ns;		     /* elapsed since the streams started */
+	int64_t hold_ns, settle_ns;
+	/* progress: cut started, cut in place, restore started, restored */
+	bool cut_done, cut_in_place, restoring, restored;
+	pid_t pid;			     /* a --cut-cmd / --restore-cmd running, or 0 */
+	int64_t cut_in_place_mono, restored_mono;
 	uint64_t cut_ns, restore_ns;	     /* CLOCK_REALTIME when each action began */
 	uint64_t cut_took_ns, restore_took_ns;
 };
@@ -44,5 +49,9 @@ int fo_tmp_link_set_up(const char *ifname, bool up, struct bc_error *err);
 int fo_link_is_up(const char *ifname);
 /* /bin/sh -c @cmd, its output on stderr; 0 when it exits 0, else -EIO. */
 int fo_run_cmd(const char *what, const char *cmd, struct bc_error *err);
+/* Start /bin/sh -c @cmd without waiting: *@pid.  0 or -errno. */
+int fo_spawn_cmd(const char *what, const char *cmd, pid_t *pid, struct bc_error *err);
+/* 1 when @pid has exited with status 0, 0 while it runs, -EIO when it failed (@what, @cmd named). */
+int fo_cmd_poll(const char *what, const char *cmd, pid_t pid, bool wait, struct bc_error *err);
 
 #endif

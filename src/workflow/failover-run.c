@@ -134,47 +134,101 @@ static int route_check(struct fo_setup *s, struct bc_error *err)
 	return 0;
 }
 
-static int do_cut(struct fo_setup *s, struct bc_error *err)
+/*
+ * The cut and the restore.  Carrier: admin down/up over rtnetlink (a few
+ * ms).  Silent: the user's command, started without waiting (a command can
+ * take seconds on a loaded host, and the control loop must go on); each
+ * tick checks whether it finished.  The hold counts from the moment the
+ * cut is in place, the settle from the moment the slave is back, and the
+ * streams are kept running until then (on_tick's positive return).
+ */
+static const char *cut_what(bool restore)
+{
+	return restore ? "--restore-cmd" : "--cut-cmd";
+}
+
+static int start_action(struct fo_setup *s, bool restore, struct bc_error *err)
 {
 	int r;
 
-	progress(s, "cutting %s (%s)", s->slave, s->cut == BC_FO_CUT_SILENT ? "silent" : "admin down");
-	s->cut_ns = bc_real_ns();
+	if (restore) {
+		progress(s, "bringing %s back", s->slave);
+		s->restore_ns = bc_real_ns();
+		s->restoring = true;
+	} else {
+		progress(s, "cutting %s (%s)", s->slave,
+			 s->cut == BC_FO_CUT_SILENT ? "silent" : "admin down");
+		s->cut_ns = bc_real_ns();
+		s->cut_done = true; /* even a failed cut may have half happened: undo it */
+	}
 	if (s->cut == BC_FO_CUT_SILENT)
-		r = fo_run_cmd("--cut-cmd", s->c->cut_cmd, err);
-	else
-		r = fo_tmp_link_set_up(s->slave, false, err);
-	s->cut_took_ns = bc_real_ns() - s->cut_ns;
-	s->cut_done = true; /* even a failed cut may have half happened: undo it */
+		return fo_spawn_cmd(cut_what(restore), restore ? s->c->restore_cmd : s->c->cut_cmd,
+				    &s->pid, err);
+	r = fo_tmp_link_set_up(s->slave, restore, err);
+	if (r == 0)
+		s->pid = -1; /* done at once */
 	return r;
 }
 
-static int do_restore(struct fo_setup *s, struct bc_error *err)
+/* 1 when the action in progress has finished, 0 while it runs. */
+static int action_done(struct fo_setup *s, bool restore, bool wait, struct bc_error *err)
 {
-	int r;
+	int r = 1;
 
-	progress(s, "bringing %s back", s->slave);
-	s->restore_ns = bc_real_ns();
-	if (s->cut == BC_FO_CUT_SILENT)
-		r = fo_run_cmd("--restore-cmd", s->c->restore_cmd, err);
-	else
-		r = fo_tmp_link_set_up(s->slave, true, err);
-	s->restore_took_ns = bc_real_ns() - s->restore_ns;
-	s->restored = r == 0;
+	if (s->pid > 0)
+		r = fo_cmd_poll(cut_what(restore), restore ? s->c->restore_cmd : s->c->cut_cmd,
+				s->pid, wait, err);
+	if (r == 0)
+		return 0;
+	s->pid = 0;
+	if (restore) {
+		s->restore_took_ns = bc_real_ns() - s->restore_ns;
+		s->restored_mono = bc_mono_ns();
+		s->restored = r > 0;
+	} else {
+		s->cut_took_ns = bc_real_ns() - s->cut_ns;
+		s->cut_in_place_mono = bc_mono_ns();
+		s->cut_in_place = r > 0;
+	}
 	return r;
 }
 
 static int on_tick(void *ctx, int64_t elapsed, struct bc_error *err)
 {
 	struct fo_setup *s = ctx;
+	int64_t now = bc_mono_ns();
+	int r;
 
 	if (s->c->interrupted && *s->c->interrupted)
 		return bc_error_set(err, -EINTR, "interrupted");
-	if (!s->cut_done && elapsed >= s->cut_at_ns)
-		return do_cut(s, err);
-	if (s->cut_done && !s->restored && elapsed >= s->restore_at_ns)
-		return do_restore(s, err);
-	return 0;
+	if (!s->cut_done) {
+		if (elapsed < s->cut_at_ns)
+			return 0;
+		r = start_action(s, false, err);
+		if (r < 0)
+			return r;
+	}
+	if (!s->cut_in_place) {
+		r = action_done(s, false, false, err);
+		if (r <= 0)
+			return r < 0 ? r : 1000;
+	}
+	if (!s->restoring) {
+		if (now < s->cut_in_place_mono + s->hold_ns)
+			return (int)((s->cut_in_place_mono + s->hold_ns - now) / MS + 1000);
+		r = start_action(s, true, err);
+		if (r < 0)
+			return r;
+	}
+	if (!s->restored) {
+		r = action_done(s, true, false, err);
+		if (r <= 0)
+			return r < 0 ? r : 1000;
+	}
+	/* a negative return would be an error: past the settle, nothing to extend */
+	return now < s->restored_mono + s->settle_ns
+		       ? (int)((s->restored_mono + s->settle_ns - now) / MS)
+		       : 0;
 }
 
 /*
@@ -188,8 +242,16 @@ static int final_restore(struct fo_setup *s, struct json_object **report, struct
 	char text[400];
 	int r = 0, up;
 
+	/* a command still running finishes first: then it cannot undo the restore */
+	if (s->cut_done && !s->cut_in_place && s->pid > 0)
+		action_done(s, false, true, &e);
+	if (s->restoring && !s->restored && s->pid > 0 && action_done(s, true, true, &e) <= 0)
+		s->restoring = false; /* it failed: try once more below */
+	bc_error_clear(&e);
 	if (s->cut_done && !s->restored) {
-		r = do_restore(s, &e);
+		r = start_action(s, true, &e);
+		if (r == 0)
+			r = action_done(s, true, true, &e) > 0 ? 0 : -EIO;
 		json_object_array_add(acts, json_object_new_string(
 						    s->cut == BC_FO_CUT_SILENT ? "ran --restore-cmd"
 									       : "set the slave up"));
@@ -201,8 +263,7 @@ static int final_restore(struct fo_setup *s, struct json_object **report, struct
 		r = bc_error_set(&e, -ENODEV, "%s vanished", s->slave);
 	}
 	if (r < 0)
-		snprintf(text, sizeof(text),
-			 "NOT restored: %s; restore by hand: %s", e.msg,
+		snprintf(text, sizeof(text), "NOT restored: %s; restore by hand: %s", e.msg,
 			 s->cut == BC_FO_CUT_SILENT ? "run the --restore-cmd"
 						    : "ip link set <slave> up");
 	else
@@ -326,6 +387,7 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	int r, rr;
 
 	*out = NULL;
+	s.pid = 0;
 	snprintf(s.slave, sizeof(s.slave), "%s", c->slave ? c->slave : "");
 	if (c->cut == BC_FO_CUT_SILENT && (!c->cut_cmd || !c->restore_cmd))
 		return bc_error_set(err, -EINVAL,
@@ -341,7 +403,8 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		return r;
 	timing(&s, &hold, &settle);
 	s.cut_at_ns = c->pre_ms * MS;
-	s.restore_at_ns = (int64_t)(c->pre_ms + hold) * MS;
+	s.hold_ns = hold * MS;
+	s.settle_ns = settle * MS;
 	r = make_dir(c, dir, sizeof(dir), &temp, err);
 	if (r < 0)
 		return r;
@@ -369,10 +432,10 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	t_run = bc_mono_ns();
 	r = bc_client_run(&cc, &res, err);
 	t_traffic = bc_mono_ns();
-	/* the bond first, whatever happened */
-	rr = final_restore(&s, &restore, &e);
 	if (r == 0 && !s.restored)
 		r = bc_error_set(err, -EIO, "the test ended before the slave was brought back");
+	/* the bond first, whatever happened */
+	rr = final_restore(&s, &restore, &e);
 	if (r == 0 && c->interrupted && *c->interrupted)
 		r = bc_error_set(err, -EINTR, "interrupted");
 	if (r < 0) {

@@ -7,7 +7,13 @@
 # NAME.err, the exit status to NAME.rc; a one-line summary per direction is
 # printed.  Exits 0 when bondcheck exited 0 or 1 (it ran; findings are
 # checked by the scenario), else with bondcheck's status.
+# failover-run.sh check NAME JQ-EXPR: jq -e EXPR on /tmp/bc-out/NAME.json,
+# failing (unlike plain jq -e) when the file is empty or not JSON.
 set -u
+if [ "$1" = check ]; then
+	[ -s "/tmp/bc-out/$2.json" ] || { echo "/tmp/bc-out/$2.json is empty"; exit 1; }
+	exec jq -e -s ".[0] | ($3)" "/tmp/bc-out/$2.json"
+fi
 name=$1 ns=$2 peer=$3 slave=$4
 shift 4
 wire=""
@@ -18,6 +24,7 @@ fi
 [ "${1:-}" = -- ] && shift
 wd=$(cd "$(dirname "$0")" && pwd)/wire-drop.sh
 out=/tmp/bc-out/$name
+rm -f "$out.json" "$out.err" "$out.rc"
 if [ -n "$wire" ]; then
 	ip netns exec "$ns" bondcheck failover --peer "$peer" --slave "$slave" --allow-changes \
 		--cut-mode silent --cut-cmd "$wd on $wire" --restore-cmd "$wd off $wire" -j "$@" \

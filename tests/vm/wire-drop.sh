@@ -7,21 +7,18 @@
 # b -> a), so both directions are dropped while every veth keeps its
 # carrier: only ARP monitoring or LACP can notice.  "off" removes them.
 # Both are idempotent.  The wire must carry no impairment of its own (its
-# root qdisc is the veth default).  netem, not a tc drop action: the
-# testbed loads sch_netem, not act_gact.
+# root qdisc is replaced).  netem, not a tc drop action: the testbed loads
+# sch_netem, not act_gact.  One tc process each way: in a loaded TCG guest
+# every process start costs a large part of a second.
 set -u
 case ${1:-} in
 on)
-	for d in wa wb; do
-		tc -n "$2" qdisc show dev "$d" root | grep -q 'netem 2ee0:' && continue
-		tc -n "$2" qdisc add dev "$d" root handle 2ee0: netem loss 100% || exit 1
-	done
+	printf 'qdisc replace dev %s root handle 2ee0: netem loss 100%%\n' wa wb |
+		exec tc -n "$2" -batch -
 	;;
 off)
-	for d in wa wb; do
-		tc -n "$2" qdisc show dev "$d" root | grep -q 'netem 2ee0:' || continue
-		tc -n "$2" qdisc del dev "$d" root handle 2ee0: || exit 1
-	done
+	printf 'qdisc del dev %s root handle 2ee0:\n' wa wb | tc -n "$2" -force -batch - 2>/dev/null ||
+		! tc -n "$2" qdisc show | grep -q 'netem 2ee0:'
 	;;
 *)
 	echo "usage: wire-drop.sh on|off WIRENS" >&2
