@@ -13,9 +13,11 @@
  * streams going settle_ms to see the recovery; restore the bond from the
  * journal; attribute both ends' captures.
  *
- * The bond is restored on every exit path of this function (errors and
- * *@interrupted alike); after a crash `bondcheck restore` does it from the
- * journal.  A silent cut's @restore_cmd is run on every path once
+ * The bond is journaled (bondcheck/journal.h, $BC_JOURNAL_DIR) before the
+ * cut and restored from the journal on every exit path of this function
+ * (errors and *@interrupted alike; bc_journal_restore() also waits until the
+ * bond is stable, LACP in sync); after a crash `bondcheck restore` does it
+ * from the journal.  A silent cut's @restore_cmd is run on every path once
  * @cut_cmd ran; it is not journaled.
  */
 #ifndef BONDCHECK_FAILOVER_RUN_H
@@ -56,9 +58,12 @@ void bc_failover_run_defaults(struct bc_failover_run_cfg *c);
  * "failover": the bc_failover_json() members plus peer, bond, slave,
  * rate_pps, length, pre_ms, hold_ms, settle_ms, cut_cmd, restore_cmd,
  * "ends" {client, agent: the configurations compared}, "restore" {ok,
- * text, ...}, "plots", "run" (the traffic engine's result), "notes");
- * or
+ * text, journal, commands[], report (bc_journal_restore()'s)}, "plots",
+ * "elapsed", "run" (the traffic engine's result), "notes"); or
  *   -ENODEV   @slave is not a slave of a bond, or not up;
+ *   -EEXIST   an earlier journal of the bond was never restored (run
+ *             `bondcheck restore` first); other journal errors (-EACCES,
+ *             -EROFS: set $BC_JOURNAL_DIR);
  *   -EINVAL   a usage problem found once the bond is known (the route to the
  *             agent does not leave by that bond; a silent cut without
  *             commands); the message names the option;

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -15,8 +14,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <netlink/route/link.h>
 
 #include "bondcheck/failover-report.h"
 #include "bondcheck/json-get.h"
@@ -195,56 +192,6 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	json_object_object_add(a, "agent", fo_end_json(&agent));
 	json_object_object_add(*out, "ends", a);
 	return 0;
-}
-
-/*
- * TEMPORARY (until bondcheck/bond-change.h and bondcheck/journal.h are on
- * main): the admin state of one link over rtnetlink, and the journal is
- * only "this slave was up".  Replaced by bc_link_set_up() and the journal.
- */
-int fo_tmp_link_set_up(const char *ifname, bool up, struct bc_error *err)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-	struct rtnl_link *old = NULL, *chg = NULL;
-	int r;
-
-	if (!sk)
-		return bc_error_set(err, -ENOMEM, "out of memory for a netlink socket");
-	r = nl_connect(sk, NETLINK_ROUTE);
-	if (r == 0)
-		r = rtnl_link_get_kernel(sk, 0, ifname, &old);
-	if (r == 0) {
-		chg = rtnl_link_alloc();
-		if (up)
-			rtnl_link_set_flags(chg, IFF_UP);
-		else
-			rtnl_link_unset_flags(chg, IFF_UP);
-		r = rtnl_link_change(sk, old, chg, 0);
-	}
-	rtnl_link_put(chg);
-	rtnl_link_put(old);
-	nl_socket_free(sk);
-	if (r < 0)
-		return bc_error_set(err, r == -NLE_PERM ? -EPERM : r == -NLE_OBJ_NOTFOUND ? -ENODEV : -EIO,
-				    "cannot set %s %s: %s (needs CAP_NET_ADMIN)", ifname,
-				    up ? "up" : "down", nl_geterror(r));
-	return 0;
-}
-
-/* Whether @ifname is administratively up (IFF_UP in /sys/class/net/X/flags). */
-int fo_link_is_up(const char *ifname)
-{
-	char path[128], buf[32] = "";
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", ifname);
-	fp = fopen(path, "re");
-	if (!fp)
-		return -ENODEV;
-	if (!fgets(buf, sizeof(buf), fp))
-		buf[0] = 0;
-	fclose(fp);
-	return (strtoul(buf, NULL, 16) & IFF_UP) != 0;
 }
 
 int fo_spawn_cmd(const char *what, const char *cmd, pid_t *pid, struct bc_error *err)

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/failover-run.h"
+#include "bondcheck/journal.h"
 #include "bondcheck/model.h"
 
 /* What the run found out and did. */
@@ -29,6 +30,8 @@ struct fo_setup {
 	int64_t cut_in_place_mono, restored_mono;
 	uint64_t cut_ns, restore_ns;	     /* CLOCK_REALTIME when each action began */
 	uint64_t cut_took_ns, restore_took_ns;
+	struct bc_journal *journal;	     /* the bond before the cut */
+	char journal_path[4096];
 };
 
 /* The agent's bond configuration from run metadata (egress.bond.options, sysfs text). */
@@ -44,9 +47,6 @@ struct json_object *fo_end_json(const struct bc_fo_end *e);
 int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *dir,
 	       struct json_object **out, struct bc_error *err);
 
-int fo_tmp_link_set_up(const char *ifname, bool up, struct bc_error *err);
-/* 1 up, 0 down, -ENODEV */
-int fo_link_is_up(const char *ifname);
 /* /bin/sh -c @cmd, its output on stderr; 0 when it exits 0, else -EIO. */
 int fo_run_cmd(const char *what, const char *cmd, struct bc_error *err);
 /* Start /bin/sh -c @cmd without waiting: *@pid.  0 or -errno. */

@@ -17,8 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bondcheck/bond-change.h"
+#include "bondcheck/journal.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/names.h"
+#include "bondcheck/plot.h"
 #include "traffic/bond-meta.h"
 #include "traffic/egress.h"
 #include "traffic/stream.h"
@@ -164,7 +167,7 @@ static int start_action(struct fo_setup *s, bool restore, struct bc_error *err)
 	if (s->cut == BC_FO_CUT_SILENT)
 		return fo_spawn_cmd(cut_what(restore), restore ? s->c->restore_cmd : s->c->cut_cmd,
 				    &s->pid, err);
-	r = fo_tmp_link_set_up(s->slave, restore, err);
+	r = bc_link_set_up(s->slave, restore, err);
 	if (r == 0)
 		s->pid = -1; /* done at once */
 	return r;
@@ -231,48 +234,68 @@ static int on_tick(void *ctx, int64_t elapsed, struct bc_error *err)
 		       : 0;
 }
 
+/* The journal before the first change (bondcheck/journal.h): `bondcheck restore` after a crash. */
+static int journal(struct fo_setup *s, struct bc_error *err)
+{
+	int r = bc_journal_capture(s->bond, &s->journal, err);
+
+	if (r == 0)
+		r = bc_journal_default_path(s->bond, s->journal_path, sizeof(s->journal_path), err);
+	if (r == 0)
+		r = bc_journal_save(s->journal, s->journal_path, err);
+	if (r < 0) {
+		bc_journal_free(s->journal);
+		s->journal = NULL;
+	}
+	return r;
+}
+
 /*
- * Put the slave back whatever happened (TEMPORARY journal: the slave was up
- * and MII up before; replaced by bc_journal_restore()).  *@report: {ok, text, actions}.
+ * Put the bond back whatever happened: finish or undo the cut (a command
+ * still running finishes first, so it cannot undo the restore; a silent
+ * cut's --restore-cmd is not in the journal), then bc_journal_restore()
+ * (the slave's admin state and everything else the journal promises, then
+ * wait until the bond is stable) and remove the journal.  *@report: {ok,
+ * text, journal, commands[], report (the journal restore's)}.
  */
 static int final_restore(struct fo_setup *s, struct json_object **report, struct bc_error *err)
 {
-	struct json_object *o = json_object_new_object(), *acts = json_object_new_array();
+	struct json_object *o = json_object_new_object(), *acts = json_object_new_array(), *rep = NULL;
 	struct bc_error e = {0};
-	char text[400];
-	int r = 0, up;
+	char text[700];
+	int r = 0;
 
-	/* a command still running finishes first: then it cannot undo the restore */
 	if (s->cut_done && !s->cut_in_place && s->pid > 0)
 		action_done(s, false, true, &e);
 	if (s->restoring && !s->restored && s->pid > 0 && action_done(s, true, true, &e) <= 0)
 		s->restoring = false; /* it failed: try once more below */
 	bc_error_clear(&e);
-	if (s->cut_done && !s->restored) {
+	if (s->cut_done && !s->restored && s->cut == BC_FO_CUT_SILENT) {
 		r = start_action(s, true, &e);
 		if (r == 0)
 			r = action_done(s, true, true, &e) > 0 ? 0 : -EIO;
-		json_object_array_add(acts, json_object_new_string(
-						    s->cut == BC_FO_CUT_SILENT ? "ran --restore-cmd"
-									       : "set the slave up"));
+		json_object_array_add(acts, json_object_new_string("ran --restore-cmd"));
 	}
-	if (r == 0 && s->cut == BC_FO_CUT_CARRIER && (up = fo_link_is_up(s->slave)) == 0) {
-		r = fo_tmp_link_set_up(s->slave, true, &e);
-		json_object_array_add(acts, json_object_new_string("set the slave up"));
-	} else if (r == 0 && s->cut == BC_FO_CUT_CARRIER && up < 0) {
-		r = bc_error_set(&e, -ENODEV, "%s vanished", s->slave);
+	if (r == 0 && s->journal) {
+		r = bc_journal_restore(s->journal, 30000, &rep, &e);
+		if (r == 0)
+			bc_journal_remove(s->journal_path, NULL);
 	}
 	if (r < 0)
-		snprintf(text, sizeof(text), "NOT restored: %s; restore by hand: %s", e.msg,
-			 s->cut == BC_FO_CUT_SILENT ? "run the --restore-cmd"
-						    : "ip link set <slave> up");
+		snprintf(text, sizeof(text), "NOT restored: %s; %s", e.msg,
+			 s->cut == BC_FO_CUT_SILENT && !s->restored
+				 ? "run the --restore-cmd by hand"
+				 : "the journal is kept: run `bondcheck restore` (in this namespace)");
 	else
-		snprintf(text, sizeof(text), "%s/%s is up again as it was before (%s)", s->bond,
-			 s->slave, json_object_array_length(acts) ? "restored" : "nothing to do");
+		snprintf(text, sizeof(text), "%s is as the journal recorded it before the cut", s->bond);
 	json_object_object_add(o, "ok", json_object_new_boolean(r == 0));
 	json_object_object_add(o, "text", json_object_new_string(text));
-	json_object_object_add(o, "actions", acts);
+	json_object_object_add(o, "journal", json_object_new_string(s->journal_path));
+	json_object_object_add(o, "commands", acts);
+	json_object_object_add(o, "report", rep);
 	*report = o;
+	bc_journal_free(s->journal);
+	s->journal = NULL;
 	if (r < 0)
 		return bc_error_set(err, -EIO, "%s", text);
 	return 0;
@@ -342,6 +365,43 @@ static void add_note(struct json_object *doc, const char *text)
 		json_object_array_add(n, json_object_new_string(text));
 }
 
+/*
+ * --plot DIR: DIR/failover-timeline.svg (bc_plot_failover_timeline), from
+ * half a second before the cut to the end of the settle (at most 1.5 s
+ * after the restore), so the two events fill the picture.  "plots" names
+ * the file; a plot that cannot be drawn is a note, not a failure.
+ */
+static void plot(const struct fo_setup *s, struct json_object *doc, uint32_t settle)
+{
+	struct json_object *in = json_object_new_object(), *p = json_object_new_object();
+	struct bc_error e = {0};
+	char path[4200], note[600];
+	uint64_t after = settle < 1500 ? settle : 1500;
+
+	if (mkdir(s->c->plot_dir, 0755) < 0 && errno != EEXIST) {
+		snprintf(note, sizeof(note), "--plot %s: cannot create it: %s", s->c->plot_dir,
+			 strerror(errno));
+		add_note(doc, note);
+		json_object_put(in);
+		json_object_put(p);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/failover-timeline.svg", s->c->plot_dir);
+	json_object_object_add(in, "timeline", json_object_get(json_object_object_get(doc, "timeline")));
+	json_object_object_add(in, "events", json_object_get(json_object_object_get(doc, "events")));
+	json_object_object_add(in, "from_ns", json_object_new_int64((int64_t)(s->cut_ns - 500 * MS)));
+	json_object_object_add(in, "to_ns",
+			       json_object_new_int64((int64_t)(s->restore_ns + after * MS)));
+	if (bc_plot_failover_timeline(path, in, &e) < 0) {
+		snprintf(note, sizeof(note), "no failover-timeline.svg: %s", e.msg);
+		add_note(doc, note);
+	} else {
+		json_object_object_add(p, "failover-timeline", json_object_new_string(path));
+	}
+	json_object_object_add(doc, "plots", p);
+	json_object_put(in);
+}
+
 static void describe(const struct fo_setup *s, struct json_object *doc, uint32_t hold,
 		     uint32_t settle, struct json_object *res)
 {
@@ -401,13 +461,19 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	r = route_check(&s, err);
 	if (r < 0)
 		return r;
+	r = journal(&s, err);
+	if (r < 0)
+		return r;
 	timing(&s, &hold, &settle);
 	s.cut_at_ns = c->pre_ms * MS;
 	s.hold_ns = hold * MS;
 	s.settle_ns = settle * MS;
 	r = make_dir(c, dir, sizeof(dir), &temp, err);
-	if (r < 0)
+	if (r < 0) {
+		bc_journal_remove(s.journal_path, NULL);
+		bc_journal_free(s.journal);
 		return r;
+	}
 
 	/* the engine's --bidir UDP, one flow per slave on hash bonds that ports steer */
 	cc.plan.proto = BC_L4_UDP;
@@ -443,8 +509,13 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		json_object_put(restore);
 		if (temp)
 			remove_dir(dir);
-		if (rr < 0)
-			return bc_error_set(err, -EIO, "%s; and the slave was %s", err->msg, e.msg);
+		if (rr < 0) {
+			char m[BC_ERROR_MSG_MAX];
+
+			snprintf(m, sizeof(m), "%s; and %s", err->msg, e.msg);
+			bc_error_clear(err);
+			return bc_error_set(err, -EIO, "%s", m);
+		}
 		return r;
 	}
 	progress(&s, "analysing the captures");
@@ -468,12 +539,8 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		json_object_object_add(doc, "elapsed", el);
 	}
 	json_object_object_add(doc, "restore", restore);
-	if (c->plot_dir) {
-		json_object_object_add(doc, "plots",
-				       json_object_new_string(
-					       "not built: bc_plot_failover_timeline is not in this "
-					       "build yet; the timeline is in the JSON (timeline)"));
-	}
+	if (c->plot_dir)
+		plot(&s, doc, settle);
 	if (bc_json_i64(json_object_object_get(res, "test"), "streams", 1) > 1)
 		add_note(doc, "one flow per slave in each direction (placed with the bond's "
 			      "transmit hash): the flows on the cut slave move, the others should not "

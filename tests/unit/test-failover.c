@@ -24,6 +24,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/packet.h"
+#include "bondcheck/plot.h"
 
 #define MS   1000000ull
 #define T0   (1700000000ull * 1000000000ull) /* a realistic CLOCK_REALTIME */
@@ -562,6 +563,24 @@ static void test_report(void **state)
 					json_type_null) ||
 		    !json_object_object_get(json_object_object_get(o, "recovery"),
 					    "carries_again_ms"));
+	/* the document is bc_plot_failover_timeline()'s input as it is */
+	{
+		char svg[] = "/tmp/bc-fo-plot-XXXXXX";
+		int fd = mkstemp(svg);
+		struct bc_error err = {0};
+		FILE *fp;
+		char head[4096] = "";
+
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(bc_plot_failover_timeline(svg, o, &err), 0);
+		fp = fopen(svg, "r");
+		assert_non_null(fp);
+		assert_true(fread(head, 1, sizeof(head) - 1, fp) > 0);
+		fclose(fp);
+		assert_non_null(strstr(head, "<svg"));
+		unlink(svg);
+	}
 	json_object_object_add(o, "peer", json_object_new_string("10.0.0.2"));
 	m = open_memstream(&buf, &len);
 	bc_failover_report_text(m, o);
