@@ -30,7 +30,8 @@
  * "links" [{name, host, left, arrived, gratuitous_arp {client, agent,
  * other}, gratuitous_arp_after_cut, unsolicited_na, unsolicited_na_after_cut,
  * first_announcement_after_cut_ms, arp_other, lacpdus, lacp_timeout_ms,
- * lacp_silence_ms (the partner's last LACPDU to the timeout), lacp_resync_ms, returned_ms {client-to-agent, agent-to-client},
+ * lacp_silence_ms (the partner's last LACPDU to the timeout),
+ * lacp_defaulted_ms (after the cut), lacp_resync_ms, returned_ms {client-to-agent, agent-to-client},
  * truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
  * expected_min_ms}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
  * restore_ms, links [{name, side ("tx" for the client's links, "rx" for

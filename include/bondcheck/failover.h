@@ -53,7 +53,8 @@
  * state lacks collecting/distributing or has EXPIRED/DEFAULTED set, IEEE
  * 802.1AX 6.4.2.3) and how long the other actor had been silent then (the
  * partner's last LACPDU to it: the timeout the kernel ran, independent of
- * when the cut took effect), the LACP re-sync after the restore (every actor heard on the
+ * when the cut took effect), when a LACPDU first showed DEFAULTED, the LACP
+ * re-sync after the restore (every actor heard on the
  * link after the restore has sent synchronization + collecting +
  * distributing), and a timeline of datagrams per bin (cfg.bin_ns).
  *
@@ -211,6 +212,7 @@ struct bc_fo_link {
 	uint64_t lacpdus;
 	uint64_t lacp_timeout_ns;	   /* first LACPDU after the cut showing the timeout */
 	uint64_t lacp_silence_ns;	   /* from the last LACPDU of another actor to it */
+	uint64_t lacp_defaulted_ns;	   /* first LACPDU after the cut with DEFAULTED set */
 	uint64_t lacp_resync_ns;	   /* all actors heard after the restore in sync */
 	struct bc_fo_actor actors[BC_FO_MAX_ACTORS];
 	size_t n_actors;

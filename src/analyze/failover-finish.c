@@ -466,6 +466,9 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 		if (heard)
 			l->lacp_silence_ns = e->ts - heard;
 	}
+	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) &&
+	    l->lacp_defaulted_ns == BC_FO_NONE)
+		l->lacp_defaulted_ns = e->ts;
 	x->last_ns = e->ts;
 	if (e->ts < f->cfg.restore_ns)
 		return;

@@ -101,7 +101,7 @@ int bc_failover_add_link(struct bc_failover *f, enum bc_fo_host host, const char
 	snprintf(l->name, sizeof(l->name), "%s/%s", host == BC_FO_CLIENT ? "client" : "agent",
 		 ifname);
 	l->first_garp_after_cut_ns = l->lacp_timeout_ns = l->lacp_resync_ns = BC_FO_NONE;
-	l->lacp_silence_ns = BC_FO_NONE;
+	l->lacp_silence_ns = l->lacp_defaulted_ns = BC_FO_NONE;
 	l->returned_ns[0] = l->returned_ns[1] = BC_FO_NONE;
 	if (host == BC_FO_CLIENT && !strcmp(ifname, f->cfg.cut_slave))
 		f->cut_link = (int)f->n_links;

@@ -191,6 +191,7 @@ static struct json_object *links_json(const struct bc_failover *f)
 		json_object_object_add(o, "lacpdus", U64(l->lacpdus));
 		json_object_object_add(o, "lacp_timeout_ms", rel(l->lacp_timeout_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_silence_ms", rel(l->lacp_silence_ns, 0));
+		json_object_object_add(o, "lacp_defaulted_ms", rel(l->lacp_defaulted_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_resync_ms", rel(l->lacp_resync_ns, f->cfg.restore_ns));
 		for (int d = 0; d < 2; d++)
 			json_object_object_add(r, bc_fo_dir_name(d),
@@ -323,6 +324,17 @@ static struct json_object *notes_json(const struct bc_failover *f)
 			 f->links[f->cut_link].name);
 		json_object_array_add(a, json_object_new_string(buf));
 	}
+	for (size_t i = 0; i < f->n_links; i++)
+		if (f->links[i].lacp_defaulted_ns != BC_FO_NONE &&
+		    f->links[i].lacp_resync_ns == BC_FO_NONE) {
+			snprintf(buf, sizeof(buf),
+				 "%s: LACP defaulted during the hold (the partner's information "
+				 "replaced by defaults, whose timeout is long): the ports then send "
+				 "LACPDUs every 30 s until they hear each other, so the re-sync can "
+				 "take up to 30 s after the restore, longer than --settle",
+				 f->links[i].name);
+			json_object_array_add(a, json_object_new_string(buf));
+		}
 	if (!f->clock_offset_known && f->n_streams)
 		json_object_array_add(a, json_object_new_string(
 						 "the clock offset between the ends could not be "

@@ -460,6 +460,7 @@ static void test_lacp(void **state)
 	assert_int_equal(l->lacp_timeout_ns, T0 + 3600 * MS);
 	/* the partner (actor 2) was last heard at 950 ms: silent 2650 ms when it showed */
 	assert_int_equal(l->lacp_silence_ns, 2650 * MS);
+	assert_int_equal(l->lacp_defaulted_ns, T0 + 4600 * MS);
 	assert_int_equal(l->lacp_resync_ns, T0 + 6800 * MS);
 	assert_int_equal(f.links[C1].lacp_resync_ns, BC_FO_NONE);
 	bc_failover_free(&f);

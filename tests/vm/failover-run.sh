@@ -51,8 +51,10 @@ export BC_JOURNAL_DIR=/tmp/bc-journal
 out=/tmp/bc-out/$name
 rm -f "$out.json" "$out.err" "$out.rc"
 if [ -n "$wire" ]; then
+	cmds=$("$wd" "$wire" /tmp/bc-out) || exit 1
+	cut=$(echo "$cmds" | sed -n 1p) restore=$(echo "$cmds" | sed -n 2p)
 	ip netns exec "$ns" bondcheck failover --peer "$peer" --slave "$slave" --allow-changes \
-		--cut-mode silent --cut-cmd "$wd on $wire" --restore-cmd "$wd off $wire" -j "$@" \
+		--cut-mode silent --cut-cmd "$cut" --restore-cmd "$restore" -j "$@" \
 		>"$out.json" 2>"$out.err"
 else
 	ip netns exec "$ns" bondcheck failover --peer "$peer" --slave "$slave" --allow-changes \
@@ -64,6 +66,11 @@ echo "bondcheck failover exit status $rc"
 cat "$out.err"
 jq -c '.directions[] | [.direction, .verdict, .streams, .interrupted, .gap_ms, .lost_in_gap,
 	.tx_before, .tx_after_failover, .tx_end]' "$out.json"
+jq -c '.streams[] | select(.used_cut_slave or (.lost > 0)) | [.id, .direction, .used_cut_slave,
+	.interrupted, .down.gap_ms, .down.lost_in_gap, .lost, .left_before, .left_after]' "$out.json"
+jq -c '[.elapsed, .cut_took_ms, .restore_took_ms, .recovery], [.links[] | [.name,
+	.gratuitous_arp_after_cut.client, .first_announcement_after_cut_ms, .lacp_silence_ms,
+	.lacp_defaulted_ms, .lacp_resync_ms]]' "$out.json"
 jq -c '[.expected.basis, .expected.limit_ms], [.findings[] | [.id, .evidence]], .notes,
 	.restore.text, .plots' "$out.json"
 [ "$rc" -le 1 ]
