@@ -19,11 +19,13 @@
  * nominal_ms, min_ms, worst_ms, limit_ms, tolerance_ms, recovery_ms, basis,
  * black_hole, missing, agent_assumed} (null without an expectation),
  * "directions" [{direction, verdict, streams, interrupted, black_holed,
- * used_cut_slave, gap_ms, unaffected_gap_ms, up_gap_ms, lost, lost_in_gap,
+ * used_cut_slave, gap_ms (longest down gap of the interrupted streams),
+ * moved, moved_gap_ms (of the streams that changed links), unaffected_gap_ms
+ * (of the others: a pause, not a failover), up_gap_ms, lost, lost_in_gap,
  * duplicates, reordered, tx_before[], tx_after_failover[], tx_end[],
  * returned_after_restore_ms, not_recovered}], "streams" [{id, direction,
  * sport, dport, left, arrived, delivered, not_delivered, lost, duplicates,
- * reordered, used_cut_slave, interrupted, black_hole, down, up (each
+ * reordered, used_cut_slave, interrupted, black_hole, moved, down, up (each
  * {gap_ms, last_before_ms, first_after_ms, last_seq, first_seq, last_link,
  * first_link, first_left_link, lost_in_gap, open} or null), left_before,
  * left_after, left_end, arrived_before, arrived_after, arrived_end}],

@@ -77,4 +77,14 @@ void bc_failover_run_defaults(struct bc_failover_run_cfg *c);
 int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **out,
 		    struct bc_error *err);
 
+/*
+ * bc_failover_plot() - @dir/failover-timeline.svg (bc_plot_failover_timeline)
+ * from a failover document (its timeline, events, cut.cut_ns,
+ * cut.restore_ns, settle_ms), from 0.5 s before the cut to at most 1.5 s
+ * after the restore; @dir is created (one level) when missing; adds
+ * "plots": {"failover-timeline": path} to @doc.  0 or the plot layer's
+ * -errno (-ENODATA: nothing arrived), -EINVAL without a timeline.
+ */
+int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *err);
+
 #endif

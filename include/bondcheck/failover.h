@@ -30,11 +30,14 @@
  * min reverse delay) / 2); on one kernel (the testbed) it is about 0.
  *
  * Per stream, on delivered arrivals in arrival order:
- *  - the down gap: the longest interval between consecutive delivered
- *    arrivals that ends after the cut and starts before the restore: last
- *    datagram before, first after, their sequence numbers and links, and
- *    the datagrams in between never delivered (lost_in_gap).  A gap that
- *    ends after the restore (or never) is a black hole for the whole hold;
+ *  - the down gap: among the intervals between consecutive delivered
+ *    arrivals that end after the cut and start before the restore, the one
+ *    that lost the most datagrams (a sender that paused loses nothing); with
+ *    no loss at all, the one where the flow first left (or arrived) on
+ *    another link than before the cut; else the longest.  Last datagram
+ *    before, first after, their sequence numbers and links, and the
+ *    datagrams in between never delivered (lost_in_gap).  A gap that ends
+ *    after the restore (or never) is a black hole for the whole hold;
  *  - the up gap: the longest interval that ends after the restore and starts
  *    after the down gap ended (traffic moving back to the returned slave);
  *  - lost (sequence numbers between the first and last seen, never
@@ -43,7 +46,8 @@
  *    expected one);
  *  - the links it left and arrived on before the cut, after the failover
  *    and at the end.
- * A stream is interrupted when datagrams were lost in its down gap.
+ * A stream is interrupted when datagrams were lost in its down gap, moved
+ * when the first datagram after it left or arrived on another link.
  *
  * Per link: our datagrams that left and arrived, gratuitous ARPs (ARP whose
  * sender and target protocol addresses are equal, RFC 5227 3) and
@@ -245,6 +249,7 @@ struct bc_fo_stream {
 	bool used_cut_slave;		   /* left or arrived on the cut slave before the cut */
 	bool interrupted;		   /* down.lost_in_gap > 0 */
 	bool black_hole;		   /* down gap covers the whole hold */
+	bool moved;			   /* left or arrived on another link after the gap */
 	int left_before, left_after, left_end;	   /* links, -1 */
 	int arrived_before, arrived_after, arrived_end;
 	/* internal */
@@ -255,10 +260,11 @@ struct bc_fo_stream {
 };
 
 struct bc_fo_dirsum {
-	size_t n_streams, n_interrupted, n_black_hole, n_used_cut;
+	size_t n_streams, n_interrupted, n_black_hole, n_used_cut, n_moved;
 	uint64_t gap_ns;		   /* longest down gap of the interrupted streams (0: none) */
 	uint64_t up_gap_ns;		   /* longest up gap with loss (0: none) */
-	uint64_t unaffected_gap_ns;	   /* longest down gap of the streams not interrupted */
+	uint64_t unaffected_gap_ns;	   /* longest down gap of the streams neither interrupted nor moved */
+	uint64_t moved_gap_ns;		   /* longest down gap of the streams that moved */
 	uint64_t lost, lost_in_gap, duplicates, reordered;
 	uint64_t returned_ns;		   /* first datagram on the cut slave after the restore */
 	uint64_t tx_before, tx_after, tx_end; /* bit masks of links the sender used */

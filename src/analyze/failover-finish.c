@@ -298,6 +298,24 @@ static void stream_gaps(struct bc_failover *f, struct bc_fo_stream *s, struct ar
 			bi = i;
 		}
 	}
+	/*
+	 * Nothing lost: a flow that moved to another slave without loss (a hash
+	 * bond that drops the slave at once) has its failover where the first
+	 * datagram after the cut left (or arrived) on another link than before.
+	 */
+	if (!loss && bi != SIZE_MAX) {
+		for (size_t i = 1; i < n && a[i].ts < restore; i++) {
+			uint8_t dl = s->dep_link[a[i].seq - s->min_seq];
+
+			if (a[i].ts <= cut)
+				continue;
+			if ((s->left_before >= 0 && dl != 0xff && dl != s->left_before) ||
+			    (s->arrived_before >= 0 && a[i].link != s->arrived_before)) {
+				bi = i - 1;
+				break;
+			}
+		}
+	}
 	if (a[0].ts < cut) {
 		uint64_t tail = lost_between(s, a[n - 1].seq, BC_FO_NONE);
 
@@ -371,6 +389,11 @@ static int streams_analyze(struct bc_failover *f)
 		qsort(a, n, sizeof(*a), cmp_arr);
 		stream_gaps(f, s, a, n);
 		s->left_after = s->down.first_left_link;
+		s->moved = s->down.found && !s->down.open &&
+			   ((s->left_before >= 0 && s->left_after >= 0 &&
+			     s->left_after != s->left_before) ||
+			    (s->arrived_before >= 0 && s->arrived_after >= 0 &&
+			     s->arrived_after != s->arrived_before));
 		s->used_cut_slave = f->cut_link >= 0 &&
 				    ((s->dir == BC_FO_C2A && s->left_before == f->cut_link) ||
 				     (s->dir == BC_FO_A2C && s->arrived_before == f->cut_link));
@@ -557,8 +580,13 @@ static void summaries(struct bc_failover *f)
 			x->lost_in_gap += s->down.lost_in_gap;
 			if (s->down.gap_ns > x->gap_ns)
 				x->gap_ns = s->down.gap_ns;
-		} else if (s->down.found && s->down.gap_ns > x->unaffected_gap_ns) {
+		} else if (s->down.found && !s->moved && s->down.gap_ns > x->unaffected_gap_ns) {
 			x->unaffected_gap_ns = s->down.gap_ns;
+		}
+		if (s->moved) {
+			x->n_moved++;
+			if (s->down.gap_ns > x->moved_gap_ns)
+				x->moved_gap_ns = s->down.gap_ns;
 		}
 		if (s->up.found && s->up.lost_in_gap && s->up.gap_ns > x->up_gap_ns)
 			x->up_gap_ns = s->up.gap_ns;

@@ -65,6 +65,8 @@ static void usage(FILE *out)
 		"  --keep-pcaps DIR    keep both ends' per-slave pcaps in DIR\n"
 		"  --plot DIR          write the timeline plot (datagrams per 10 ms per slave)\n"
 		"  -j, --json          the JSON document (docs/failover.md)\n"
+		"  --from-json FILE    no test: read a saved document (-j output) and print\n"
+		"                      its report (text, -j, --plot) again\n"
 		"\n"
 		"Exit status: 0 ran (failover-slow is a warning), 1 an error-level finding\n"
 		"(black hole, not recovered), 2 usage, 3 environment or interrupted (the\n"
@@ -102,6 +104,44 @@ static bool has_error(struct json_object *doc)
 	return false;
 }
 
+static int print_doc(struct json_object *doc, bool json)
+{
+	if (json)
+		printf("%s\n", json_object_to_json_string_ext(
+				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+	else
+		bc_failover_report_text(stdout, doc);
+	return has_error(doc) ? BC_EXIT_FINDINGS : BC_EXIT_OK;
+}
+
+/* --from-json FILE: the report of a saved document; exit 3 for another kind or no JSON. */
+static int from_json(const char *file, bool json, const char *plot_dir)
+{
+	struct json_object *doc = json_object_from_file(file);
+	struct bc_error err = {0};
+	int rc;
+
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		fprintf(stderr, "bondcheck failover: --from-json %s: not a JSON document (%s)\n",
+			file, json_util_get_last_err());
+		json_object_put(doc);
+		return BC_EXIT_ENV;
+	}
+	if (strcmp(bc_json_str(doc, "kind"), "failover")) {
+		fprintf(stderr,
+			"bondcheck failover: --from-json %s: a '%s' document, not 'failover'; "
+			"give the -j output of bondcheck failover\n",
+			file, bc_json_str(doc, "kind")[0] ? bc_json_str(doc, "kind") : "(no kind)");
+		json_object_put(doc);
+		return BC_EXIT_ENV;
+	}
+	if (plot_dir && bc_failover_plot(plot_dir, doc, &err) < 0)
+		fprintf(stderr, "bondcheck failover: no failover-timeline.svg: %s\n", err.msg);
+	rc = print_doc(doc, json);
+	json_object_put(doc);
+	return rc;
+}
+
 int bc_cmd_failover(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -122,6 +162,7 @@ int bc_cmd_failover(int argc, char **argv)
 		{"keep-pcaps", required_argument, NULL, 'K'},
 		{"plot", required_argument, NULL, 'G'},
 		{"json", no_argument, NULL, 'j'},
+		{"from-json", required_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -130,6 +171,7 @@ int bc_cmd_failover(int argc, char **argv)
 	struct json_object *doc = NULL;
 	struct sigaction sa = {.sa_handler = on_signal};
 	bool allow = false, json = false, tcp = false;
+	const char *from = NULL;
 	char *end;
 	long v;
 	int c, r;
@@ -216,6 +258,9 @@ int bc_cmd_failover(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'F':
+			from = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
@@ -228,6 +273,8 @@ int bc_cmd_failover(int argc, char **argv)
 		fprintf(stderr, "bondcheck failover: unexpected argument '%s'\n", argv[optind]);
 		return BC_EXIT_USAGE;
 	}
+	if (from)
+		return from_json(from, json, cfg.plot_dir);
 	if (!cfg.client.peer || !cfg.slave) {
 		fprintf(stderr, "bondcheck failover: --peer HOST and --slave NAME are required "
 				"(the agent, and the local slave to take down)\n");
@@ -272,14 +319,11 @@ int bc_cmd_failover(int argc, char **argv)
 			fprintf(stderr, "bondcheck failover: %s\n", err.msg);
 		return r == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
 	}
-	if (json)
-		printf("%s\n", json_object_to_json_string_ext(
-				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
-	else
-		bc_failover_report_text(stdout, doc);
-	if (r < 0)
+	c = print_doc(doc, json);
+	if (r < 0) {
 		fprintf(stderr, "bondcheck failover: %s\n", err.msg);
-	c = r < 0 ? BC_EXIT_ENV : has_error(doc) ? BC_EXIT_FINDINGS : BC_EXIT_OK;
+		c = BC_EXIT_ENV;
+	}
 	json_object_put(doc);
 	return c;
 }

@@ -103,10 +103,11 @@ static struct json_object *dirs_json(const struct bc_failover *f)
 		json_object_object_add(o, "black_holed", U64(x->n_black_hole));
 		json_object_object_add(o, "used_cut_slave", U64(x->n_used_cut));
 		json_object_object_add(o, "gap_ms", x->n_interrupted ? jms((int64_t)x->gap_ns) : NULL);
+		json_object_object_add(o, "moved", U64(x->n_moved));
+		json_object_object_add(o, "moved_gap_ms",
+				       x->n_moved ? jms((int64_t)x->moved_gap_ns) : NULL);
 		json_object_object_add(o, "unaffected_gap_ms",
-				       x->n_streams > x->n_interrupted
-					       ? jms((int64_t)x->unaffected_gap_ns)
-					       : NULL);
+				       x->unaffected_gap_ns ? jms((int64_t)x->unaffected_gap_ns) : NULL);
 		json_object_object_add(o, "up_gap_ms", x->up_gap_ns ? jms((int64_t)x->up_gap_ns) : NULL);
 		json_object_object_add(o, "lost", U64(x->lost));
 		json_object_object_add(o, "lost_in_gap", U64(x->lost_in_gap));
@@ -145,6 +146,7 @@ static struct json_object *streams_json(const struct bc_failover *f)
 		json_object_object_add(o, "used_cut_slave", json_object_new_boolean(s->used_cut_slave));
 		json_object_object_add(o, "interrupted", json_object_new_boolean(s->interrupted));
 		json_object_object_add(o, "black_hole", json_object_new_boolean(s->black_hole));
+		json_object_object_add(o, "moved", json_object_new_boolean(s->moved));
 		json_object_object_add(o, "down", gap_json(f, &s->down));
 		json_object_object_add(o, "up", gap_json(f, &s->up));
 		json_object_object_add(o, "left_before", link_name(f, s->left_before));

@@ -80,8 +80,11 @@ static void directions(FILE *out, struct json_object *doc)
 		fputs(" -> ", out);
 		names(out, get(d, "tx_end"));
 		fputc('\n', out);
-		if (get(d, "unaffected_gap_ms") && bc_json_i64(d, "interrupted", 0))
-			fprintf(out, "%16s streams not interrupted: longest gap %s ms\n", "",
+		if (bc_json_i64(d, "moved", 0))
+			fprintf(out, "%16s %lld stream(s) moved to another slave: longest gap %s ms\n",
+				"", bc_json_i64(d, "moved", 0), msf(d, "moved_gap_ms", b, sizeof(b)));
+		if (get(d, "unaffected_gap_ms"))
+			fprintf(out, "%16s streams that stayed: longest pause %s ms, nothing lost\n", "",
 				msf(d, "unaffected_gap_ms", b, sizeof(b)));
 		if (get(d, "up_gap_ms"))
 			fprintf(out, "%16s when the slave returned: a gap of %s ms with loss\n", "",

@@ -365,41 +365,40 @@ static void add_note(struct json_object *doc, const char *text)
 		json_object_array_add(n, json_object_new_string(text));
 }
 
-/*
- * --plot DIR: DIR/failover-timeline.svg (bc_plot_failover_timeline), from
- * half a second before the cut to the end of the settle (at most 1.5 s
- * after the restore), so the two events fill the picture.  "plots" names
- * the file; a plot that cannot be drawn is a note, not a failure.
- */
-static void plot(const struct fo_setup *s, struct json_object *doc, uint32_t settle)
+int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *err)
 {
-	struct json_object *in = json_object_new_object(), *p = json_object_new_object();
-	struct bc_error e = {0};
-	char path[4200], note[600];
-	uint64_t after = settle < 1500 ? settle : 1500;
+	struct json_object *in = json_object_new_object(), *cut = json_object_object_get(doc, "cut");
+	long long cut_ns = bc_json_i64(cut, "cut_ns", -1), rest_ns = bc_json_i64(cut, "restore_ns", -1);
+	long long after = bc_json_i64(doc, "settle_ms", 1500);
+	char path[4200];
+	int r;
 
-	if (mkdir(s->c->plot_dir, 0755) < 0 && errno != EEXIST) {
-		snprintf(note, sizeof(note), "--plot %s: cannot create it: %s", s->c->plot_dir,
-			 strerror(errno));
-		add_note(doc, note);
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		r = bc_error_set(err, -errno, "--plot %s: cannot create it: %s", dir, strerror(errno));
+	else if (!json_object_object_get(doc, "timeline") || cut_ns < 0 || rest_ns < cut_ns)
+		r = bc_error_set(err, -EINVAL,
+				 "the failover document has no timeline or cut times to plot");
+	else
+		r = 0;
+	if (r < 0) {
 		json_object_put(in);
-		json_object_put(p);
-		return;
+		return r;
 	}
-	snprintf(path, sizeof(path), "%s/failover-timeline.svg", s->c->plot_dir);
+	snprintf(path, sizeof(path), "%s/failover-timeline.svg", dir);
 	json_object_object_add(in, "timeline", json_object_get(json_object_object_get(doc, "timeline")));
 	json_object_object_add(in, "events", json_object_get(json_object_object_get(doc, "events")));
-	json_object_object_add(in, "from_ns", json_object_new_int64((int64_t)(s->cut_ns - 500 * MS)));
+	json_object_object_add(in, "from_ns", json_object_new_int64(cut_ns - 500 * MS));
 	json_object_object_add(in, "to_ns",
-			       json_object_new_int64((int64_t)(s->restore_ns + after * MS)));
-	if (bc_plot_failover_timeline(path, in, &e) < 0) {
-		snprintf(note, sizeof(note), "no failover-timeline.svg: %s", e.msg);
-		add_note(doc, note);
-	} else {
-		json_object_object_add(p, "failover-timeline", json_object_new_string(path));
-	}
-	json_object_object_add(doc, "plots", p);
+			       json_object_new_int64(rest_ns + (after < 1500 ? after : 1500) * MS));
+	r = bc_plot_failover_timeline(path, in, err);
 	json_object_put(in);
+	if (r == 0) {
+		struct json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "failover-timeline", json_object_new_string(path));
+		json_object_object_add(doc, "plots", p);
+	}
+	return r;
 }
 
 static void describe(const struct fo_setup *s, struct json_object *doc, uint32_t hold,
@@ -539,8 +538,16 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		json_object_object_add(doc, "elapsed", el);
 	}
 	json_object_object_add(doc, "restore", restore);
-	if (c->plot_dir)
-		plot(&s, doc, settle);
+	if (c->plot_dir) {
+		struct bc_error pe = {0};
+
+		if (bc_failover_plot(c->plot_dir, doc, &pe) < 0) {
+			char note[600];
+
+			snprintf(note, sizeof(note), "no failover-timeline.svg: %s", pe.msg);
+			add_note(doc, note);
+		}
+	}
 	if (bc_json_i64(json_object_object_get(res, "test"), "streams", 1) > 1)
 		add_note(doc, "one flow per slave in each direction (placed with the bond's "
 			      "transmit hash): the flows on the cut slave move, the others should not "

@@ -427,6 +427,45 @@ static void test_xor_moved_and_unaffected(void **state)
 	bc_failover_free(&f);
 }
 
+/*
+ * A flow that moves without loss (the hash bond dropped the slave at once):
+ * its gap is where it changed links, not a longer pause of the sender.
+ */
+static void test_moved_without_loss(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_error err = {0};
+	uint64_t seq = 0;
+
+	(void)state;
+	cfg_init(&c);
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < END; k++) {
+		uint64_t t = T0 + k * MS + (k >= 1050 ? 3 * MS : 0); /* 4 ms at the move */
+		int l = k < 1050 ? C0 : C1;
+
+		if (k >= 1500 && k < 1800)
+			continue; /* the sender pauses 300 ms: nothing numbered, nothing lost */
+		dgram(&f, l, t, BC_FO_C2A, 0, seq);
+		dgram(&f, l + 3, t + 100000, BC_FO_C2A, 0, seq++);
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	assert_false(f.streams[0].interrupted);
+	assert_int_equal(f.streams[0].lost, 0);
+	assert_int_equal(f.streams[0].down.first_seq, 1050);
+	assert_int_equal(f.streams[0].down.gap_ns, 4 * MS);
+	assert_int_equal(f.streams[0].left_after, C1);
+	assert_int_equal(f.streams[0].arrived_after, A1);
+	assert_true(f.streams[0].used_cut_slave);
+	assert_true(f.streams[0].moved);
+	assert_int_equal(f.dir[0].n_moved, 1);
+	assert_int_equal(f.dir[0].moved_gap_ns, 4 * MS);
+	assert_int_equal(f.dir[0].unaffected_gap_ns, 0);
+	bc_failover_free(&f);
+}
+
 /* LACP: timeout seen in the local actor's LACPDUs, re-sync after the restore. */
 static void test_lacp(void **state)
 {
@@ -702,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_slow),
 		cmocka_unit_test(test_black_hole),
 		cmocka_unit_test(test_xor_moved_and_unaffected),
+		cmocka_unit_test(test_moved_without_loss),
 		cmocka_unit_test(test_lacp),
 		cmocka_unit_test(test_pcap_file),
 		cmocka_unit_test(test_expect),
