@@ -15,7 +15,8 @@
 
 /*
  * bc_failover_json() - the analysis as a new JSON object: "cut" {bond,
- * slave, mode, hold_ms}, "clock_offset_ns", "expected" {detector,
+ * slave, mode, hold_ms, cut_ns, restore_ns, cut_done_ns, restore_done_ns},
+ * "clock_offset_ns", "expected" {detector,
  * nominal_ms, min_ms, worst_ms, limit_ms, tolerance_ms, recovery_ms, basis,
  * black_hole, missing, agent_assumed} (null without an expectation),
  * "directions" [{direction, verdict, streams, interrupted, black_holed,
@@ -39,8 +40,9 @@
  * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
  * the agent's), frames[] (client-to-agent datagrams per bin: left on a
  * client link, arrived on an agent link), reverse_frames[] (agent-to-client
- * ones)]}, "events" [{time_ns, label}] (the cut and the restore, on the
- * capture clock; timeline + events are bc_plot_failover_timeline()'s
+ * ones)]}, "events" [{time_ns, label}] (the cut and the restore began, and
+ * when their commands finished if that took 20 ms or more, on the capture
+ * clock; timeline + events are bc_plot_failover_timeline()'s
  * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut (last_before,
  * first_after, lacp_timeout, first_announcement, timeline start), to the
  * restore (returned, carries_again, lacp_resync), or durations (gap);

@@ -180,7 +180,8 @@ struct bc_fo_cfg {
 	uint8_t client_addr[16];	 /* IPv4 in the first 4 bytes */
 	uint8_t agent_addr[16];
 	uint32_t test_id;		 /* only datagrams of this test; 0: any */
-	uint64_t cut_ns, restore_ns;	 /* the cut and the restore (client clock) */
+	uint64_t cut_ns, restore_ns;	 /* the cut and the restore began (client clock) */
+	uint64_t cut_done_ns, restore_done_ns; /* their commands finished; 0: at once */
 	char bond[BC_IFNAMSIZ];		 /* the client's bond (finding subjects) */
 	char cut_slave[BC_IFNAMSIZ];	 /* the client slave that was cut */
 	enum bc_fo_cut cut;

@@ -263,13 +263,18 @@ static struct json_object *timeline_json(const struct bc_failover *f)
 static struct json_object *events_json(const struct bc_failover *f)
 {
 	struct json_object *a = json_object_new_array();
-	const char *what[2] = {"cut", "back"};
-	uint64_t t[2] = {f->cfg.cut_ns, f->cfg.restore_ns};
+	const char *what[4] = {"cut", "cut in place", "back", "back in place"};
+	uint64_t t[4] = {f->cfg.cut_ns, f->cfg.cut_done_ns, f->cfg.restore_ns,
+			 f->cfg.restore_done_ns};
 	char label[48];
 
-	for (int i = 0; i < 2; i++) {
-		struct json_object *e = json_object_new_object();
+	/* a command that took a while: its end is an event too (the cut lies between) */
+	for (int i = 0; i < 4; i++) {
+		struct json_object *e;
 
+		if ((i & 1) && (!t[i] || t[i] < t[i - 1] + 20000000ull))
+			continue;
+		e = json_object_new_object();
 		snprintf(label, sizeof(label), "%s %s", f->cfg.cut_slave, what[i]);
 		json_object_object_add(e, "time_ns", U64(t[i]));
 		json_object_object_add(e, "label", json_object_new_string(label));
@@ -365,6 +370,9 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 	json_object_object_add(c, "hold_ms", jms((int64_t)(f->cfg.restore_ns - f->cfg.cut_ns)));
 	json_object_object_add(c, "cut_ns", U64(f->cfg.cut_ns));
 	json_object_object_add(c, "restore_ns", U64(f->cfg.restore_ns));
+	json_object_object_add(c, "cut_done_ns", f->cfg.cut_done_ns ? U64(f->cfg.cut_done_ns) : NULL);
+	json_object_object_add(c, "restore_done_ns",
+			       f->cfg.restore_done_ns ? U64(f->cfg.restore_done_ns) : NULL);
 	json_object_object_add(o, "cut", c);
 	json_object_object_add(o, "clock_offset_ns",
 			       f->clock_offset_known ? U64(f->clock_offset_ns) : NULL);

@@ -152,6 +152,8 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	cfg.test_id = (uint32_t)bc_json_i64(json_object_object_get(res, "test"), "test_id", 0);
 	cfg.cut_ns = s->cut_ns;
 	cfg.restore_ns = s->restore_ns;
+	cfg.cut_done_ns = s->cut_ns + s->cut_took_ns;
+	cfg.restore_done_ns = s->restore_ns + s->restore_took_ns;
 	cfg.cut = s->cut;
 	snprintf(cfg.bond, sizeof(cfg.bond), "%s", s->bond);
 	snprintf(cfg.cut_slave, sizeof(cfg.cut_slave), "%s", s->slave);
