@@ -45,7 +45,8 @@
  *    (RFC 4737 3.3: delivered with a sequence number below the next
  *    expected one);
  *  - the links it left and arrived on before the cut, after the failover
- *    and at the end.
+ *    and at the end (a datagram seen leaving twice counts where it left
+ *    last: the engine retries a failed send with the same number).
  * A stream is interrupted when datagrams were lost in its down gap, moved
  * when the first datagram after it left or arrived on another link.
  *
@@ -203,6 +204,7 @@ struct bc_fo_actor {
 	uint64_t last_ns;		  /* its latest LACPDU so far */
 	uint64_t synced_after_restore_ns; /* first full sync after the restore, BC_FO_NONE */
 	bool after_restore;		  /* heard after the restore */
+	bool late_in_hold;		  /* heard in the second half of the hold */
 };
 
 struct bc_fo_link {
@@ -218,7 +220,9 @@ struct bc_fo_link {
 	uint64_t lacp_timeout_ns;	   /* first LACPDU after the cut showing the timeout */
 	uint64_t lacp_silence_ns;	   /* from the last LACPDU of another actor to it */
 	uint64_t lacp_defaulted_ns;	   /* first LACPDU after the cut with DEFAULTED set */
-	uint64_t lacp_resync_ns;	   /* all actors heard after the restore in sync */
+	uint64_t lacp_resync_ns;	   /* all actors heard after the restore in sync; only
+					    * for a link LACP was disturbed on (a timeout, or
+					    * fewer than two actors late in the hold) */
 	struct bc_fo_actor actors[BC_FO_MAX_ACTORS];
 	size_t n_actors;
 	uint64_t returned_ns[2];	   /* per direction: first datagram after the restore */

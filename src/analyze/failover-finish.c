@@ -188,7 +188,9 @@ static int fill_streams(struct bc_failover *f, struct fo_priv *pv)
 		k = x->seq - s->min_seq;
 		s->left++;
 		deps[sender(s->dir)][nd[sender(s->dir)]++] = (struct dep){x->ts, x->link};
-		if (s->dep_ts[k] == BC_FO_NONE || x->ts < s->dep_ts[k]) {
+		/* the latest: a send that failed after the tap (a veth whose peer is
+		 * down) is retried with the same number, on the slave that works */
+		if (s->dep_ts[k] == BC_FO_NONE || x->ts > s->dep_ts[k]) {
 			s->dep_ts[k] = x->ts;
 			s->dep_link[k] = x->link;
 		}
@@ -493,6 +495,9 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 	    l->lacp_defaulted_ns == BC_FO_NONE)
 		l->lacp_defaulted_ns = e->ts;
 	x->last_ns = e->ts;
+	if (e->ts >= f->cfg.cut_ns + (f->cfg.restore_ns - f->cfg.cut_ns) / 2 &&
+	    e->ts < f->cfg.restore_ns)
+		x->late_in_hold = true;
 	if (e->ts < f->cfg.restore_ns)
 		return;
 	x->after_restore = true;
@@ -533,9 +538,13 @@ static void events(struct bc_failover *f, struct fo_priv *pv)
 	for (size_t i = 0; i < f->n_links; i++) {
 		struct bc_fo_link *l = &f->links[i];
 		uint64_t t = 0;
-		size_t heard = 0;
+		size_t heard = 0, late = 0;
 		bool all = true;
 
+		for (size_t k = 0; k < l->n_actors; k++)
+			late += l->actors[k].late_in_hold;
+		if (late >= 2 && l->lacp_timeout_ns == BC_FO_NONE && l->lacp_defaulted_ns == BC_FO_NONE)
+			continue; /* LACP went on undisturbed on this link */
 		for (size_t k = 0; k < l->n_actors; k++) {
 			if (!l->actors[k].after_restore)
 				continue;

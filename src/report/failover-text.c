@@ -114,41 +114,59 @@ static void streams(FILE *out, struct json_object *doc)
 	}
 }
 
+/* "client: 1 ARP, 1 NA" for the hosts that sent any; "" when none did. */
+static void by_host(char *buf, size_t len, struct json_object *g, struct json_object *n)
+{
+	const char *hosts[3] = {"client", "agent", "other"};
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < 3 && o < len; i++) {
+		long long a = bc_json_i64(g, hosts[i], 0), v = bc_json_i64(n, hosts[i], 0);
+
+		if (a || v)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s %lld ARP, %lld NA",
+					      o ? "; " : "", hosts[i], a, v);
+	}
+}
+
 static void links(FILE *out, struct json_object *doc)
 {
 	struct json_object *ls = get(doc, "links");
-	char a[32];
+	char a[32], b[32], c[32], who[160];
+	bool any = false;
 
-	fputs("\nneighbour announcements after the cut (gratuitous ARP / unsolicited NA, by "
-	      "sender):\n",
-	      out);
+	fputs("\ngratuitous ARP / unsolicited NA after the cut, by sender:\n", out);
 	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
-		struct json_object *g = get(l, "gratuitous_arp_after_cut");
-		struct json_object *n = get(l, "unsolicited_na_after_cut");
 
-		fprintf(out,
-			"  %-16s client %lld/%lld agent %lld/%lld other %lld/%lld  first at +%s ms\n",
-			bc_json_str(l, "name"), bc_json_i64(g, "client", 0),
-			bc_json_i64(n, "client", 0), bc_json_i64(g, "agent", 0),
-			bc_json_i64(n, "agent", 0), bc_json_i64(g, "other", 0),
-			bc_json_i64(n, "other", 0),
+		by_host(who, sizeof(who), get(l, "gratuitous_arp_after_cut"),
+			get(l, "unsolicited_na_after_cut"));
+		if (!who[0])
+			continue;
+		any = true;
+		fprintf(out, "  %-16s %s; first at +%s ms\n", bc_json_str(l, "name"), who,
 			msf(l, "first_announcement_after_cut_ms", a, sizeof(a)));
 	}
+	if (!any)
+		fputs("  none on any slave\n", out);
 	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
-		char b[32];
 
 		if (!bc_json_i64(l, "lacpdus", 0))
 			continue;
-		char c[32];
-
-		fprintf(out, "  LACP %-11s %lld LACPDUs; timeout seen %s ms after the cut (%s ms "
-			     "after the partner's last LACPDU); re-sync %s ms after the restore\n",
-			bc_json_str(l, "name"), bc_json_i64(l, "lacpdus", 0),
-			msf(l, "lacp_timeout_ms", a, sizeof(a)),
-			msf(l, "lacp_silence_ms", c, sizeof(c)),
-			msf(l, "lacp_resync_ms", b, sizeof(b)));
+		fprintf(out, "  LACP %-11s %lld LACPDUs", bc_json_str(l, "name"),
+			bc_json_i64(l, "lacpdus", 0));
+		if (get(l, "lacp_timeout_ms"))
+			fprintf(out, "; timeout at +%s ms (%s ms after the partner's last)",
+				msf(l, "lacp_timeout_ms", a, sizeof(a)),
+				msf(l, "lacp_silence_ms", c, sizeof(c)));
+		if (get(l, "lacp_defaulted_ms"))
+			fprintf(out, "; defaulted at +%s ms", msf(l, "lacp_defaulted_ms", c, sizeof(c)));
+		if (get(l, "lacp_resync_ms"))
+			fprintf(out, "; in sync %s ms after the restore",
+				msf(l, "lacp_resync_ms", b, sizeof(b)));
+		fputc('\n', out);
 	}
 }
 
