@@ -36,7 +36,8 @@
  * lacp_silence_ms (the partner's last LACPDU to the timeout),
  * lacp_defaulted_ms (after the cut), lacp_resync_ms, returned_ms {client-to-agent, agent-to-client},
  * truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
- * expected_min_ms}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
+ * expected_up_ms (miimon + updelay: the longest before the returned slave
+ * counts as up)}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
  * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
  * the agent's), frames[] (client-to-agent datagrams per bin: left on a
  * client link, arrived on an agent link), reverse_frames[] (agent-to-client

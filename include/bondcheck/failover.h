@@ -126,7 +126,7 @@ struct bc_fo_expect {
 	uint64_t min_ms;	/* earliest detection the kernel's timers allow */
 	uint64_t worst_ms;	/* latest detection the kernel's timers allow */
 	uint64_t limit_ms;	/* failover-slow above: worst + max(100, worst / 4) */
-	uint64_t recovery_ms;	/* the returned slave is used again no earlier than this (updelay) */
+	uint64_t recovery_ms;	/* miimon + updelay: the longest before the returned slave counts up */
 	char basis[256];	/* "miimon 100 ms + downdelay 0 ms (client, agent)" */
 	char missing[256];	/* black_hole: which end lacks which monitoring */
 };

@@ -107,7 +107,7 @@ static void detect(const struct bc_fo_end *e, enum bc_fo_cut cut, struct det *d)
 		d->by = BC_FO_BY_MIIMON;
 		d->nominal = d->worst = (uint64_t)e->miimon_ms + e->downdelay_ms;
 		d->min = e->downdelay_ms;
-		d->recovery = e->updelay_ms;
+		d->recovery = (uint64_t)e->miimon_ms + e->updelay_ms;
 		snprintf(d->basis, sizeof(d->basis), "miimon %u ms + downdelay %u ms", e->miimon_ms,
 			 e->downdelay_ms);
 		return;

@@ -217,7 +217,7 @@ static struct json_object *recovery_json(const struct bc_failover *f)
 	json_object_object_add(o, "carries_again_ms", rel(t, f->cfg.restore_ns));
 	json_object_object_add(o, "lacp_resync_ms",
 			       l ? rel(l->lacp_resync_ns, f->cfg.restore_ns) : NULL);
-	json_object_object_add(o, "expected_min_ms",
+	json_object_object_add(o, "expected_up_ms",
 			       f->cfg.have_expect ? U64(f->cfg.expect.recovery_ms) : NULL);
 	return o;
 }

@@ -177,14 +177,19 @@ static void recovery(FILE *out, struct json_object *doc)
 
 	if (!r)
 		return;
-	fprintf(out, "\nrecovery: %s carries test traffic again %s ms after the restore", bc_json_str(r, "slave"),
-		msf(r, "carries_again_ms", a, sizeof(a)));
+	if (get(r, "carries_again_ms"))
+		fprintf(out, "\nrecovery: %s carries test traffic again %s ms after the restore",
+			bc_json_str(r, "slave"), msf(r, "carries_again_ms", a, sizeof(a)));
+	else
+		fprintf(out, "\nrecovery: %s carried no test traffic after the restore (a backup "
+			     "slave, a hash that now picks another slave, or not back yet when the "
+			     "capture ended)",
+			bc_json_str(r, "slave"));
 	if (get(r, "lacp_resync_ms"))
 		fprintf(out, "; LACP back in sync after %s ms", msf(r, "lacp_resync_ms", b, sizeof(b)));
-	if (get(r, "expected_min_ms"))
-		fprintf(out, " (updelay %lld ms)", bc_json_i64(r, "expected_min_ms", 0));
-	if (!get(r, "carries_again_ms"))
-		fputs(" (it stays unused: a backup, or no flow hashes to it)", out);
+	if (get(r, "expected_up_ms") && get(r, "carries_again_ms"))
+		fprintf(out, " (miimon + updelay: up to %lld ms)",
+			bc_json_i64(r, "expected_up_ms", 0));
 	fputc('\n', out);
 }
 

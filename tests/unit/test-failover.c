@@ -656,7 +656,7 @@ static void test_expect(void **state)
 	assert_int_equal(x.nominal_ms, 300);
 	assert_int_equal(x.min_ms, 200);
 	assert_int_equal(x.limit_ms, 400);
-	assert_int_equal(x.recovery_ms, 400);
+	assert_int_equal(x.recovery_ms, 500);
 	assert_string_equal(x.basis, "miimon 100 ms + downdelay 200 ms (client and agent)");
 
 	/* miimon only, silent cut: nothing sees it */
