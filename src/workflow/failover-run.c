@@ -480,6 +480,9 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	cc.plan.length = c->length;
 	cc.plan.duration_ms = c->pre_ms + hold + settle;
 	cc.plan.capture_neigh = true;
+	/* the bond was read before (find_bond); the agent's egress metadata still
+	 * carries its bond options: no per-run collector snapshots */
+	cc.plan.no_bond_meta = true;
 	cc.capture = true;
 	cc.capture_fetch_only = true;
 	cc.keep_pcaps = dir;
