@@ -43,6 +43,9 @@
 #define BC_CAPTURE_MAX_IFS    16
 #define BC_CAPTURE_FILTER_MAX 512
 
+/* bc_capture_filter_ext() flags */
+#define BC_CAPTURE_NEIGH 0x1 /* also the hosts' gratuitous ARPs and unsolicited NAs */
+
 struct bc_capture;
 
 struct bc_capture_if {
@@ -89,6 +92,19 @@ struct bc_capture {
  */
 int bc_capture_filter(char *buf, size_t len, const struct sockaddr_storage *a,
 		      const struct sockaddr_storage *b, uint16_t ctl_port, struct bc_error *err);
+
+/*
+ * bc_capture_filter_ext() - bc_capture_filter() with @flags: BC_CAPTURE_NEIGH
+ * adds, for `failover`, the neighbour announcements a failover sends
+ * (reference/kernel-interfaces.md 6.1: on the new active slave):
+ *   ARP whose sender protocol address is A or B (IPv4 tests; arp[14:4] is
+ *   the sender IP of an Ethernet/IPv4 ARP, RFC 826), and ICMPv6 neighbor
+ *   advertisements to a multicast address (icmp6 and ip6[40] == 136 and ip6
+ *   multicast: unsolicited ones, RFC 4861 7.2.6; solicited ones are unicast).
+ */
+int bc_capture_filter_ext(char *buf, size_t len, const struct sockaddr_storage *a,
+			  const struct sockaddr_storage *b, uint16_t ctl_port, unsigned flags,
+			  struct bc_error *err);
 
 /*
  * bc_capture_ifaces() - the interfaces to capture for traffic that leaves

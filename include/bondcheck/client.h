@@ -52,6 +52,17 @@ struct bc_client_cfg {
 	 * (result member "capture"); --keep-pcaps DIR keeps the files there */
 	bool capture;
 	const char *keep_pcaps;
+	/* with capture: fetch the agent's files but leave the attribution to
+	 * the caller (no "capture.analysis"; `failover` reads the files itself) */
+	bool capture_fetch_only;
+	/* called at least every tick_ms (default 10) while the streams run, with
+	 * the ns since they started; a negative return (with @err filled) ends
+	 * the test at once with that error; a positive one keeps the streams
+	 * running at least that many ms from now, past plan.duration_ms (the
+	 * agent waits for stop up to duration + tmax + 30 s).  `failover` cuts
+	 * and restores here */
+	int (*on_tick)(void *ctx, int64_t elapsed_ns, struct bc_error *err);
+	uint32_t tick_ms;
 	/* called for each interval with a new JSON object (owned by the callee) */
 	void (*on_interval)(void *ctx, struct json_object *interval);
 	void *ctx;

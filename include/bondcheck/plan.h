@@ -45,6 +45,9 @@ struct bc_plan {
 	/* per-slave capture on both ends, version of the capture exchange
 	 * (docs/protocol.md "capture"): 0 none, BC_PLAN_CAPTURE_VERSION */
 	uint32_t capture;
+	/* with capture: also capture the hosts' gratuitous ARPs and unsolicited
+	 * NAs (`failover`; plan member "capture_neigh", absent = false) */
+	bool capture_neigh;
 	/* --place per-slave=K: the agent places the reverse streams on its own
 	 * bond, K per usable slave (docs/protocol.md "place"); 0 = no placement */
 	uint32_t place_k;

@@ -96,6 +96,13 @@ static const struct bc_finding_def catalog[] = {
 	 "scale: adding a link gave no significant gain (speed-up CI reaches below 1 + margin)"},
 	{"scaling-negative", BC_SEV_ERROR,
 	 "scale: adding a link lowered goodput (speed-up CI entirely below 1.0)"},
+	/* failover (bondcheck/failover.h) */
+	{"failover-slow", BC_SEV_WARNING,
+	 "failover: traffic gap longer than the configured monitoring implies (+ tolerance)"},
+	{"failover-black-hole", BC_SEV_ERROR,
+	 "failover: nothing was delivered for the whole hold (no monitoring sees the cut)"},
+	{"failover-not-recovered", BC_SEV_ERROR,
+	 "failover: traffic did not resume after the slave came back"},
 };
 
 const struct bc_finding_def *bc_findings_catalog(size_t *n)

@@ -29,8 +29,21 @@ static int host_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 int bc_capture_filter(char *buf, size_t len, const struct sockaddr_storage *a,
 		      const struct sockaddr_storage *b, uint16_t ctl_port, struct bc_error *err)
 {
-	char ha[INET6_ADDRSTRLEN], hb[INET6_ADDRSTRLEN], pair[2 * INET6_ADDRSTRLEN + 96];
-	char ctl[40] = "";
+	return bc_capture_filter_ext(buf, len, a, b, ctl_port, 0, err);
+}
+
+/* IPv4 address of @ss as a number for a BPF byte comparison. */
+static uint32_t v4_num(const struct sockaddr_storage *ss)
+{
+	return ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
+}
+
+int bc_capture_filter_ext(char *buf, size_t len, const struct sockaddr_storage *a,
+			  const struct sockaddr_storage *b, uint16_t ctl_port, unsigned flags,
+			  struct bc_error *err)
+{
+	char ha[INET6_ADDRSTRLEN], hb[INET6_ADDRSTRLEN], pair[BC_CAPTURE_FILTER_MAX];
+	char ctl[40] = "", neigh[160] = "";
 	int n;
 
 	if (host_str(a, ha, sizeof(ha)) < 0 || host_str(b, hb, sizeof(hb)) < 0)
@@ -39,8 +52,16 @@ int bc_capture_filter(char *buf, size_t len, const struct sockaddr_storage *a,
 	/* `tcp port` tests the first fragment only, so fragments are never excluded */
 	if (ctl_port)
 		snprintf(ctl, sizeof(ctl), " and not tcp port %u", ctl_port);
+	if ((flags & BC_CAPTURE_NEIGH) && a->ss_family == AF_INET)
+		snprintf(neigh, sizeof(neigh),
+			 " or (arp and (arp[14:4] = %u or arp[14:4] = %u)) or (icmp6 and "
+			 "ip6[40] = 136 and ip6 multicast)",
+			 v4_num(a), v4_num(b));
+	else if (flags & BC_CAPTURE_NEIGH)
+		snprintf(neigh, sizeof(neigh), " or (icmp6 and ip6[40] = 136 and ip6 multicast)");
 	snprintf(pair, sizeof(pair),
-		 "((ip or ip6) and host %s and host %s%s) or ether proto 0x8809", ha, hb, ctl);
+		 "((ip or ip6) and host %s and host %s%s) or ether proto 0x8809%s", ha, hb, ctl,
+		 neigh);
 	/* the untagged part first: after `vlan` libpcap shifts the offsets */
 	n = snprintf(buf, len, "%s or (vlan and (%s))", pair, pair);
 	if (n < 0 || (size_t)n >= len)

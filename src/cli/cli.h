@@ -32,5 +32,6 @@ int bc_cmd_sweep(int argc, char **argv);
  */
 int bc_cli_plot_dir(const char *cmd, const char *dir);
 int bc_cmd_scale(int argc, char **argv);
+int bc_cmd_failover(int argc, char **argv);
 
 #endif

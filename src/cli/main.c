@@ -24,6 +24,8 @@ static const struct bc_command commands[] = {
 	  bc_cmd_sweep },
 	{ "scale", "does N+1 links beat N: repeated runs per slave count, speed-up with 95 % CI",
 	  bc_cmd_scale },
+	{ "failover", "take a slave down and back under paced UDP: traffic gap, loss, GARP/NA, recovery",
+	  bc_cmd_failover },
 };
 
 static void usage(FILE *out)

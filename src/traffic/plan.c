@@ -125,6 +125,8 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 	json_object_object_add(o, "udp_gso", json_object_new_boolean(p->udp_gso));
 	if (p->capture) /* absent when off: agents older than the member keep working */
 		json_object_object_add(o, "capture", json_object_new_int64(p->capture));
+	if (p->capture && p->capture_neigh) /* absent when off, as capture */
+		json_object_object_add(o, "capture_neigh", json_object_new_boolean(1));
 	if (p->place_k) /* absent when off, as capture */
 		json_object_object_add(o, "place_per_slave", json_object_new_int64(p->place_k));
 	if (p->df) /* absent when off, as capture */
@@ -211,6 +213,9 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 					    json_object_get_string(v), BC_PLAN_CAPTURE_VERSION);
 		p->capture = (uint32_t)cv;
 	}
+	/* optional: neighbour announcements in the capture; absent = false */
+	p->capture_neigh = json_object_object_get_ex(o, "capture_neigh", &v) &&
+			   json_object_get_boolean(v);
 	/* optional: reverse-stream placement, K per slave; absent = 0 */
 	if (json_object_object_get_ex(o, "place_per_slave", &v)) {
 		int64_t k = json_object_get_int64(v);

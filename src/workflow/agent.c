@@ -559,7 +559,8 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 		}
 		if (t.plan.capture) {
 			r = bc_run_capture_open(&cap, "agent", &local, peer, c->port, NULL,
-						t.plan.capture_buffer, &err);
+						t.plan.capture_buffer,
+						t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, &err);
 			if (r < 0) {
 				reply_error(fd, BC_CTL_E_CAPTURE, err.msg);
 				say(c, "test refused: %s", err.msg);

@@ -254,10 +254,21 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	end = t->start_ns + (int64_t)t->plan.duration_ms * 1000000;
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int64_t left = (end - bc_mono_ns()) / 1000000;
+		int64_t mono = bc_mono_ns(), left;
 
+		if (c->on_tick) {
+			/* > 0: the streams must run at least that many ms more */
+			r = c->on_tick(c->ctx, mono - t->start_ns, err);
+			if (r < 0)
+				goto fail;
+			if (r > 0 && mono + (int64_t)r * 1000000 > end)
+				end = mono + (int64_t)r * 1000000;
+		}
+		left = (end - mono) / 1000000;
 		if (left <= 0)
 			break;
+		if (c->on_tick && left > (c->tick_ms ? c->tick_ms : 10))
+			left = c->tick_ms ? c->tick_ms : 10;
 		if (poll(&p, 1, (int)left) <= 0)
 			continue;
 		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, 5000, &m, err);
@@ -360,7 +371,8 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	if (cap) {
 		r = bc_run_capture_attribute(cap, t->plan.test_id, ctl, &t->local,
 					     json_object_object_get(m, "capture"), res,
-					     json_object_object_get(res, "findings"), notes, err);
+					     json_object_object_get(res, "findings"), notes,
+					     c->capture_fetch_only, err);
 		if (r < 0) {
 			json_object_put(res);
 			json_object_put(m);
@@ -496,7 +508,8 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	/* before the data sockets: the ring then holds the reverse streams' hellos too */
 	if (t.plan.capture) {
 		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port, c->keep_pcaps,
-					t.plan.capture_buffer, err);
+					t.plan.capture_buffer,
+					t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, err);
 		if (r < 0)
 			goto out;
 	}

@@ -103,7 +103,7 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     const struct sockaddr_storage *client_addr,
 			     struct json_object *agent_cap, struct json_object *res,
 			     struct json_object *findings, struct json_object *notes,
-			     struct bc_error *err)
+			     bool fetch_only, struct bc_error *err)
 {
 	struct bc_bulk_file files[BC_CAPTURE_MAX_IFS];
 	struct json_object *cap = json_object_new_object(), *analysis, *af;
@@ -131,6 +131,8 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 		if (r < 0)
 			note(notes, "capture: the agent's capture files did not arrive: %s", e.msg);
 	}
+	if (fetch_only)
+		return 0;
 	bc_attrib_cfg_default(&cfg);
 	cfg.have_local = true;
 	if (client_addr->ss_family == AF_INET6) {

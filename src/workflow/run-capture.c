@@ -18,6 +18,7 @@
 int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
 			uint16_t ctl_port, const char *keep_dir, uint32_t buffer,
+			unsigned filter_flags,
 			struct bc_error *err)
 {
 	char filter[BC_CAPTURE_FILTER_MAX];
@@ -37,7 +38,7 @@ int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 	r = bc_capture_ifaces(&rc->cap, e.dev.name, err);
 	if (r < 0)
 		return r;
-	r = bc_capture_filter(filter, sizeof(filter), &l, &p, ctl_port, err);
+	r = bc_capture_filter_ext(filter, sizeof(filter), &l, &p, ctl_port, filter_flags, err);
 	if (r < 0)
 		return r;
 	if (keep_dir) {

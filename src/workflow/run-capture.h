@@ -35,7 +35,8 @@ struct bc_run_capture {
 
 /*
  * bc_run_capture_open() - find the egress interface of @local (its slaves
- * when it is a bond), build the host-pair filter for @local/@peer, make the
+ * when it is a bond), build the host-pair filter for @local/@peer
+ * (bc_capture_filter_ext() with @filter_flags), make the
  * folder (@keep_dir, or a new temporary one when NULL) and open a handle on
  * each interface as @host ("client"/"agent") with a ring of @buffer bytes
  * (0: BC_CAPTURE_BUFFER).  Errors of bc_capture_open() and -ENODEV when
@@ -44,6 +45,7 @@ struct bc_run_capture {
 int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
 			uint16_t ctl_port, const char *keep_dir, uint32_t buffer,
+			unsigned filter_flags,
 			struct bc_error *err);
 
 /* bc_run_capture_start() - 0 or -errno. */
@@ -65,15 +67,16 @@ void bc_run_capture_free(struct bc_run_capture *rc);
  * tx:client/SLAVE against rx:agent/SLAVE with @client_addr as the sending
  * host (forward), and add to @res "capture": {"client", "agent",
  * "analysis"}, to @findings the capture findings (capture-incomplete when
- * any ps_drop > 0), to @notes what could not be done.  Returns 0, or
- * -ENOMEM; failures of the transfer are notes, not errors.
+ * any ps_drop > 0), to @notes what could not be done.  With @fetch_only
+ * the files are fetched and listed but not attributed (no "analysis").
+ * Returns 0, or -ENOMEM; failures of the transfer are notes, not errors.
  */
 int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     const struct sockaddr_storage *agent_ctl,
 			     const struct sockaddr_storage *client_addr,
 			     struct json_object *agent_cap, struct json_object *res,
 			     struct json_object *findings, struct json_object *notes,
-			     struct bc_error *err);
+			     bool fetch_only, struct bc_error *err);
 
 /*
  * bc_run_ledger() - the live loss ledger (bondcheck/ledger.h) of a one-way

@@ -135,6 +135,77 @@ static void test_filter_matches(void **state)
 	pcap_close(p);
 }
 
+
+/* A gratuitous ARP from @ip (dotted quad) with @vlan tag (0: none). */
+static int garp_frame(const char *ip, uint16_t vlan, uint8_t *b)
+{
+	int o = vlan ? 4 : 0;
+
+	memset(b, 0, 64);
+	memset(b, 0xff, 6);
+	b[6] = 2, b[11] = 1;
+	if (vlan) {
+		b[12] = 0x81, b[13] = 0, b[14] = (uint8_t)(vlan >> 8), b[15] = (uint8_t)vlan;
+	}
+	b[12 + o] = 0x08, b[13 + o] = 0x06;
+	b[15 + o] = 1, b[16 + o] = 8, b[18 + o] = 6, b[19 + o] = 4, b[21 + o] = 1;
+	assert_int_equal(inet_pton(AF_INET, ip, b + 28 + o), 1);
+	memcpy(b + 38 + o, b + 28 + o, 4);
+	return 60 + o;
+}
+
+/* An ICMPv6 NA from fe80::1 to @dst. */
+static int na_frame(const char *dst, uint8_t *b)
+{
+	memset(b, 0, 86);
+	b[12] = 0x86, b[13] = 0xdd, b[14] = 0x60, b[19] = 32, b[20] = 58, b[21] = 255;
+	b[22] = 0xfe, b[23] = 0x80, b[37] = 1;
+	assert_int_equal(inet_pton(AF_INET6, dst, b + 38), 1);
+	b[54] = 136;
+	return 86;
+}
+
+/* failover's filter: the hosts' gratuitous ARPs and multicast NAs, nobody else's ARP. */
+static void test_filter_neigh(void **state)
+{
+	struct sockaddr_storage a, b;
+	struct bpf_program prog;
+	uint8_t buf[128];
+	char f[BC_CAPTURE_FILTER_MAX];
+	pcap_t *p = pcap_open_dead(DLT_EN10MB, BC_CAPTURE_SNAPLEN);
+
+	(void)state;
+	sa4(&a, "10.77.1.1");
+	sa4(&b, "10.77.2.1");
+	assert_int_equal(bc_capture_filter_ext(f, sizeof(f), &a, &b, 5301, BC_CAPTURE_NEIGH, NULL),
+			 0);
+	assert_non_null(strstr(f, "arp[14:4] = 172818689 or arp[14:4] = 172818945"));
+	assert_int_equal(pcap_compile(p, &prog, f, 1, PCAP_NETMASK_UNKNOWN), 0);
+	assert_true(matches(&prog, buf, garp_frame("10.77.1.1", 0, buf)));
+	assert_true(matches(&prog, buf, garp_frame("10.77.2.1", 0, buf)));
+	assert_true(matches(&prog, buf, garp_frame("10.77.2.1", 100, buf)));
+	assert_false(matches(&prog, buf, garp_frame("10.77.3.1", 0, buf)));
+	assert_true(matches(&prog, buf, na_frame("ff02::1", buf)));
+	assert_false(matches(&prog, buf, na_frame("fe80::2", buf)));
+	pcap_freecode(&prog);
+	/* without the flag: none of them */
+	assert_int_equal(bc_capture_filter(f, sizeof(f), &a, &b, 5301, NULL), 0);
+	assert_int_equal(pcap_compile(p, &prog, f, 1, PCAP_NETMASK_UNKNOWN), 0);
+	assert_false(matches(&prog, buf, garp_frame("10.77.1.1", 0, buf)));
+	assert_false(matches(&prog, buf, na_frame("ff02::1", buf)));
+	pcap_freecode(&prog);
+	/* IPv6 tests: the NA part only, and the longest addresses fit */
+	sa6(&a, "fd77:1111:2222:3333:4444:5555:6666:7777");
+	sa6(&b, "fd77:1111:2222:3333:4444:5555:6666:7778");
+	assert_int_equal(bc_capture_filter_ext(f, sizeof(f), &a, &b, 65535, BC_CAPTURE_NEIGH, NULL),
+			 0);
+	assert_null(strstr(f, "arp"));
+	assert_int_equal(pcap_compile(p, &prog, f, 1, PCAP_NETMASK_UNKNOWN), 0);
+	assert_true(matches(&prog, buf, na_frame("ff02::1", buf)));
+	pcap_freecode(&prog);
+	pcap_close(p);
+}
+
 static void test_ifaces_and_open_errors(void **state)
 {
 	struct bc_capture c = {0};
@@ -282,6 +353,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter_text),
 		cmocka_unit_test(test_filter_matches),
+		cmocka_unit_test(test_filter_neigh),
 		cmocka_unit_test(test_ifaces_and_open_errors),
 		cmocka_unit_test(test_live_loopback),
 		cmocka_unit_test(test_ps_drop_finding),

@@ -30,6 +30,18 @@ static void test_roundtrip(void **state)
 	assert_int_equal(bc_plan_total_streams(&q), 6);
 	assert_false(bc_plan_stream_reverse(&q, 2));
 	assert_true(bc_plan_stream_reverse(&q, 3));
+	/* failover's capture of neighbour announcements: only with a capture */
+	p.capture = BC_PLAN_CAPTURE_VERSION;
+	p.capture_neigh = true;
+	o = bc_plan_to_json(&p);
+	assert_true(json_object_get_boolean(json_object_object_get(o, "capture_neigh")));
+	assert_int_equal(bc_plan_from_json(o, NULL, &q, NULL), 0);
+	json_object_put(o);
+	assert_true(q.capture_neigh);
+	p.capture = 0;
+	o = bc_plan_to_json(&p);
+	assert_null(json_object_object_get(o, "capture_neigh"));
+	json_object_put(o);
 }
 
 static void test_validation(void **state)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Renderers of the failover analysis (bondcheck/failover.h) for
+ * `bondcheck failover`; the document is described in docs/failover.md.
+ * Pure: a finished struct bc_failover or its JSON in, JSON or text out.
+ */
+#ifndef BONDCHECK_FAILOVER_REPORT_H
+#define BONDCHECK_FAILOVER_REPORT_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/failover.h"
+
+/*
+ * bc_failover_json() - the analysis as a new JSON object: "cut" {bond,
+ * slave, mode, hold_ms, cut_ns, restore_ns, cut_done_ns, restore_done_ns},
+ * "clock_offset_ns", "expected" {detector,
+ * nominal_ms, min_ms, worst_ms, limit_ms, tolerance_ms, recovery_ms, basis,
+ * black_hole, missing, agent_assumed} (null without an expectation),
+ * "directions" [{direction, verdict, streams, interrupted, black_holed,
+ * used_cut_slave, gap_ms (longest down gap of the interrupted streams),
+ * moved, moved_gap_ms (of the streams that changed links), unaffected_gap_ms
+ * (of the others: a pause, not a failover), up_gap_ms, lost, lost_in_gap,
+ * duplicates, reordered, tx_before[], tx_after_failover[], tx_end[],
+ * returned_after_restore_ms, not_recovered}], "streams" [{id, direction,
+ * sport, dport, left, arrived, delivered, not_delivered, lost, duplicates,
+ * reordered, used_cut_slave, interrupted, black_hole, moved, down, up (each
+ * {gap_ms, last_before_ms, first_after_ms, last_seq, first_seq, last_link,
+ * first_link, first_left_link, lost_in_gap, open} or null), left_before,
+ * left_after, left_end, arrived_before, arrived_after, arrived_end}],
+ * "links" [{name, host, left, arrived, gratuitous_arp {client, agent,
+ * other}, gratuitous_arp_after_cut, unsolicited_na, unsolicited_na_after_cut,
+ * first_announcement_after_cut_ms, arp_other, lacpdus, lacp_timeout_ms,
+ * lacp_silence_ms (the partner's last LACPDU to the timeout),
+ * lacp_defaulted_ms (after the cut), lacp_resync_ms, returned_ms {client-to-agent, agent-to-client},
+ * truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
+ * expected_up_ms (miimon + updelay: the longest before the returned slave
+ * counts as up)}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
+ * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
+ * the agent's), frames[] (client-to-agent datagrams per bin: left on a
+ * client link, arrived on an agent link), reverse_frames[] (agent-to-client
+ * ones)]}, "events" [{time_ns, label}] (the cut and the restore began, and
+ * when their commands finished if that took 20 ms or more, on the capture
+ * clock; timeline + events are bc_plot_failover_timeline()'s
+ * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut (last_before,
+ * first_after, lacp_timeout, first_announcement, timeline start), to the
+ * restore (returned, carries_again, lacp_resync), or durations (gap);
+ * null when the event did not happen.  Verdicts: "within" (gap <=
+ * limit_ms), "slow", "black-hole", "not-interrupted", "no-expectation".
+ * NULL on ENOMEM.
+ */
+struct json_object *bc_failover_json(const struct bc_failover *f);
+
+/*
+ * bc_failover_report_text() - the text report of a `bondcheck failover`
+ * document (bc_failover_json() members plus the workflow's peer, bond,
+ * slave, cut, hold_ms, plots, restore, notes): what the configuration
+ * implies, one line per direction (gap, loss, slaves before -> after ->
+ * end), the streams when several, neighbour announcements, LACP, recovery,
+ * findings and notes.
+ */
+void bc_failover_report_text(FILE *out, struct json_object *doc);
+
+#endif

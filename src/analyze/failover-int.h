@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Private state of the failover analysis (bondcheck/failover.h): the
+ * compact records kept between ingest (failover.c) and finish
+ * (failover-finish.c), and the findings (failover-expect.c).
+ */
+#ifndef BC_ANALYZE_FAILOVER_INT_H
+#define BC_ANALYZE_FAILOVER_INT_H
+
+#include "bondcheck/failover.h"
+
+#define MAX_MACS 8 /* source MACs learned per host */
+
+/* One of our datagrams seen on a link (24 bytes). */
+struct fo_rec {
+	uint64_t ts;	 /* capture time; agent links: moved to the client clock at finish */
+	uint64_t seq;
+	uint32_t stream; /* index in f->streams */
+	uint8_t link;
+	uint8_t left;	 /* 1: left on this link (captured at the sender) */
+};
+
+enum fo_ev_kind { EV_GARP, EV_ARP, EV_NA, EV_LACP };
+
+/* A gratuitous ARP, other ARP, unsolicited NA or LACPDU seen on a link. */
+struct fo_ev {
+	uint64_t ts;
+	uint8_t link;
+	uint8_t kind;	    /* enum fo_ev_kind */
+	uint8_t lacp_state; /* EV_LACP: actor state */
+	uint8_t mac[6];	    /* EV_LACP: actor system; others: Ethernet source */
+	uint16_t port;	    /* EV_LACP: actor port */
+	int8_t sender;	    /* ARP/NA by address: 0 client, 1 agent, -1 unknown (by MAC later) */
+};
+
+struct fo_priv {
+	struct fo_rec *recs;
+	size_t n_recs, cap_recs;
+	struct fo_ev *evs;
+	size_t n_evs, cap_evs;
+	uint8_t macs[2][MAX_MACS][6]; /* source MACs of our datagrams, per sending host */
+	size_t n_macs[2];
+	int last_stream;
+};
+
+/* failover-finish.c */
+int fo_finish(struct bc_failover *f, struct bc_error *err);
+/* failover-expect.c */
+int fo_findings(struct bc_failover *f);
+
+#endif

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Text report of `bondcheck failover` (bondcheck/failover-report.h): JSON in, text out. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bondcheck/failover-report.h"
+#include "bondcheck/json-get.h"
+
+static struct json_object *get(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* "%.1f ms" of a member, or "-" when null/absent. */
+static const char *msf(struct json_object *o, const char *k, char *buf, size_t len)
+{
+	struct json_object *v = get(o, k);
+
+	if (!v)
+		return "-";
+	snprintf(buf, len, "%.1f", json_object_get_double(v));
+	return buf;
+}
+
+static void names(FILE *out, struct json_object *a)
+{
+	size_t n = bc_json_len(a);
+
+	if (!n)
+		fputs("-", out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? "," : "", json_object_get_string(json_object_array_get_idx(a, i)));
+}
+
+static void header(FILE *out, struct json_object *doc)
+{
+	struct json_object *cut = get(doc, "cut"), *e = get(doc, "expected");
+
+	fprintf(out, "Failover of %s/%s (%s cut, hold %.1f s) with %s", bc_json_str(cut, "bond"),
+		bc_json_str(cut, "slave"), bc_json_str(cut, "mode"),
+		bc_json_dbl(cut, "hold_ms", 0) / 1000.0, bc_json_str(doc, "peer"));
+	if (bc_json_i64(doc, "rate_pps", 0))
+		fprintf(out, ", %lld datagrams/s each way", bc_json_i64(doc, "rate_pps", 0));
+	fputc('\n', out);
+	if (!e) {
+		fprintf(out, "expected: unknown (the bond's configuration was not read)\n");
+		return;
+	}
+	if (get(e, "black_hole") && json_object_get_boolean(get(e, "black_hole")))
+		fprintf(out, "expected: nothing in the configuration sees this cut: %s\n",
+			bc_json_str(e, "missing"));
+	else
+		fprintf(out,
+			"expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld ms\n",
+			bc_json_str(e, "basis"), bc_json_i64(e, "nominal_ms", 0),
+			bc_json_i64(e, "min_ms", 0), bc_json_i64(e, "worst_ms", 0),
+			bc_json_i64(e, "limit_ms", 0));
+}
+
+static void directions(FILE *out, struct json_object *doc)
+{
+	struct json_object *ds = get(doc, "directions");
+	char a[32], b[32];
+
+	fprintf(out, "\n%-16s %-15s %7s %9s %6s %5s %6s  %s\n", "direction", "verdict",
+		"streams", "gap ms", "lost", "dup", "reord", "sender's slaves: before -> after -> end");
+	for (size_t i = 0; i < bc_json_len(ds); i++) {
+		struct json_object *d = json_object_array_get_idx(ds, i);
+
+		fprintf(out, "%-16s %-15s %3lld/%-3lld %9s %6lld %5lld %6lld  ",
+			bc_json_str(d, "direction"), bc_json_str(d, "verdict"),
+			bc_json_i64(d, "interrupted", 0), bc_json_i64(d, "streams", 0),
+			msf(d, "gap_ms", a, sizeof(a)), bc_json_i64(d, "lost", 0),
+			bc_json_i64(d, "duplicates", 0), bc_json_i64(d, "reordered", 0));
+		names(out, get(d, "tx_before"));
+		fputs(" -> ", out);
+		names(out, get(d, "tx_after_failover"));
+		fputs(" -> ", out);
+		names(out, get(d, "tx_end"));
+		fputc('\n', out);
+		if (bc_json_i64(d, "moved", 0))
+			fprintf(out, "%16s %lld stream(s) moved to another slave: longest gap %s ms\n",
+				"", bc_json_i64(d, "moved", 0), msf(d, "moved_gap_ms", b, sizeof(b)));
+		if (get(d, "unaffected_gap_ms"))
+			fprintf(out, "%16s streams that stayed: longest pause %s ms, nothing lost\n", "",
+				msf(d, "unaffected_gap_ms", b, sizeof(b)));
+		if (get(d, "up_gap_ms"))
+			fprintf(out, "%16s when the slave returned: a gap of %s ms with loss\n", "",
+				msf(d, "up_gap_ms", b, sizeof(b)));
+	}
+}
+
+static void streams(FILE *out, struct json_object *doc)
+{
+	struct json_object *ss = get(doc, "streams");
+	char a[32], b[32];
+
+	if (bc_json_len(ss) <= 2)
+		return;
+	fprintf(out, "\n%-3s %-16s %-5s %9s %6s %6s  %s\n", "id", "direction", "cut?", "gap ms",
+		"lost", "after", "left on: before -> after");
+	for (size_t i = 0; i < bc_json_len(ss); i++) {
+		struct json_object *s = json_object_array_get_idx(ss, i), *dn = get(s, "down");
+
+		fprintf(out, "%-3lld %-16s %-5s %9s %6lld %6s  %s -> %s\n", bc_json_i64(s, "id", 0),
+			bc_json_str(s, "direction"),
+			json_object_get_boolean(get(s, "used_cut_slave")) ? "yes" : "no",
+			msf(dn, "gap_ms", a, sizeof(a)), bc_json_i64(dn, "lost_in_gap", 0),
+			msf(dn, "first_after_ms", b, sizeof(b)),
+			get(s, "left_before") ? bc_json_str(s, "left_before") : "-",
+			get(s, "left_after") ? bc_json_str(s, "left_after") : "-");
+	}
+}
+
+/* "client: 1 ARP, 1 NA" for the hosts that sent any; "" when none did. */
+static void by_host(char *buf, size_t len, struct json_object *g, struct json_object *n)
+{
+	const char *hosts[3] = {"client", "agent", "other"};
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < 3 && o < len; i++) {
+		long long a = bc_json_i64(g, hosts[i], 0), v = bc_json_i64(n, hosts[i], 0);
+
+		if (a || v)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s %lld ARP, %lld NA",
+					      o ? "; " : "", hosts[i], a, v);
+	}
+}
+
+static void links(FILE *out, struct json_object *doc)
+{
+	struct json_object *ls = get(doc, "links");
+	char a[32], b[32], c[32], who[160];
+	bool any = false;
+
+	fputs("\ngratuitous ARP / unsolicited NA after the cut, by sender:\n", out);
+	for (size_t i = 0; i < bc_json_len(ls); i++) {
+		struct json_object *l = json_object_array_get_idx(ls, i);
+
+		by_host(who, sizeof(who), get(l, "gratuitous_arp_after_cut"),
+			get(l, "unsolicited_na_after_cut"));
+		if (!who[0])
+			continue;
+		any = true;
+		fprintf(out, "  %-16s %s; first at +%s ms\n", bc_json_str(l, "name"), who,
+			msf(l, "first_announcement_after_cut_ms", a, sizeof(a)));
+	}
+	if (!any)
+		fputs("  none on any slave\n", out);
+	for (size_t i = 0; i < bc_json_len(ls); i++) {
+		struct json_object *l = json_object_array_get_idx(ls, i);
+
+		if (!bc_json_i64(l, "lacpdus", 0))
+			continue;
+		fprintf(out, "  LACP %-11s %lld LACPDUs", bc_json_str(l, "name"),
+			bc_json_i64(l, "lacpdus", 0));
+		if (get(l, "lacp_timeout_ms"))
+			fprintf(out, "; timeout at +%s ms (%s ms after the partner's last)",
+				msf(l, "lacp_timeout_ms", a, sizeof(a)),
+				msf(l, "lacp_silence_ms", c, sizeof(c)));
+		if (get(l, "lacp_defaulted_ms"))
+			fprintf(out, "; defaulted at +%s ms", msf(l, "lacp_defaulted_ms", c, sizeof(c)));
+		if (get(l, "lacp_resync_ms"))
+			fprintf(out, "; in sync %s ms after the restore",
+				msf(l, "lacp_resync_ms", b, sizeof(b)));
+		fputc('\n', out);
+	}
+}
+
+static void recovery(FILE *out, struct json_object *doc)
+{
+	struct json_object *r = get(doc, "recovery");
+	char a[32], b[32];
+
+	if (!r)
+		return;
+	if (get(r, "carries_again_ms"))
+		fprintf(out, "\nrecovery: %s carries test traffic again %s ms after the restore",
+			bc_json_str(r, "slave"), msf(r, "carries_again_ms", a, sizeof(a)));
+	else
+		fprintf(out, "\nrecovery: %s carried no test traffic after the restore (a backup "
+			     "slave, a hash that now picks another slave, or not back yet when the "
+			     "capture ended)",
+			bc_json_str(r, "slave"));
+	if (get(r, "lacp_resync_ms"))
+		fprintf(out, "; LACP back in sync after %s ms", msf(r, "lacp_resync_ms", b, sizeof(b)));
+	if (get(r, "expected_up_ms") && get(r, "carries_again_ms"))
+		fprintf(out, " (miimon + updelay: up to %lld ms)",
+			bc_json_i64(r, "expected_up_ms", 0));
+	fputc('\n', out);
+}
+
+static void findings(FILE *out, struct json_object *doc)
+{
+	struct json_object *fs = get(doc, "findings");
+
+	if (!bc_json_len(fs)) {
+		fputs("\nno findings\n", out);
+		return;
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < bc_json_len(fs); i++) {
+		struct json_object *f = json_object_array_get_idx(fs, i), *ev = get(f, "evidence");
+
+		fprintf(out, "%-7s %s %s:", bc_json_str(f, "severity"), bc_json_str(f, "id"),
+			bc_json_str(f, "subject"));
+		if (ev) {
+			json_object_object_foreach(ev, k, v)
+				fprintf(out, " %s=%s", k, json_object_get_string(v));
+		}
+		fprintf(out, "\n        %s\n", bc_json_str(f, "advice"));
+	}
+}
+
+void bc_failover_report_text(FILE *out, struct json_object *doc)
+{
+	struct json_object *notes = get(doc, "notes"), *plots = get(doc, "plots");
+
+	header(out, doc);
+	directions(out, doc);
+	streams(out, doc);
+	links(out, doc);
+	recovery(out, doc);
+	findings(out, doc);
+	if (get(doc, "restore"))
+		fprintf(out, "\nrestore: %s\n", bc_json_str(get(doc, "restore"), "text"));
+	if (plots && json_object_is_type(plots, json_type_string))
+		fprintf(out, "plots: %s\n", json_object_get_string(plots));
+	else if (plots) {
+		json_object_object_foreach(plots, k, v)
+			fprintf(out, "plot %s: %s\n", k, json_object_get_string(v));
+	}
+	for (size_t i = 0; i < bc_json_len(notes); i++)
+		fprintf(out, "note: %s\n", json_object_get_string(json_object_array_get_idx(notes, i)));
+}

@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Failover analysis (analyze/failover*.c) on crafted packet sequences: a
+ * paced stream each way (1 datagram per ms), a slave cut at 1000 ms and
+ * restored at 2000 ms; the exact gaps, losses, links, delivered-arrival
+ * rule, neighbour announcements, LACP timeout and re-sync, clock offset and
+ * findings asserted; and what each configuration implies.
+ */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bondcheck/failover-report.h"
+#include "bondcheck/failover.h"
+#include "bondcheck/json-get.h"
+#include "bondcheck/findings.h"
+#include "bondcheck/packet.h"
+#include "bondcheck/plot.h"
+
+#define MS   1000000ull
+#define T0   (1700000000ull * 1000000000ull) /* a realistic CLOCK_REALTIME */
+#define CUT  (T0 + 1000 * MS)
+#define REST (T0 + 2000 * MS)
+#define END  3000 /* ms of traffic */
+
+static const uint8_t client_mac[6] = {0x02, 0xc1, 0, 0, 0, 1};
+static const uint8_t agent_mac[6] = {0x02, 0xa9, 0, 0, 0, 2};
+
+enum { C0, C1, C2, A0, A1, A2 }; /* link indices as declared by links() */
+
+static void cfg_init(struct bc_fo_cfg *c)
+{
+	bc_fo_cfg_default(c);
+	c->version = 4;
+	c->client_addr[0] = 10, c->client_addr[3] = 1;
+	c->agent_addr[0] = 10, c->agent_addr[3] = 2;
+	c->test_id = 7;
+	c->cut_ns = CUT;
+	c->restore_ns = REST;
+	snprintf(c->bond, sizeof(c->bond), "bond0");
+	snprintf(c->cut_slave, sizeof(c->cut_slave), "eth0");
+}
+
+static void links(struct bc_failover *f, int n)
+{
+	struct bc_error err = {0};
+	const char *names[3] = {"eth0", "eth1", "eth2"};
+
+	for (int h = 0; h < 2; h++)
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(bc_failover_add_link(f, h ? BC_FO_AGENT : BC_FO_CLIENT,
+							      i < n ? names[i] : (h ? "ax" : "cx"),
+							      &err),
+					 h * 3 + i);
+}
+
+/* One datagram of stream @sid in direction @dir captured on @link at @ts (header @flags). */
+static void dgram_f(struct bc_failover *f, int link, uint64_t ts, enum bc_fo_dir dir, uint32_t sid,
+		    uint64_t seq, uint16_t flags)
+{
+	struct bc_udphdr h = {
+		.stream_id = sid, .test_id = 7, .seq = seq, .send_ns = ts, .flags = flags};
+	struct bc_pkt_spec s = {.ip_version = 4,
+				.proto = 17,
+				.sport = (uint16_t)(50000 + sid),
+				.dport = (uint16_t)(5302 + sid),
+				.payload_len = 64,
+				.ours = &h};
+	uint8_t buf[256];
+	int n;
+
+	s.src[0] = s.dst[0] = 10;
+	s.src[3] = dir == BC_FO_C2A ? 1 : 2;
+	s.dst[3] = dir == BC_FO_C2A ? 2 : 1;
+	n = bc_pkt_build(&s, buf, sizeof(buf));
+	assert_true(n > 0);
+	memcpy(buf + 6, dir == BC_FO_C2A ? client_mac : agent_mac, 6);
+	assert_int_equal(bc_failover_add_packet(f, link, ts, buf, (uint32_t)n, (uint32_t)n), 0);
+}
+
+static void dgram(struct bc_failover *f, int link, uint64_t ts, enum bc_fo_dir dir, uint32_t sid,
+		  uint64_t seq)
+{
+	dgram_f(f, link, ts, dir, sid, seq, 0);
+}
+
+/* A gratuitous ARP from the host at 10.0.0.@ip with source MAC @mac. */
+static void garp(struct bc_failover *f, int link, uint64_t ts, uint8_t ip, const uint8_t *mac)
+{
+	uint8_t b[60] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+	memcpy(b + 6, mac, 6);
+	b[12] = 0x08, b[13] = 0x06;
+	b[14] = 0, b[15] = 1, b[16] = 8, b[17] = 0, b[18] = 6, b[19] = 4, b[20] = 0, b[21] = 1;
+	memcpy(b + 22, mac, 6);
+	b[28] = 10, b[31] = ip;
+	b[38] = 10, b[41] = ip;
+	assert_int_equal(bc_failover_add_packet(f, link, ts, b, sizeof(b), sizeof(b)), 0);
+}
+
+/* An unsolicited NA to ff02::1 for fe80::1 (not a test address: classified by MAC). */
+static void unsol_na(struct bc_failover *f, int link, uint64_t ts, const uint8_t *mac)
+{
+	uint8_t b[86] = {0x33, 0x33, 0, 0, 0, 1};
+
+	memcpy(b + 6, mac, 6);
+	b[12] = 0x86, b[13] = 0xdd;
+	b[14] = 0x60;
+	b[19] = 32; /* payload length */
+	b[20] = 58, b[21] = 255;
+	b[22] = 0xfe, b[23] = 0x80, b[37] = 1; /* src fe80::1 */
+	b[38] = 0xff, b[39] = 0x02, b[53] = 1; /* dst ff02::1 */
+	b[54] = 136;
+	b[58] = 0x20; /* override, not solicited */
+	b[62] = 0xfe, b[63] = 0x80, b[77] = 1;
+	assert_int_equal(bc_failover_add_packet(f, link, ts, b, sizeof(b), sizeof(b)), 0);
+}
+
+static void lacpdu(struct bc_failover *f, int link, uint64_t ts, uint8_t sys, uint8_t state)
+{
+	struct bc_lacpdu l = {.version = 1};
+	uint8_t b[128], mac[6] = {0x02, 0, 0, 0, 0, sys};
+	int n;
+
+	l.actor.system[0] = 0x02, l.actor.system[5] = sys;
+	l.actor.port = 1;
+	l.actor.state = state;
+	n = bc_pkt_build_lacpdu(&l, mac, b, sizeof(b));
+	assert_true(n > 0);
+	assert_int_equal(bc_failover_add_packet(f, link, ts, b, (uint32_t)n, (uint32_t)n), 0);
+}
+
+/*
+ * active-backup over eth0/eth1 on both ends.  Client eth0 goes admin down at
+ * 1000 ms: what the client sends there in [1000, @cs) is dropped before its
+ * tap; it switches to eth1 at @cs.  The agent's eth0 loses carrier: what it
+ * sends there in [1000, @as) is captured and lost; it switches at @as.
+ * Agent timestamps are @off ns ahead.  One-way delay 100 us.
+ */
+static void gen_ab(struct bc_failover *f, uint64_t cs, uint64_t as, int64_t off)
+{
+	/* the reverse stream's hellos (client to agent, stream 1): not a stream */
+	for (uint64_t k = 0; k < 3; k++)
+		dgram_f(f, C0, T0 - 10 * MS + k, BC_FO_C2A, 1, 0, BC_UDPHDR_F_HELLO);
+	for (uint64_t k = 0; k < END; k++) {
+		uint64_t t = T0 + k * MS;
+		int cl = k < 1000 ? C0 : k < cs ? -1 : C1;
+		int al = k < as ? A0 : A1;
+
+		if (cl >= 0) {
+			dgram(f, cl, t, BC_FO_C2A, 0, k);
+			dgram(f, cl + 3, (uint64_t)((int64_t)(t + 100000) + off), BC_FO_C2A, 0, k);
+		}
+		dgram(f, al, (uint64_t)((int64_t)t + off), BC_FO_A2C, 1, k);
+		if (k < 1000 || al == A1)
+			dgram(f, al - 3, t + 100000, BC_FO_A2C, 1, k);
+	}
+	garp(f, C1, T0 + cs * MS + 500000, 1, client_mac);
+	garp(f, A1, (uint64_t)((int64_t)(T0 + cs * MS + 600000) + off), 1, client_mac);
+	garp(f, A1, (uint64_t)((int64_t)(T0 + as * MS + 500000) + off), 2, agent_mac);
+	unsol_na(f, C1, T0 + cs * MS + 700000, client_mac);
+}
+
+static void ab_end(struct bc_fo_end *e, uint32_t miimon)
+{
+	memset(e, 0, sizeof(*e));
+	e->known = e->is_bond = true;
+	e->mode = BC_MODE_ACTIVEBACKUP;
+	e->miimon_ms = miimon;
+	e->lacp_rate = -1;
+}
+
+static const struct bc_finding *find(const struct bc_failover *f, const char *id, size_t nth)
+{
+	for (size_t i = 0; i < f->n_findings; i++)
+		if (!strcmp(f->findings[i].id, id) && nth-- == 0)
+			return &f->findings[i];
+	return NULL;
+}
+
+static const char *ev(const struct bc_finding *x, const char *key)
+{
+	for (size_t i = 0; i < x->n_evidence; i++)
+		if (!strcmp(x->evidence[i].key, key))
+			return x->evidence[i].value;
+	return "";
+}
+
+static void run_ab(struct bc_failover *f, uint64_t cs, uint64_t as, int64_t off)
+{
+	struct bc_fo_cfg c;
+	struct bc_fo_end ce, ae;
+	struct bc_error err = {0};
+
+	cfg_init(&c);
+	c.rx_on_tx_slave_only[BC_FO_CLIENT] = c.rx_on_tx_slave_only[BC_FO_AGENT] = true;
+	ab_end(&ce, 100);
+	ab_end(&ae, 100);
+	assert_int_equal(bc_failover_expect(&ce, &ae, BC_FO_CUT_CARRIER, &c.expect), 0);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(f, &c, &err), 0);
+	links(f, 2);
+	gen_ab(f, cs, as, off);
+	assert_int_equal(bc_failover_finish(f, &err), 0);
+}
+
+/* Client switches at 1080 ms, agent at 1060 ms: both directions stop 81 ms. */
+static void test_active_backup(void **state)
+{
+	struct bc_failover f;
+	const struct bc_fo_stream *fw, *rv;
+
+	(void)state;
+	run_ab(&f, 1080, 1060, 0);
+	assert_int_equal(f.n_streams, 2); /* the hellos are no stream */
+	fw = &f.streams[0];
+	rv = &f.streams[1];
+	assert_int_equal(fw->dir, BC_FO_C2A);
+	assert_int_equal(rv->dir, BC_FO_A2C);
+	/* forward: last delivered seq 999 at 999.1 ms, first 1080 at 1080.1 ms */
+	assert_true(fw->down.found && !fw->down.open);
+	assert_int_equal(fw->down.last_seq, 999);
+	assert_int_equal(fw->down.first_seq, 1080);
+	assert_int_equal(fw->down.gap_ns, 81 * MS);
+	assert_int_equal(fw->down.lost_in_gap, 80);
+	assert_int_equal(fw->lost, 80);
+	assert_int_equal(fw->left_before, C0);
+	assert_int_equal(fw->left_after, C1);
+	assert_int_equal(fw->arrived_before, A0);
+	assert_int_equal(fw->arrived_after, A1);
+	assert_true(fw->interrupted && fw->used_cut_slave && !fw->black_hole);
+	/* reverse: 1060..1079 arrive on client eth1 while the client still uses eth0 */
+	assert_int_equal(rv->not_delivered, 20);
+	assert_int_equal(rv->down.last_seq, 999);
+	assert_int_equal(rv->down.first_seq, 1080);
+	assert_int_equal(rv->down.gap_ns, 81 * MS);
+	assert_int_equal(rv->down.lost_in_gap, 80);
+	assert_int_equal(rv->arrived_before, C0);
+	assert_int_equal(rv->left_before, A0);
+	assert_int_equal(rv->left_after, A1);
+	assert_true(rv->interrupted && rv->used_cut_slave);
+	assert_int_equal(rv->duplicates + rv->reordered + fw->duplicates + fw->reordered, 0);
+	/* summaries */
+	assert_int_equal(f.dir[0].gap_ns, 81 * MS);
+	assert_int_equal(f.dir[1].n_interrupted, 1);
+	assert_int_equal(f.dir[0].tx_before, 1ull << C0);
+	assert_int_equal(f.dir[0].tx_after, 1ull << C1);
+	assert_int_equal(f.dir[1].tx_after, 1ull << A1);
+	/* eth0 stays a backup after the restore: nothing returns to it */
+	assert_int_equal(f.dir[0].returned_ns, BC_FO_NONE);
+	/* neighbour announcements: by sender address, NA by source MAC */
+	assert_int_equal(f.links[C1].garp[BC_FO_CLIENT], 1);
+	assert_int_equal(f.links[A1].garp[BC_FO_CLIENT], 1);
+	assert_int_equal(f.links[A1].garp[BC_FO_AGENT], 1);
+	assert_int_equal(f.links[C1].unsol_na[BC_FO_CLIENT], 1);
+	assert_int_equal(f.links[C1].first_garp_after_cut_ns, T0 + 1080 * MS + 500000);
+	/* 81 ms is within miimon 100 (+ tolerance): no finding */
+	assert_int_equal(f.cfg.expect.worst_ms, 100);
+	assert_int_equal(f.cfg.expect.limit_ms, 200);
+	assert_int_equal(f.n_findings, 0);
+	/* timeline: 10 ms bins; client eth0 sent 10 per bin before the cut, none during it */
+	assert_int_equal(f.tl_bin_ns, 10 * MS);
+	assert_int_equal(f.links[C0].tl_left[50], 10);
+	assert_int_equal(f.links[C0].tl_left[150], 0);
+	assert_int_equal(f.links[C1].tl_left[150], 10);
+	bc_failover_free(&f);
+}
+
+/* Same with the agent's clock 5 s ahead: the offset is found, the figures stay. */
+static void test_clock_offset(void **state)
+{
+	struct bc_failover f;
+
+	(void)state;
+	run_ab(&f, 1080, 1060, 5000000000ll);
+	assert_true(f.clock_offset_known);
+	assert_int_equal(f.clock_offset_ns, 5000000000ll);
+	assert_int_equal(f.streams[0].down.gap_ns, 81 * MS);
+	assert_int_equal(f.streams[1].down.gap_ns, 81 * MS);
+	assert_int_equal(f.streams[1].not_delivered, 20);
+	bc_failover_free(&f);
+}
+
+/* The client takes 400 ms to switch: beyond miimon 100 + 100 ms tolerance. */
+static void test_slow(void **state)
+{
+	struct bc_failover f;
+	const struct bc_finding *x;
+
+	(void)state;
+	run_ab(&f, 1400, 1060, 0);
+	assert_int_equal(f.dir[0].gap_ns, 401 * MS);
+	assert_int_equal(f.dir[1].gap_ns, 401 * MS);
+	assert_int_equal(f.n_findings, 2);
+	x = find(&f, "failover-slow", 0);
+	assert_non_null(x);
+	assert_int_equal(x->severity, BC_SEV_WARNING);
+	assert_string_equal(x->subject, "bond0/eth0");
+	assert_string_equal(ev(x, "direction"), "client-to-agent");
+	assert_string_equal(ev(x, "gap_ms"), "401");
+	assert_string_equal(ev(x, "limit_ms"), "200");
+	assert_string_equal(ev(find(&f, "failover-slow", 1), "direction"), "agent-to-client");
+	bc_failover_free(&f);
+}
+
+/*
+ * miimon 0, no ARP, silent cut of eth0: both ends keep using eth0, the wire
+ * drops everything during the hold; after the restore it flows again.
+ */
+static void test_black_hole(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_fo_end e;
+	struct bc_error err = {0};
+	const struct bc_finding *x;
+
+	(void)state;
+	cfg_init(&c);
+	c.cut = BC_FO_CUT_SILENT;
+	c.rx_on_tx_slave_only[0] = c.rx_on_tx_slave_only[1] = true;
+	ab_end(&e, 0);
+	assert_int_equal(bc_failover_expect(&e, &e, BC_FO_CUT_SILENT, &c.expect), 0);
+	assert_true(c.expect.black_hole);
+	assert_int_equal(c.expect.by, BC_FO_BY_NOTHING);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < END; k++) {
+		uint64_t t = T0 + k * MS;
+		bool wire = k < 1000 || k >= 2000;
+
+		dgram(&f, C0, t, BC_FO_C2A, 0, k);
+		dgram(&f, A0, t, BC_FO_A2C, 1, k);
+		if (wire) {
+			dgram(&f, A0, t + 100000, BC_FO_C2A, 0, k);
+			dgram(&f, C0, t + 100000, BC_FO_A2C, 1, k);
+		}
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	for (int d = 0; d < 2; d++) {
+		assert_true(f.streams[d].black_hole);
+		assert_int_equal(f.streams[d].down.gap_ns, 1001 * MS);
+		assert_int_equal(f.streams[d].down.lost_in_gap, 1000);
+		assert_int_equal(f.streams[d].left_after, f.streams[d].left_before);
+	}
+	assert_int_equal(f.n_findings, 2);
+	x = find(&f, "failover-black-hole", 0);
+	assert_non_null(x);
+	assert_int_equal(x->severity, BC_SEV_ERROR);
+	assert_string_equal(ev(x, "hold_ms"), "1000");
+	assert_string_equal(ev(x, "gap_ms"), "1001");
+	assert_string_equal(ev(x, "lost"), "1000");
+	assert_non_null(strstr(ev(x, "monitoring"), "miimon 0 and no ARP monitoring"));
+	assert_non_null(strstr(x->advice, "ARP monitoring"));
+	assert_null(find(&f, "failover-not-recovered", 0));
+	bc_failover_free(&f);
+}
+
+/*
+ * balance-xor over 3 slaves, 3 forward streams on eth0/eth1/eth2.  eth0 is
+ * cut; its stream moves to eth1 at 1090 ms; the others never stop.  Nothing
+ * comes back after the restore: the last 500 ms of stream 0 are missing, so
+ * it is "not recovered".
+ */
+static void test_xor_moved_and_unaffected(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_error err = {0};
+
+	(void)state;
+	cfg_init(&c);
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 3);
+	for (uint64_t k = 0, seq[3] = {0, 0, 0}; k < END; k++) {
+		uint64_t t = T0 + k * MS;
+
+		for (uint32_t s = 0; s < 3; s++) {
+			int l = (int)s;
+			uint64_t q;
+
+			/* streams 0 and 1 stall 300 ms (nothing sent, nothing lost) */
+			if ((s < 2 && k >= 1500 && k < 1800) || (s == 0 && k >= 2500))
+				continue;
+			q = seq[s]++;
+			if (s == 0 && k >= 1000 && k < 1090)
+				continue; /* dropped before the tap: admin down */
+			if (s == 0 && k >= 1090)
+				l = 1;
+			dgram(&f, l, t, BC_FO_C2A, s, q);
+			dgram(&f, l + 3, t + 100000 + (s == 2 && k == 1500 ? 2 * MS : 0),
+			      BC_FO_C2A, s, q);
+		}
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	assert_int_equal(f.n_streams, 3);
+	assert_true(f.streams[0].interrupted);
+	assert_int_equal(f.streams[0].down.gap_ns, 91 * MS);
+	assert_int_equal(f.streams[0].down.lost_in_gap, 90);
+	assert_int_equal(f.streams[0].down.first_seq, 1090);
+	assert_int_equal(f.streams[0].lost, 90);
+	assert_int_equal(f.streams[0].left_after, C1);
+	assert_true(!f.streams[1].interrupted && !f.streams[2].interrupted);
+	assert_int_equal(f.streams[1].lost + f.streams[2].lost, 0);
+	assert_false(f.streams[1].used_cut_slave);
+	/* seq 1500 of stream 2 arrives 2 ms late, after 1501 and 1502 */
+	assert_int_equal(f.streams[2].reordered, 1);
+	assert_int_equal(f.dir[0].n_interrupted, 1);
+	assert_int_equal(f.dir[0].n_used_cut, 1);
+	assert_int_equal(f.dir[0].gap_ns, 91 * MS);
+	/* the stall (longer, lossless) is not stream 0's failover; it is stream 1's longest gap */
+	assert_int_equal(f.dir[0].unaffected_gap_ns, 301 * MS);
+	assert_int_equal(f.dir[0].tx_before, (1ull << C0) | (1ull << C1) | (1ull << C2));
+	/* stream 0 stopped at 2500 (after the restore): an up gap, not a failure to recover */
+	assert_false(f.dir[0].not_recovered);
+	assert_int_equal(f.n_findings, 0); /* no expectation given: no verdict */
+	bc_failover_free(&f);
+}
+
+/*
+ * A flow that moves without loss (the hash bond dropped the slave at once):
+ * its gap is where it changed links, not a longer pause of the sender.
+ */
+static void test_moved_without_loss(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_error err = {0};
+	uint64_t seq = 0;
+
+	(void)state;
+	cfg_init(&c);
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < END; k++) {
+		uint64_t t = T0 + k * MS + (k >= 1050 ? 3 * MS : 0); /* 4 ms at the move */
+		int l = k < 1050 ? C0 : C1;
+
+		if (k >= 1500 && k < 1800)
+			continue; /* the sender pauses 300 ms: nothing numbered, nothing lost */
+		dgram(&f, l, t, BC_FO_C2A, 0, seq);
+		dgram(&f, l + 3, t + 100000, BC_FO_C2A, 0, seq++);
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	assert_false(f.streams[0].interrupted);
+	assert_int_equal(f.streams[0].lost, 0);
+	assert_int_equal(f.streams[0].down.first_seq, 1050);
+	assert_int_equal(f.streams[0].down.gap_ns, 4 * MS);
+	assert_int_equal(f.streams[0].left_after, C1);
+	assert_int_equal(f.streams[0].arrived_after, A1);
+	assert_true(f.streams[0].used_cut_slave);
+	assert_true(f.streams[0].moved);
+	assert_int_equal(f.dir[0].n_moved, 1);
+	assert_int_equal(f.dir[0].moved_gap_ns, 4 * MS);
+	assert_int_equal(f.dir[0].unaffected_gap_ns, 0);
+	bc_failover_free(&f);
+}
+
+/* LACP: timeout seen in the local actor's LACPDUs, re-sync after the restore. */
+static void test_lacp(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_error err = {0};
+	const struct bc_fo_link *l;
+
+	(void)state;
+	cfg_init(&c);
+	c.restore_ns = T0 + 6000 * MS;
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < 1000; k += 300) {
+		lacpdu(&f, C0, T0 + k * MS, 1, 0x3f);
+		lacpdu(&f, C0, T0 + (k + 50) * MS, 2, 0x3f);
+	}
+	/* silent cut: only the local actor is heard; it expires at +2600 ms */
+	lacpdu(&f, C0, T0 + 1900 * MS, 1, 0x3f);
+	lacpdu(&f, C0, T0 + 3600 * MS, 1, 0x8f); /* expired, not collecting */
+	lacpdu(&f, C0, T0 + 4600 * MS, 1, 0x47); /* defaulted */
+	/* restored at 6000: partner heard in sync at 6300, local back at 6800 */
+	lacpdu(&f, C0, T0 + 6100 * MS, 1, 0x0f);
+	lacpdu(&f, C0, T0 + 6300 * MS, 2, 0x3f);
+	lacpdu(&f, C0, T0 + 6800 * MS, 1, 0x3f);
+	/* eth1's LACP never stopped: no re-sync to speak of there */
+	for (uint64_t k = 0; k < 8000; k += 1000) {
+		lacpdu(&f, C1, T0 + k * MS, 1, 0x3f);
+		lacpdu(&f, C1, T0 + (k + 10) * MS, 2, 0x3f);
+	}
+	dgram(&f, C1, T0, BC_FO_C2A, 0, 0);
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	l = &f.links[C0];
+	assert_int_equal(l->lacpdus, 14);
+	assert_int_equal(l->n_actors, 2);
+	assert_int_equal(l->lacp_timeout_ns, T0 + 3600 * MS);
+	/* the partner (actor 2) was last heard at 950 ms: silent 2650 ms when it showed */
+	assert_int_equal(l->lacp_silence_ns, 2650 * MS);
+	assert_int_equal(l->lacp_defaulted_ns, T0 + 4600 * MS);
+	assert_int_equal(l->lacp_resync_ns, T0 + 6800 * MS);
+	assert_int_equal(f.links[C1].lacpdus, 16);
+	assert_int_equal(f.links[C1].lacp_timeout_ns, BC_FO_NONE);
+	assert_int_equal(f.links[C1].lacp_resync_ns, BC_FO_NONE);
+	bc_failover_free(&f);
+}
+
+/* The same frames through a pcap file (read_pcap), and foreign test ids ignored. */
+static void test_pcap_file(void **state)
+{
+	char dir[] = "/tmp/bc-fo-XXXXXX", path[64];
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_error err = {0};
+	pcap_t *p;
+	pcap_dumper_t *d;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/c.pcap", dir);
+	p = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+	d = pcap_dump_open(p, path);
+	assert_non_null(d);
+	cfg_init(&c);
+	for (int i = 0; i < 3; i++) {
+		struct bc_udphdr h = {.test_id = i == 2 ? 99 : 7, .seq = (uint64_t)i};
+		struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 1, .dport = 2,
+					.payload_len = 40, .ours = &h};
+		struct pcap_pkthdr ph = {0};
+		uint8_t b[128];
+		int n;
+
+		s.src[0] = s.dst[0] = 10, s.src[3] = 1, s.dst[3] = 2;
+		n = bc_pkt_build(&s, b, sizeof(b));
+		ph.caplen = ph.len = (uint32_t)n;
+		ph.ts.tv_sec = (time_t)(T0 / 1000000000ull);
+		ph.ts.tv_usec = (suseconds_t)(i * 1000); /* ns with the nano magic */
+		pcap_dump((u_char *)d, &ph, b);
+	}
+	pcap_dump_close(d);
+	pcap_close(p);
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	assert_int_equal(bc_failover_add_link(&f, BC_FO_CLIENT, "eth0", &err), 0);
+	assert_int_equal(f.cut_link, 0);
+	assert_int_equal(bc_failover_add_link(&f, BC_FO_CLIENT, "eth0", &err), -EEXIST);
+	assert_int_equal(bc_failover_read_pcap(&f, 0, path, &err), 0);
+	assert_int_equal(f.links[0].left, 2);
+	assert_int_equal(f.foreign, 1);
+	snprintf(path, sizeof(path), "%s/none.pcap", dir);
+	bc_error_clear(&err);
+	assert_true(bc_failover_read_pcap(&f, 0, path, &err) < 0);
+	assert_non_null(strstr(err.msg, "none.pcap"));
+	bc_failover_free(&f);
+	snprintf(path, sizeof(path), "%s/c.pcap", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+
+/* The JSON and text renderers on the active-backup case. */
+static void test_report(void **state)
+{
+	struct bc_failover f;
+	struct json_object *o, *d, *l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	run_ab(&f, 1400, 1060, 0);
+	o = bc_failover_json(&f);
+	assert_non_null(o);
+	d = json_object_array_get_idx(json_object_object_get(o, "directions"), 0);
+	assert_string_equal(bc_json_str(d, "verdict"), "slow");
+	assert_true(bc_json_dbl(d, "gap_ms", 0) == 401.0);
+	assert_int_equal(bc_json_i64(d, "lost_in_gap", 0), 400);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+				    json_object_object_get(d, "tx_after_failover"), 0)),
+			    "client/eth1");
+	assert_int_equal(bc_json_i64(json_object_object_get(o, "expected"), "limit_ms", 0), 200);
+	l = json_object_array_get_idx(json_object_object_get(o, "links"), C1);
+	assert_true(bc_json_dbl(l, "first_announcement_after_cut_ms", 0) == 400.5);
+	assert_int_equal(bc_json_i64(json_object_object_get(l, "gratuitous_arp_after_cut"),
+				     "client", 0),
+			 1);
+	d = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(o, "timeline"), "links"), C0);
+	assert_int_equal(bc_json_len(json_object_object_get(d, "frames")), f.tl_bins);
+	assert_string_equal(bc_json_str(d, "side"), "tx");
+	/* client eth0 sent 10 per 10 ms before the cut, got the reverse 10 too */
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(
+				 json_object_object_get(d, "frames"), 50)),
+			 10);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(
+				 json_object_object_get(d, "reverse_frames"), 50)),
+			 10);
+	assert_int_equal(bc_json_i64(json_object_array_get_idx(json_object_object_get(o, "events"), 0),
+				     "time_ns", 0),
+			 (long long)CUT);
+	assert_int_equal(bc_json_len(json_object_object_get(o, "findings")), 2);
+	assert_true(json_object_is_type(json_object_object_get(json_object_object_get(o, "recovery"),
+							       "carries_again_ms"),
+					json_type_null) ||
+		    !json_object_object_get(json_object_object_get(o, "recovery"),
+					    "carries_again_ms"));
+	/* the document is bc_plot_failover_timeline()'s input as it is */
+	{
+		char svg[] = "/tmp/bc-fo-plot-XXXXXX";
+		int fd = mkstemp(svg);
+		struct bc_error err = {0};
+		FILE *fp;
+		char head[4096] = "";
+
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(bc_plot_failover_timeline(svg, o, &err), 0);
+		fp = fopen(svg, "r");
+		assert_non_null(fp);
+		assert_true(fread(head, 1, sizeof(head) - 1, fp) > 0);
+		fclose(fp);
+		assert_non_null(strstr(head, "<svg"));
+		unlink(svg);
+	}
+	json_object_object_add(o, "peer", json_object_new_string("10.0.0.2"));
+	m = open_memstream(&buf, &len);
+	bc_failover_report_text(m, o);
+	fclose(m);
+	assert_non_null(strstr(buf, "Failover of bond0/eth0 (carrier cut, hold 1.0 s) with 10.0.0.2"));
+	assert_non_null(strstr(buf, "client-to-agent  slow"));
+	assert_non_null(strstr(buf, "client/eth0 -> client/eth1 -> client/eth1"));
+	assert_non_null(strstr(buf, "warning failover-slow bond0/eth0:"));
+	free(buf);
+	json_object_put(o);
+	bc_failover_free(&f);
+}
+
+/* What each configuration implies (bc_failover_expect). */
+static void test_expect(void **state)
+{
+	struct bc_fo_end c, a;
+	struct bc_fo_expect x;
+
+	(void)state;
+	ab_end(&c, 100);
+	c.downdelay_ms = 200;
+	c.updelay_ms = 400;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_int_equal(x.by, BC_FO_BY_MIIMON);
+	assert_int_equal(x.nominal_ms, 300);
+	assert_int_equal(x.min_ms, 200);
+	assert_int_equal(x.limit_ms, 400);
+	assert_int_equal(x.recovery_ms, 500);
+	assert_string_equal(x.basis, "miimon 100 ms + downdelay 200 ms (client and agent)");
+
+	/* miimon only, silent cut: nothing sees it */
+	assert_int_equal(bc_failover_expect(&c, NULL, BC_FO_CUT_SILENT, &x), 0);
+	assert_true(x.black_hole && x.assumed_agent);
+	assert_non_null(strstr(x.missing, "miimon 100 sees only carrier"));
+
+	/* ARP 100 ms x 3 missed */
+	ab_end(&c, 0);
+	c.arp_interval_ms = 100;
+	c.arp_missed_max = 3;
+	c.n_arp_targets = 1;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_int_equal(x.by, BC_FO_BY_ARP);
+	assert_int_equal(x.nominal_ms, 300);
+	assert_int_equal(x.min_ms, 200);
+	assert_int_equal(x.worst_ms, 450);
+	assert_int_equal(x.limit_ms, 562);
+	/* the default missed_max 2 when the kernel does not report it */
+	c.arp_missed_max = 0;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_int_equal(x.nominal_ms, 200);
+	/* ARP interval without a target is no monitoring */
+	c.n_arp_targets = 0;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_true(x.black_hole);
+	assert_non_null(strstr(x.missing, "miimon 0 and no ARP monitoring: none at all"));
+
+	/* 802.3ad: LACP timeouts; carrier loss with miimon is faster */
+	memset(&c, 0, sizeof(c));
+	c.known = c.is_bond = true;
+	c.mode = BC_MODE_8023AD;
+	c.miimon_ms = 100;
+	c.lacp_rate = 1;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_int_equal(x.by, BC_FO_BY_LACP);
+	assert_int_equal(x.nominal_ms, 3000);
+	assert_int_equal(x.min_ms, 2000);
+	assert_int_equal(x.worst_ms, 3100);
+	assert_int_equal(x.limit_ms, 3100 + 775);
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_int_equal(x.by, BC_FO_BY_CARRIER);
+	assert_int_equal(x.worst_ms, 0);
+	assert_int_equal(x.limit_ms, 100);
+	assert_int_equal(x.recovery_ms, 100);
+	/* balance-xor without any monitoring still drops a slave that loses carrier */
+	c.mode = BC_MODE_XOR;
+	c.miimon_ms = 0;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_false(x.black_hole);
+	assert_string_equal(x.basis, "carrier loss, seen at once in balance-xor (the slave's netdev "
+				     "event) (client and agent)");
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_true(x.black_hole);
+	c.mode = BC_MODE_8023AD;
+	c.lacp_rate = 0;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
+	assert_int_equal(x.nominal_ms, 90000);
+
+	/* the agent is a bridge: the client's detection alone; a slower agent wins */
+	ab_end(&c, 100);
+	memset(&a, 0, sizeof(a));
+	a.known = true;
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_CARRIER, &x), 0);
+	assert_int_equal(x.worst_ms, 100);
+	assert_string_equal(x.basis, "client: miimon 100 ms + downdelay 0 ms; agent: not a bond");
+	ab_end(&a, 500);
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_CARRIER, &x), 0);
+	assert_int_equal(x.worst_ms, 500);
+	/* an agent that cannot see it makes it a black hole */
+	ab_end(&a, 0);
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_CARRIER, &x), 0);
+	assert_true(x.black_hole);
+	assert_string_equal(x.missing, "agent: miimon 0 and no ARP monitoring: none at all");
+	assert_int_equal(bc_failover_expect(&a, NULL, BC_FO_CUT_CARRIER, &x), 0);
+	assert_null(strstr(x.missing, "agent"));
+	/* the client's configuration is required */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_CARRIER, &x), -EINVAL);
+	assert_non_null(bc_findings_lookup("failover-slow"));
+	assert_int_equal(bc_findings_lookup("failover-black-hole")->severity, BC_SEV_ERROR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_active_backup),
+		cmocka_unit_test(test_clock_offset),
+		cmocka_unit_test(test_slow),
+		cmocka_unit_test(test_black_hole),
+		cmocka_unit_test(test_xor_moved_and_unaffected),
+		cmocka_unit_test(test_moved_without_loss),
+		cmocka_unit_test(test_lacp),
+		cmocka_unit_test(test_pcap_file),
+		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_report),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
