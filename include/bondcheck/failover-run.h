@@ -80,8 +80,8 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 /*
  * bc_failover_plot() - @dir/failover-timeline.svg (bc_plot_failover_timeline)
  * from a failover document (its timeline, events, cut.cut_ns,
- * cut.restore_ns, settle_ms), from 0.5 s before the cut to at most 1.5 s
- * after the restore; @dir is created (one level) when missing; adds
+ * cut.restore_ns, cut.restore_done_ns, settle_ms), from 0.5 s before the
+ * cut to at most 1.5 s after the restore (its command's end); @dir is created (one level) when missing; adds
  * "plots": {"failover-timeline": path} to @doc.  0 or the plot layer's
  * -errno (-ENODATA: nothing arrived), -EINVAL without a timeline.
  */

@@ -187,7 +187,7 @@ static void recovery(FILE *out, struct json_object *doc)
 			bc_json_str(r, "slave"));
 	if (get(r, "lacp_resync_ms"))
 		fprintf(out, "; LACP back in sync after %s ms", msf(r, "lacp_resync_ms", b, sizeof(b)));
-	if (get(r, "expected_up_ms") && get(r, "carries_again_ms"))
+	if (bc_json_i64(r, "expected_up_ms", 0) > 0 && get(r, "carries_again_ms"))
 		fprintf(out, " (miimon + updelay: up to %lld ms)",
 			bc_json_i64(r, "expected_up_ms", 0));
 	fputc('\n', out);

@@ -369,6 +369,7 @@ int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *
 {
 	struct json_object *in = json_object_new_object(), *cut = json_object_object_get(doc, "cut");
 	long long cut_ns = bc_json_i64(cut, "cut_ns", -1), rest_ns = bc_json_i64(cut, "restore_ns", -1);
+	long long done_ns = bc_json_i64(cut, "restore_done_ns", -1);
 	long long after = bc_json_i64(doc, "settle_ms", 1500);
 	char path[4200];
 	int r;
@@ -388,8 +389,10 @@ int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *
 	json_object_object_add(in, "timeline", json_object_get(json_object_object_get(doc, "timeline")));
 	json_object_object_add(in, "events", json_object_get(json_object_object_get(doc, "events")));
 	json_object_object_add(in, "from_ns", json_object_new_int64(cut_ns - 500 * MS));
+	/* past the restore command's end, so its label fits too */
 	json_object_object_add(in, "to_ns",
-			       json_object_new_int64(rest_ns + (after < 1500 ? after : 1500) * MS));
+			       json_object_new_int64((done_ns > rest_ns ? done_ns : rest_ns) +
+						     (after < 1500 ? after : 1500) * MS));
 	r = bc_plot_failover_timeline(path, in, err);
 	json_object_put(in);
 	if (r == 0) {
