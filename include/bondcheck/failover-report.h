@@ -34,8 +34,8 @@
  * other}, gratuitous_arp_after_cut, unsolicited_na, unsolicited_na_after_cut,
  * first_announcement_after_cut_ms, arp_other, lacpdus, lacp_timeout_ms,
  * lacp_silence_ms (the partner's last LACPDU to the timeout),
- * lacp_defaulted_ms (after the cut), lacp_resync_ms, returned_ms {client-to-agent, agent-to-client},
- * truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
+ * lacp_defaulted_ms (after the cut), lacp_resync_ms, returned_ms {client-to-agent,
+ * agent-to-client}, truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
  * expected_up_ms (miimon + updelay: the longest before the returned slave
  * counts as up)}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
  * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
@@ -44,11 +44,10 @@
  * ones)]}, "events" [{time_ns, label}] (the cut and the restore began, and
  * when their commands finished if that took 20 ms or more, on the capture
  * clock; timeline + events are bc_plot_failover_timeline()'s
- * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut (last_before,
- * first_after, lacp_timeout, first_announcement, timeline start), to the
- * restore (returned, carries_again, lacp_resync), or durations (gap);
- * null when the event did not happen.  Verdicts: "within" (gap <=
- * limit_ms), "slow", "black-hole", "not-interrupted", "no-expectation".
+ * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut
+ * (last_before, first_after, lacp_timeout, first_announcement, timeline start), to the restore
+ * (returned, carries_again, lacp_resync), or durations (gap); null when the event did not happen.
+ * Verdicts: "within" (gap <= limit_ms), "slow", "black-hole", "not-interrupted", "no-expectation".
  * NULL on ENOMEM.
  */
 struct json_object *bc_failover_json(const struct bc_failover *f);

@@ -42,9 +42,9 @@ struct bc_failover_run_cfg {
 	uint32_t hold_ms;	     /* 0: 2000, or the configuration's worst detection + 1000 */
 	uint32_t settle_ms;	     /* after the restore; 0: from the configuration */
 	enum bc_fo_cut cut;
-	const char *cut_cmd, *restore_cmd; /* silent cut: shell commands (/bin/sh -c) */
-	const char *keep_pcaps;		   /* keep the pcaps here; NULL: a temporary folder */
-	const char *plot_dir;		   /* --plot DIR, or NULL */
+	const char *cut_cmd, *restore_cmd;  /* silent cut: shell commands (/bin/sh -c) */
+	const char *keep_pcaps;		    /* keep the pcaps here; NULL: a temporary folder */
+	const char *plot_dir;		    /* --plot DIR, or NULL */
 	volatile sig_atomic_t *interrupted; /* set by the caller's SIGINT/SIGTERM handler */
 	/* progress for a TTY: called with one short line ("cut eth0") */
 	void (*progress)(void *ctx, const char *line);
@@ -81,9 +81,9 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
  * bc_failover_plot() - @dir/failover-timeline.svg (bc_plot_failover_timeline)
  * from a failover document (its timeline, events, cut.cut_ns,
  * cut.restore_ns, cut.restore_done_ns, settle_ms), from 0.5 s before the
- * cut to at most 1.5 s after the restore (its command's end); @dir is created (one level) when missing; adds
- * "plots": {"failover-timeline": path} to @doc.  0 or the plot layer's
- * -errno (-ENODATA: nothing arrived), -EINVAL without a timeline.
+ * cut to at most 1.5 s after the restore (its command's end); @dir is created (one level) when
+ * missing; adds "plots": {"failover-timeline": path} to @doc.  0 or the plot layer's -errno
+ * (-ENODATA: nothing arrived), -EINVAL without a timeline.
  */
 int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *err);
 

@@ -79,10 +79,10 @@
 #define BC_FO_NAME	  32
 #define BC_FO_MAX_STREAMS 256
 #define BC_FO_MAX_BINS	  4096
-#define BC_FO_MAX_ACTORS  4			   /* LACP actors tracked per link */
-#define BC_FO_MAX_SPAN	  (1u << 24)		   /* sequence numbers per stream kept */
-#define BC_FO_NONE	  UINT64_MAX		   /* "no such time" */
-#define BC_FO_DEFAULT_BIN (10ull * 1000 * 1000)	   /* 10 ms */
+#define BC_FO_MAX_ACTORS  4			/* LACP actors tracked per link */
+#define BC_FO_MAX_SPAN	  (1u << 24)		/* sequence numbers per stream kept */
+#define BC_FO_NONE	  UINT64_MAX		/* "no such time" */
+#define BC_FO_DEFAULT_BIN (10ull * 1000 * 1000) /* 10 ms */
 
 enum bc_fo_host { BC_FO_CLIENT = 0, BC_FO_AGENT = 1 };
 enum bc_fo_dir { BC_FO_C2A = 0, BC_FO_A2C = 1 };
@@ -103,7 +103,7 @@ struct bc_fo_end {
 	uint32_t arp_interval_ms;
 	uint32_t arp_missed_max; /* 0: not reported (kernel < 5.17): the default 2 is used */
 	uint32_t n_arp_targets, n_ns_targets;
-	int lacp_rate;		 /* 0 slow, 1 fast, -1 not reported */
+	int lacp_rate; /* 0 slow, 1 fast, -1 not reported */
 };
 
 /* bc_fo_end_from_bond() - fill @e from a collected bond (known, is_bond set). */
@@ -126,9 +126,10 @@ struct bc_fo_expect {
 	uint64_t min_ms;	/* earliest detection the kernel's timers allow */
 	uint64_t worst_ms;	/* latest detection the kernel's timers allow */
 	uint64_t limit_ms;	/* failover-slow above: worst + max(100, worst / 4) */
-	uint64_t recovery_ms;	/* miimon + updelay: the longest before the returned slave counts up */
-	char basis[256];	/* "miimon 100 ms + downdelay 0 ms (client, agent)" */
-	char missing[256];	/* black_hole: which end lacks which monitoring */
+	uint64_t
+		recovery_ms; /* miimon + updelay: the longest before the returned slave counts up */
+	char basis[256];     /* "miimon 100 ms + downdelay 0 ms (client, agent)" */
+	char missing[256];   /* black_hole: which end lacks which monitoring */
 };
 
 /* Tolerance of failover-slow: the measured gap may exceed worst_ms by this much. */
@@ -177,18 +178,18 @@ const char *bc_fo_detector_name(enum bc_fo_detector d);
 /* ---- the measured side ------------------------------------------------------ */
 
 struct bc_fo_cfg {
-	uint8_t version;		 /* 4 or 6 */
-	uint8_t client_addr[16];	 /* IPv4 in the first 4 bytes */
+	uint8_t version;	 /* 4 or 6 */
+	uint8_t client_addr[16]; /* IPv4 in the first 4 bytes */
 	uint8_t agent_addr[16];
-	uint32_t test_id;		 /* only datagrams of this test; 0: any */
-	uint64_t cut_ns, restore_ns;	 /* the cut and the restore began (client clock) */
+	uint32_t test_id;		       /* only datagrams of this test; 0: any */
+	uint64_t cut_ns, restore_ns;	       /* the cut and the restore began (client clock) */
 	uint64_t cut_done_ns, restore_done_ns; /* their commands finished; 0: at once */
-	char bond[BC_IFNAMSIZ];		 /* the client's bond (finding subjects) */
-	char cut_slave[BC_IFNAMSIZ];	 /* the client slave that was cut */
+	char bond[BC_IFNAMSIZ];		       /* the client's bond (finding subjects) */
+	char cut_slave[BC_IFNAMSIZ];	       /* the client slave that was cut */
 	enum bc_fo_cut cut;
-	bool rx_on_tx_slave_only[2];	 /* per host: see "Delivered arrivals" above */
-	uint64_t bin_ns;		 /* timeline bin (BC_FO_DEFAULT_BIN) */
-	struct bc_fo_expect expect;	 /* from bc_failover_expect() */
+	bool rx_on_tx_slave_only[2]; /* per host: see "Delivered arrivals" above */
+	uint64_t bin_ns;	     /* timeline bin (BC_FO_DEFAULT_BIN) */
+	struct bc_fo_expect expect;  /* from bc_failover_expect() */
 	bool have_expect;
 };
 
@@ -211,36 +212,36 @@ struct bc_fo_link {
 	char name[BC_FO_NAME]; /* "client/eth0" */
 	enum bc_fo_host host;
 	char ifname[BC_IFNAMSIZ];
-	uint64_t left, arrived;		   /* our datagrams */
-	uint64_t garp[3], unsol_na[3];	   /* sent by [client, agent, another host] */
+	uint64_t left, arrived;	       /* our datagrams */
+	uint64_t garp[3], unsol_na[3]; /* sent by [client, agent, another host] */
 	uint64_t garp_after_cut[3], unsol_na_after_cut[3];
-	uint64_t first_garp_after_cut_ns;  /* any sender; BC_FO_NONE */
-	uint64_t arp_other;		   /* ARP that is not gratuitous */
+	uint64_t first_garp_after_cut_ns; /* any sender; BC_FO_NONE */
+	uint64_t arp_other;		  /* ARP that is not gratuitous */
 	uint64_t lacpdus;
-	uint64_t lacp_timeout_ns;	   /* first LACPDU after the cut showing the timeout */
-	uint64_t lacp_silence_ns;	   /* from the last LACPDU of another actor to it */
-	uint64_t lacp_defaulted_ns;	   /* first LACPDU after the cut with DEFAULTED set */
-	uint64_t lacp_resync_ns;	   /* all actors heard after the restore in sync; only
-					    * for a link LACP was disturbed on (a timeout, or
-					    * fewer than two actors late in the hold) */
+	uint64_t lacp_timeout_ns;   /* first LACPDU after the cut showing the timeout */
+	uint64_t lacp_silence_ns;   /* from the last LACPDU of another actor to it */
+	uint64_t lacp_defaulted_ns; /* first LACPDU after the cut with DEFAULTED set */
+	uint64_t lacp_resync_ns;    /* all actors heard after the restore in sync; only
+				     * for a link LACP was disturbed on (a timeout, or
+				     * fewer than two actors late in the hold) */
 	struct bc_fo_actor actors[BC_FO_MAX_ACTORS];
 	size_t n_actors;
-	uint64_t returned_ns[2];	   /* per direction: first datagram after the restore */
+	uint64_t returned_ns[2]; /* per direction: first datagram after the restore */
 	uint64_t malformed, foreign;
 	bool truncated;
-	uint32_t *tl_left, *tl_arrived;	   /* timeline: datagrams per bin */
+	uint32_t *tl_left, *tl_arrived; /* timeline: datagrams per bin */
 };
 
 /* One interval without delivered datagrams. */
 struct bc_fo_gap {
 	bool found;
-	bool open;			   /* nothing was delivered after it (to the end) */
+	bool open; /* nothing was delivered after it (to the end) */
 	uint64_t last_before_ns, first_after_ns;
-	uint64_t gap_ns;		   /* first_after - last_before (open: to the end) */
+	uint64_t gap_ns; /* first_after - last_before (open: to the end) */
 	uint64_t last_seq, first_seq;
-	int last_link, first_link;	   /* arrival links, -1 */
-	int first_left_link;		   /* the link the first datagram after left on, -1 */
-	uint64_t lost_in_gap;		   /* sequence numbers in between never delivered */
+	int last_link, first_link; /* arrival links, -1 */
+	int first_left_link;	   /* the link the first datagram after left on, -1 */
+	uint64_t lost_in_gap;	   /* sequence numbers in between never delivered */
 };
 
 struct bc_fo_stream {
@@ -251,29 +252,30 @@ struct bc_fo_stream {
 	uint64_t left, arrived, delivered; /* delivered: first copies */
 	uint64_t lost, duplicates, reordered, not_delivered;
 	struct bc_fo_gap down, up;
-	bool used_cut_slave;		   /* left or arrived on the cut slave before the cut */
-	bool interrupted;		   /* down.lost_in_gap > 0 */
-	bool black_hole;		   /* down gap covers the whole hold */
-	bool moved;			   /* left or arrived on another link after the gap */
-	int left_before, left_after, left_end;	   /* links, -1 */
+	bool used_cut_slave;		       /* left or arrived on the cut slave before the cut */
+	bool interrupted;		       /* down.lost_in_gap > 0 */
+	bool black_hole;		       /* down gap covers the whole hold */
+	bool moved;			       /* left or arrived on another link after the gap */
+	int left_before, left_after, left_end; /* links, -1 */
 	int arrived_before, arrived_after, arrived_end;
 	/* internal */
 	uint32_t span;
-	uint64_t *dep_ts, *arr_ts;	   /* per seq - min_seq, BC_FO_NONE */
+	uint64_t *dep_ts, *arr_ts; /* per seq - min_seq, BC_FO_NONE */
 	uint8_t *dep_link, *arr_link;
 	uint16_t *arr_n;
 };
 
 struct bc_fo_dirsum {
 	size_t n_streams, n_interrupted, n_black_hole, n_used_cut, n_moved;
-	uint64_t gap_ns;		   /* longest down gap of the interrupted streams (0: none) */
-	uint64_t up_gap_ns;		   /* longest up gap with loss (0: none) */
-	uint64_t unaffected_gap_ns;	   /* longest down gap of the streams neither interrupted nor moved */
-	uint64_t moved_gap_ns;		   /* longest down gap of the streams that moved */
+	uint64_t gap_ns;	    /* longest down gap of the interrupted streams (0: none) */
+	uint64_t up_gap_ns;	    /* longest up gap with loss (0: none) */
+	uint64_t unaffected_gap_ns; /* longest down gap of the streams neither interrupted nor moved
+				     */
+	uint64_t moved_gap_ns;	    /* longest down gap of the streams that moved */
 	uint64_t lost, lost_in_gap, duplicates, reordered;
-	uint64_t returned_ns;		   /* first datagram on the cut slave after the restore */
+	uint64_t returned_ns; /* first datagram on the cut slave after the restore */
 	uint64_t tx_before, tx_after, tx_end; /* bit masks of links the sender used */
-	bool not_recovered;		   /* a stream delivered nothing after the restore */
+	bool not_recovered;		      /* a stream delivered nothing after the restore */
 };
 
 struct bc_failover {
@@ -283,13 +285,13 @@ struct bc_failover {
 	struct bc_fo_stream *streams;
 	size_t n_streams;
 	struct bc_fo_dirsum dir[2];
-	int64_t clock_offset_ns;	   /* agent clock - client clock (estimated) */
+	int64_t clock_offset_ns; /* agent clock - client clock (estimated) */
 	bool clock_offset_known;
-	int cut_link;			   /* index of client/<cut_slave>, -1 */
-	uint64_t first_ns, last_ns;	   /* our datagrams, client clock */
-	uint64_t tl_start_ns, tl_bin_ns;   /* timeline */
+	int cut_link;			 /* index of client/<cut_slave>, -1 */
+	uint64_t first_ns, last_ns;	 /* our datagrams, client clock */
+	uint64_t tl_start_ns, tl_bin_ns; /* timeline */
 	size_t tl_bins;
-	uint64_t foreign;		   /* our header, other test id or out-of-range seq */
+	uint64_t foreign; /* our header, other test id or out-of-range seq */
 	struct bc_finding *findings;
 	size_t n_findings;
 	bool finished;

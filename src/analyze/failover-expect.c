@@ -161,8 +161,7 @@ int bc_failover_expect(const struct bc_fo_end *client, const struct bc_fo_end *a
 		snprintf(out->basis, sizeof(out->basis), "%s (client%s)", c.basis,
 			 out->assumed_agent ? "; agent assumed alike" : " and agent");
 	else
-		snprintf(out->basis, sizeof(out->basis), "client: %s; agent: %s", c.basis,
-			 a.basis);
+		snprintf(out->basis, sizeof(out->basis), "client: %s; agent: %s", c.basis, a.basis);
 	out->limit_ms = out->worst_ms + BC_FO_SLACK_MS(out->worst_ms);
 	return 0;
 }
@@ -231,8 +230,8 @@ static int black_hole(struct bc_failover *f, enum bc_fo_dir d)
 	if (f->cfg.have_expect && e->black_hole)
 		bc_finding_evidence(n, "monitoring", "%s", e->missing);
 	else if (f->cfg.have_expect)
-		bc_finding_evidence(n, "expected_ms", "%llu (%s)",
-				    (unsigned long long)e->worst_ms, e->basis);
+		bc_finding_evidence(n, "expected_ms", "%llu (%s)", (unsigned long long)e->worst_ms,
+				    e->basis);
 	return 0;
 }
 
@@ -256,8 +255,7 @@ static int slow(struct bc_failover *f, enum bc_fo_dir d)
 			    (unsigned long long)e->nominal_ms, (unsigned long long)e->worst_ms);
 	bc_finding_evidence(n, "limit_ms", "%llu", (unsigned long long)e->limit_ms);
 	bc_finding_evidence(n, "basis", "%s", e->basis);
-	bc_finding_evidence(n, "streams", "%zu interrupted of %zu", x->n_interrupted,
-			    x->n_streams);
+	bc_finding_evidence(n, "streams", "%zu interrupted of %zu", x->n_interrupted, x->n_streams);
 	return 0;
 }
 
@@ -274,8 +272,9 @@ static int not_recovered(struct bc_failover *f, enum bc_fo_dir d)
 	if (!n)
 		return -ENOMEM;
 	bc_finding_evidence(n, "direction", "%s", bc_fo_dir_name(d));
-	bc_finding_evidence(n, "restore_to_end_ms", "%llu",
-			    ms(f->last_ns > f->cfg.restore_ns ? f->last_ns - f->cfg.restore_ns : 0));
+	bc_finding_evidence(
+		n, "restore_to_end_ms", "%llu",
+		ms(f->last_ns > f->cfg.restore_ns ? f->last_ns - f->cfg.restore_ns : 0));
 	return 0;
 }
 

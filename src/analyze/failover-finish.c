@@ -464,8 +464,8 @@ static struct bc_fo_actor *actor(struct bc_fo_link *l, const struct fo_ev *e)
 			return &l->actors[i];
 	if (l->n_actors == BC_FO_MAX_ACTORS)
 		return NULL;
-	l->actors[l->n_actors] = (struct bc_fo_actor){.port = e->port,
-						      .synced_after_restore_ns = BC_FO_NONE};
+	l->actors[l->n_actors] =
+		(struct bc_fo_actor){.port = e->port, .synced_after_restore_ns = BC_FO_NONE};
 	memcpy(l->actors[l->n_actors].system, e->mac, 6);
 	return &l->actors[l->n_actors++];
 }
@@ -486,7 +486,8 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 
 		l->lacp_timeout_ns = e->ts;
 		for (size_t i = 0; i < l->n_actors; i++)
-			if (&l->actors[i] != x && l->actors[i].lacpdus && l->actors[i].last_ns > heard)
+			if (&l->actors[i] != x && l->actors[i].lacpdus &&
+			    l->actors[i].last_ns > heard)
 				heard = l->actors[i].last_ns;
 		if (heard)
 			l->lacp_silence_ns = e->ts - heard;
@@ -543,7 +544,8 @@ static void events(struct bc_failover *f, struct fo_priv *pv)
 
 		for (size_t k = 0; k < l->n_actors; k++)
 			late += l->actors[k].late_in_hold;
-		if (late >= 2 && l->lacp_timeout_ns == BC_FO_NONE && l->lacp_defaulted_ns == BC_FO_NONE)
+		if (late >= 2 && l->lacp_timeout_ns == BC_FO_NONE &&
+		    l->lacp_defaulted_ns == BC_FO_NONE)
 			continue; /* LACP went on undisturbed on this link */
 		for (size_t k = 0; k < l->n_actors; k++) {
 			if (!l->actors[k].after_restore)
@@ -566,7 +568,8 @@ static void summaries(struct bc_failover *f)
 		struct bc_fo_dirsum *x = &f->dir[d];
 
 		memset(x, 0, sizeof(*x));
-		x->returned_ns = f->cut_link >= 0 ? f->links[f->cut_link].returned_ns[d] : BC_FO_NONE;
+		x->returned_ns =
+			f->cut_link >= 0 ? f->links[f->cut_link].returned_ns[d] : BC_FO_NONE;
 	}
 	for (size_t i = 0; i < f->n_streams; i++) {
 		struct bc_fo_stream *s = &f->streams[i];

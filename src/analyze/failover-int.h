@@ -13,11 +13,11 @@
 
 /* One of our datagrams seen on a link (24 bytes). */
 struct fo_rec {
-	uint64_t ts;	 /* capture time; agent links: moved to the client clock at finish */
+	uint64_t ts; /* capture time; agent links: moved to the client clock at finish */
 	uint64_t seq;
 	uint32_t stream; /* index in f->streams */
 	uint8_t link;
-	uint8_t left;	 /* 1: left on this link (captured at the sender) */
+	uint8_t left; /* 1: left on this link (captured at the sender) */
 };
 
 enum fo_ev_kind { EV_GARP, EV_ARP, EV_NA, EV_LACP };

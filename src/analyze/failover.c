@@ -163,8 +163,8 @@ static int arp(struct bc_failover *f, int link, uint64_t ts, const uint8_t *d, u
 	const uint8_t *a = d + p->l2_len;
 	struct fo_ev e = {.ts = ts, .link = (uint8_t)link, .sender = -1};
 
-	if (caplen < (uint32_t)p->l2_len + 28 || a[0] != 0 || a[1] != 1 || a[2] != 8 ||
-	    a[3] != 0 || a[4] != 6 || a[5] != 4) {
+	if (caplen < (uint32_t)p->l2_len + 28 || a[0] != 0 || a[1] != 1 || a[2] != 8 || a[3] != 0 ||
+	    a[4] != 6 || a[5] != 4) {
 		f->links[link].malformed++;
 		return 0;
 	}
@@ -266,7 +266,8 @@ int bc_failover_add_packet(struct bc_failover *f, int link, uint64_t ts_ns, cons
 		return 0; /* a reverse stream's hello, not part of the stream */
 	src = host_of_addr(f, p.src, p.ip_version);
 	dst = host_of_addr(f, p.dst, p.ip_version);
-	if (src < 0 || dst < 0 || src == dst || (f->cfg.test_id && p.ours.test_id != f->cfg.test_id)) {
+	if (src < 0 || dst < 0 || src == dst ||
+	    (f->cfg.test_id && p.ours.test_id != f->cfg.test_id)) {
 		l->foreign++;
 		f->foreign++;
 		return 0;

@@ -76,8 +76,7 @@ static void usage(FILE *out)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck failover: %s '%s' is invalid; expected %s\n", opt, val,
-		allowed);
+	fprintf(stderr, "bondcheck failover: %s '%s' is invalid; expected %s\n", opt, val, allowed);
 	return BC_EXIT_USAGE;
 }
 

@@ -72,7 +72,8 @@ static struct json_object *expect_json(const struct bc_failover *f)
 	json_object_object_add(o, "recovery_ms", U64(e->recovery_ms));
 	json_object_object_add(o, "basis", json_object_new_string(e->basis));
 	json_object_object_add(o, "black_hole", json_object_new_boolean(e->black_hole));
-	json_object_object_add(o, "missing", e->black_hole ? json_object_new_string(e->missing) : NULL);
+	json_object_object_add(o, "missing",
+			       e->black_hole ? json_object_new_string(e->missing) : NULL);
 	json_object_object_add(o, "agent_assumed", json_object_new_boolean(e->assumed_agent));
 	return o;
 }
@@ -102,13 +103,16 @@ static struct json_object *dirs_json(const struct bc_failover *f)
 		json_object_object_add(o, "interrupted", U64(x->n_interrupted));
 		json_object_object_add(o, "black_holed", U64(x->n_black_hole));
 		json_object_object_add(o, "used_cut_slave", U64(x->n_used_cut));
-		json_object_object_add(o, "gap_ms", x->n_interrupted ? jms((int64_t)x->gap_ns) : NULL);
+		json_object_object_add(o, "gap_ms",
+				       x->n_interrupted ? jms((int64_t)x->gap_ns) : NULL);
 		json_object_object_add(o, "moved", U64(x->n_moved));
 		json_object_object_add(o, "moved_gap_ms",
 				       x->n_moved ? jms((int64_t)x->moved_gap_ns) : NULL);
 		json_object_object_add(o, "unaffected_gap_ms",
-				       x->unaffected_gap_ns ? jms((int64_t)x->unaffected_gap_ns) : NULL);
-		json_object_object_add(o, "up_gap_ms", x->up_gap_ns ? jms((int64_t)x->up_gap_ns) : NULL);
+				       x->unaffected_gap_ns ? jms((int64_t)x->unaffected_gap_ns)
+							    : NULL);
+		json_object_object_add(o, "up_gap_ms",
+				       x->up_gap_ns ? jms((int64_t)x->up_gap_ns) : NULL);
 		json_object_object_add(o, "lost", U64(x->lost));
 		json_object_object_add(o, "lost_in_gap", U64(x->lost_in_gap));
 		json_object_object_add(o, "duplicates", U64(x->duplicates));
@@ -118,7 +122,8 @@ static struct json_object *dirs_json(const struct bc_failover *f)
 		json_object_object_add(o, "tx_end", mask_names(f, x->tx_end));
 		json_object_object_add(o, "returned_after_restore_ms",
 				       rel(x->returned_ns, f->cfg.restore_ns));
-		json_object_object_add(o, "not_recovered", json_object_new_boolean(x->not_recovered));
+		json_object_object_add(o, "not_recovered",
+				       json_object_new_boolean(x->not_recovered));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -133,7 +138,8 @@ static struct json_object *streams_json(const struct bc_failover *f)
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "id", U64(s->stream_id));
-		json_object_object_add(o, "direction", json_object_new_string(bc_fo_dir_name(s->dir)));
+		json_object_object_add(o, "direction",
+				       json_object_new_string(bc_fo_dir_name(s->dir)));
 		json_object_object_add(o, "sport", U64(s->sport));
 		json_object_object_add(o, "dport", U64(s->dport));
 		json_object_object_add(o, "left", U64(s->left));
@@ -143,7 +149,8 @@ static struct json_object *streams_json(const struct bc_failover *f)
 		json_object_object_add(o, "lost", U64(s->lost));
 		json_object_object_add(o, "duplicates", U64(s->duplicates));
 		json_object_object_add(o, "reordered", U64(s->reordered));
-		json_object_object_add(o, "used_cut_slave", json_object_new_boolean(s->used_cut_slave));
+		json_object_object_add(o, "used_cut_slave",
+				       json_object_new_boolean(s->used_cut_slave));
 		json_object_object_add(o, "interrupted", json_object_new_boolean(s->interrupted));
 		json_object_object_add(o, "black_hole", json_object_new_boolean(s->black_hole));
 		json_object_object_add(o, "moved", json_object_new_boolean(s->moved));
@@ -179,22 +186,27 @@ static struct json_object *links_json(const struct bc_failover *f)
 		struct json_object *o = json_object_new_object(), *r = json_object_new_object();
 
 		json_object_object_add(o, "name", json_object_new_string(l->name));
-		json_object_object_add(o, "host", json_object_new_string(
-							  l->host == BC_FO_CLIENT ? "client" : "agent"));
+		json_object_object_add(
+			o, "host",
+			json_object_new_string(l->host == BC_FO_CLIENT ? "client" : "agent"));
 		json_object_object_add(o, "left", U64(l->left));
 		json_object_object_add(o, "arrived", U64(l->arrived));
 		json_object_object_add(o, "gratuitous_arp", by_host(l->garp));
 		json_object_object_add(o, "gratuitous_arp_after_cut", by_host(l->garp_after_cut));
 		json_object_object_add(o, "unsolicited_na", by_host(l->unsol_na));
-		json_object_object_add(o, "unsolicited_na_after_cut", by_host(l->unsol_na_after_cut));
+		json_object_object_add(o, "unsolicited_na_after_cut",
+				       by_host(l->unsol_na_after_cut));
 		json_object_object_add(o, "first_announcement_after_cut_ms",
 				       rel(l->first_garp_after_cut_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "arp_other", U64(l->arp_other));
 		json_object_object_add(o, "lacpdus", U64(l->lacpdus));
-		json_object_object_add(o, "lacp_timeout_ms", rel(l->lacp_timeout_ns, f->cfg.cut_ns));
+		json_object_object_add(o, "lacp_timeout_ms",
+				       rel(l->lacp_timeout_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_silence_ms", rel(l->lacp_silence_ns, 0));
-		json_object_object_add(o, "lacp_defaulted_ms", rel(l->lacp_defaulted_ns, f->cfg.cut_ns));
-		json_object_object_add(o, "lacp_resync_ms", rel(l->lacp_resync_ns, f->cfg.restore_ns));
+		json_object_object_add(o, "lacp_defaulted_ms",
+				       rel(l->lacp_defaulted_ns, f->cfg.cut_ns));
+		json_object_object_add(o, "lacp_resync_ms",
+				       rel(l->lacp_resync_ns, f->cfg.restore_ns));
 		for (int d = 0; d < 2; d++)
 			json_object_object_add(r, bc_fo_dir_name(d),
 					       rel(l->returned_ns[d], f->cfg.restore_ns));
@@ -334,23 +346,26 @@ static struct json_object *notes_json(const struct bc_failover *f)
 	for (size_t i = 0; i < f->n_links; i++)
 		if (f->links[i].lacp_defaulted_ns != BC_FO_NONE &&
 		    f->links[i].lacp_resync_ns == BC_FO_NONE) {
-			snprintf(buf, sizeof(buf),
-				 "%s: LACP defaulted during the hold (the partner's information "
-				 "replaced by defaults, whose timeout is long): the ports then send "
-				 "LACPDUs every 30 s until they hear each other, so the re-sync can "
-				 "take up to 30 s after the restore, longer than --settle",
-				 f->links[i].name);
+			snprintf(
+				buf, sizeof(buf),
+				"%s: LACP defaulted during the hold (the partner's information "
+				"replaced by defaults, whose timeout is long): the ports then send "
+				"LACPDUs every 30 s until they hear each other, so the re-sync can "
+				"take up to 30 s after the restore, longer than --settle",
+				f->links[i].name);
 			json_object_array_add(a, json_object_new_string(buf));
 		}
 	if (!f->clock_offset_known && f->n_streams)
-		json_object_array_add(a, json_object_new_string(
-						 "the clock offset between the ends could not be "
-						 "estimated (one direction had no datagram seen at "
-						 "both ends): the agent's times are taken as they are"));
+		json_object_array_add(
+			a, json_object_new_string(
+				   "the clock offset between the ends could not be "
+				   "estimated (one direction had no datagram seen at "
+				   "both ends): the agent's times are taken as they are"));
 	for (size_t i = 0; i < f->n_links; i++)
 		if (f->links[i].truncated) {
-			snprintf(buf, sizeof(buf), "the capture of %s ends inside a record: "
-						   "its counts are lower bounds",
+			snprintf(buf, sizeof(buf),
+				 "the capture of %s ends inside a record: "
+				 "its counts are lower bounds",
 				 f->links[i].name);
 			json_object_array_add(a, json_object_new_string(buf));
 		}
@@ -365,12 +380,14 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 		return NULL;
 	json_object_object_add(c, "bond", json_object_new_string(f->cfg.bond));
 	json_object_object_add(c, "slave", json_object_new_string(f->cfg.cut_slave));
-	json_object_object_add(c, "mode", json_object_new_string(
-						  f->cfg.cut == BC_FO_CUT_SILENT ? "silent" : "carrier"));
+	json_object_object_add(
+		c, "mode",
+		json_object_new_string(f->cfg.cut == BC_FO_CUT_SILENT ? "silent" : "carrier"));
 	json_object_object_add(c, "hold_ms", jms((int64_t)(f->cfg.restore_ns - f->cfg.cut_ns)));
 	json_object_object_add(c, "cut_ns", U64(f->cfg.cut_ns));
 	json_object_object_add(c, "restore_ns", U64(f->cfg.restore_ns));
-	json_object_object_add(c, "cut_done_ns", f->cfg.cut_done_ns ? U64(f->cfg.cut_done_ns) : NULL);
+	json_object_object_add(c, "cut_done_ns",
+			       f->cfg.cut_done_ns ? U64(f->cfg.cut_done_ns) : NULL);
 	json_object_object_add(c, "restore_done_ns",
 			       f->cfg.restore_done_ns ? U64(f->cfg.restore_done_ns) : NULL);
 	json_object_object_add(o, "cut", c);

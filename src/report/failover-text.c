@@ -31,7 +31,8 @@ static void names(FILE *out, struct json_object *a)
 	if (!n)
 		fputs("-", out);
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? "," : "", json_object_get_string(json_object_array_get_idx(a, i)));
+		fprintf(out, "%s%s", i ? "," : "",
+			json_object_get_string(json_object_array_get_idx(a, i)));
 }
 
 static void header(FILE *out, struct json_object *doc)
@@ -53,7 +54,8 @@ static void header(FILE *out, struct json_object *doc)
 			bc_json_str(e, "missing"));
 	else
 		fprintf(out,
-			"expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld ms\n",
+			"expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld "
+			"ms\n",
 			bc_json_str(e, "basis"), bc_json_i64(e, "nominal_ms", 0),
 			bc_json_i64(e, "min_ms", 0), bc_json_i64(e, "worst_ms", 0),
 			bc_json_i64(e, "limit_ms", 0));
@@ -64,8 +66,8 @@ static void directions(FILE *out, struct json_object *doc)
 	struct json_object *ds = get(doc, "directions");
 	char a[32], b[32];
 
-	fprintf(out, "\n%-16s %-15s %7s %9s %6s %5s %6s  %s\n", "direction", "verdict",
-		"streams", "gap ms", "lost", "dup", "reord", "sender's slaves: before -> after -> end");
+	fprintf(out, "\n%-16s %-15s %7s %9s %6s %5s %6s  %s\n", "direction", "verdict", "streams",
+		"gap ms", "lost", "dup", "reord", "sender's slaves: before -> after -> end");
 	for (size_t i = 0; i < bc_json_len(ds); i++) {
 		struct json_object *d = json_object_array_get_idx(ds, i);
 
@@ -81,10 +83,13 @@ static void directions(FILE *out, struct json_object *doc)
 		names(out, get(d, "tx_end"));
 		fputc('\n', out);
 		if (bc_json_i64(d, "moved", 0))
-			fprintf(out, "%16s %lld stream(s) moved to another slave: longest gap %s ms\n",
-				"", bc_json_i64(d, "moved", 0), msf(d, "moved_gap_ms", b, sizeof(b)));
+			fprintf(out,
+				"%16s %lld stream(s) moved to another slave: longest gap %s ms\n",
+				"", bc_json_i64(d, "moved", 0),
+				msf(d, "moved_gap_ms", b, sizeof(b)));
 		if (get(d, "unaffected_gap_ms"))
-			fprintf(out, "%16s streams that stayed: longest pause %s ms, nothing lost\n", "",
+			fprintf(out,
+				"%16s streams that stayed: longest pause %s ms, nothing lost\n", "",
 				msf(d, "unaffected_gap_ms", b, sizeof(b)));
 		if (get(d, "up_gap_ms"))
 			fprintf(out, "%16s when the slave returned: a gap of %s ms with loss\n", "",
@@ -162,7 +167,8 @@ static void links(FILE *out, struct json_object *doc)
 				msf(l, "lacp_timeout_ms", a, sizeof(a)),
 				msf(l, "lacp_silence_ms", c, sizeof(c)));
 		if (get(l, "lacp_defaulted_ms"))
-			fprintf(out, "; defaulted at +%s ms", msf(l, "lacp_defaulted_ms", c, sizeof(c)));
+			fprintf(out, "; defaulted at +%s ms",
+				msf(l, "lacp_defaulted_ms", c, sizeof(c)));
 		if (get(l, "lacp_resync_ms"))
 			fprintf(out, "; in sync %s ms after the restore",
 				msf(l, "lacp_resync_ms", b, sizeof(b)));
@@ -181,12 +187,14 @@ static void recovery(FILE *out, struct json_object *doc)
 		fprintf(out, "\nrecovery: %s carries test traffic again %s ms after the restore",
 			bc_json_str(r, "slave"), msf(r, "carries_again_ms", a, sizeof(a)));
 	else
-		fprintf(out, "\nrecovery: %s carried no test traffic after the restore (a backup "
-			     "slave, a hash that now picks another slave, or not back yet when the "
-			     "capture ended)",
+		fprintf(out,
+			"\nrecovery: %s carried no test traffic after the restore (a backup "
+			"slave, a hash that now picks another slave, or not back yet when the "
+			"capture ended)",
 			bc_json_str(r, "slave"));
 	if (get(r, "lacp_resync_ms"))
-		fprintf(out, "; LACP back in sync after %s ms", msf(r, "lacp_resync_ms", b, sizeof(b)));
+		fprintf(out, "; LACP back in sync after %s ms",
+			msf(r, "lacp_resync_ms", b, sizeof(b)));
 	if (bc_json_i64(r, "expected_up_ms", 0) > 0 && get(r, "carries_again_ms"))
 		fprintf(out, " (miimon + updelay: up to %lld ms)",
 			bc_json_i64(r, "expected_up_ms", 0));
@@ -234,5 +242,6 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 			fprintf(out, "plot %s: %s\n", k, json_object_get_string(v));
 	}
 	for (size_t i = 0; i < bc_json_len(notes); i++)
-		fprintf(out, "note: %s\n", json_object_get_string(json_object_array_get_idx(notes, i)));
+		fprintf(out, "note: %s\n",
+			json_object_get_string(json_object_array_get_idx(notes, i)));
 }

@@ -93,8 +93,9 @@ struct json_object *fo_end_json(const struct bc_fo_end *e)
 	json_object_object_add(o, "arp_missed_max",
 			       e->arp_missed_max ? json_object_new_int64(e->arp_missed_max) : NULL);
 	json_object_object_add(o, "arp_ip_targets", json_object_new_int64(e->n_arp_targets));
-	json_object_object_add(o, "lacp_rate", e->lacp_rate < 0 ? NULL
-				       : json_object_new_string(e->lacp_rate ? "fast" : "slow"));
+	json_object_object_add(
+		o, "lacp_rate",
+		e->lacp_rate < 0 ? NULL : json_object_new_string(e->lacp_rate ? "fast" : "slow"));
 	return o;
 }
 
@@ -121,7 +122,8 @@ static int add_files(struct bc_failover *f, enum bc_fo_host host, struct json_ob
 		int link = bc_failover_add_link(f, host, name, &e);
 
 		if (link < 0) {
-			snprintf(buf, sizeof(buf), "capture %s/%s not analysed: %s", h, name, e.msg);
+			snprintf(buf, sizeof(buf), "capture %s/%s not analysed: %s", h, name,
+				 e.msg);
 			json_object_array_add(notes, json_object_new_string(buf));
 			continue;
 		}

@@ -22,15 +22,15 @@ struct fo_setup {
 	struct bc_fo_end client_end;
 	struct sockaddr_storage local, peer; /* the test's addresses */
 	enum bc_fo_cut cut;
-	int64_t cut_at_ns;		     /* elapsed since the streams started */
+	int64_t cut_at_ns; /* elapsed since the streams started */
 	int64_t hold_ns, settle_ns;
 	/* progress: cut started, cut in place, restore started, restored */
 	bool cut_done, cut_in_place, restoring, restored;
-	pid_t pid;			     /* a --cut-cmd / --restore-cmd running, or 0 */
+	pid_t pid; /* a --cut-cmd / --restore-cmd running, or 0 */
 	int64_t cut_in_place_mono, restored_mono;
-	uint64_t cut_ns, restore_ns;	     /* CLOCK_REALTIME when each action began */
+	uint64_t cut_ns, restore_ns; /* CLOCK_REALTIME when each action began */
 	uint64_t cut_took_ns, restore_took_ns;
-	struct bc_journal *journal;	     /* the bond before the cut */
+	struct bc_journal *journal; /* the bond before the cut */
 	char journal_path[4096];
 };
 
@@ -51,7 +51,8 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 int fo_run_cmd(const char *what, const char *cmd, struct bc_error *err);
 /* Start /bin/sh -c @cmd without waiting: *@pid.  0 or -errno. */
 int fo_spawn_cmd(const char *what, const char *cmd, pid_t *pid, struct bc_error *err);
-/* 1 when @pid has exited with status 0, 0 while it runs, -EIO when it failed (@what, @cmd named). */
+/* 1 when @pid has exited with status 0, 0 while it runs, -EIO when it failed (@what, @cmd named).
+ */
 int fo_cmd_poll(const char *what, const char *cmd, pid_t pid, bool wait, struct bc_error *err);
 
 #endif

@@ -74,8 +74,8 @@ static int find_bond(struct fo_setup *s, struct bc_error *err)
 	if (n < 0)
 		return bc_error_set(err, -ENODEV, "--slave %s is not enslaved to a bond", s->slave);
 	target[n] = 0;
-	snprintf(s->bond, sizeof(s->bond), "%s", strrchr(target, '/') ? strrchr(target, '/') + 1
-								       : target);
+	snprintf(s->bond, sizeof(s->bond), "%s",
+		 strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
 	r = bc_bond_collect(s->bond, &snap, err);
 	if (r < 0) {
 		bc_snapshot_free(&snap);
@@ -131,8 +131,8 @@ static int route_check(struct fo_setup *s, struct bc_error *err)
 		return bc_error_set(err, -EINVAL,
 				    "the route to %s leaves by %s, not by %s (the bond of --slave "
 				    "%s); give a slave of the bond that carries the test",
-				    c->peer, bc_egress_find(&s->local, &e) < 0 ? "no interface"
-										: e.dev.name,
+				    c->peer,
+				    bc_egress_find(&s->local, &e) < 0 ? "no interface" : e.dev.name,
 				    s->bond, s->slave);
 	return 0;
 }
@@ -260,7 +260,8 @@ static int journal(struct fo_setup *s, struct bc_error *err)
  */
 static int final_restore(struct fo_setup *s, struct json_object **report, struct bc_error *err)
 {
-	struct json_object *o = json_object_new_object(), *acts = json_object_new_array(), *rep = NULL;
+	struct json_object *o = json_object_new_object(), *acts = json_object_new_array(),
+			   *rep = NULL;
 	struct bc_error e = {0};
 	char text[700];
 	int r = 0;
@@ -285,9 +286,11 @@ static int final_restore(struct fo_setup *s, struct json_object **report, struct
 		snprintf(text, sizeof(text), "NOT restored: %s; %s", e.msg,
 			 s->cut == BC_FO_CUT_SILENT && !s->restored
 				 ? "run the --restore-cmd by hand"
-				 : "the journal is kept: run `bondcheck restore` (in this namespace)");
+				 : "the journal is kept: run `bondcheck restore` (in this "
+				   "namespace)");
 	else
-		snprintf(text, sizeof(text), "%s is as the journal recorded it before the cut", s->bond);
+		snprintf(text, sizeof(text), "%s is as the journal recorded it before the cut",
+			 s->bond);
 	json_object_object_add(o, "ok", json_object_new_boolean(r == 0));
 	json_object_object_add(o, "text", json_object_new_string(text));
 	json_object_object_add(o, "journal", json_object_new_string(s->journal_path));
@@ -330,7 +333,8 @@ static int make_dir(const struct bc_failover_run_cfg *c, char *dir, size_t len, 
 	if (c->keep_pcaps) {
 		snprintf(dir, len, "%s", c->keep_pcaps);
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return bc_error_set(err, -errno, "--keep-pcaps %s: %s", dir, strerror(errno));
+			return bc_error_set(err, -errno, "--keep-pcaps %s: %s", dir,
+					    strerror(errno));
 		return 0;
 	}
 	snprintf(dir, len, "%s/bondcheck-failover.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -367,15 +371,18 @@ static void add_note(struct json_object *doc, const char *text)
 
 int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *err)
 {
-	struct json_object *in = json_object_new_object(), *cut = json_object_object_get(doc, "cut");
-	long long cut_ns = bc_json_i64(cut, "cut_ns", -1), rest_ns = bc_json_i64(cut, "restore_ns", -1);
+	struct json_object *in = json_object_new_object(),
+			   *cut = json_object_object_get(doc, "cut");
+	long long cut_ns = bc_json_i64(cut, "cut_ns", -1),
+		  rest_ns = bc_json_i64(cut, "restore_ns", -1);
 	long long done_ns = bc_json_i64(cut, "restore_done_ns", -1);
 	long long after = bc_json_i64(doc, "settle_ms", 1500);
 	char path[4200];
 	int r;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		r = bc_error_set(err, -errno, "--plot %s: cannot create it: %s", dir, strerror(errno));
+		r = bc_error_set(err, -errno, "--plot %s: cannot create it: %s", dir,
+				 strerror(errno));
 	else if (!json_object_object_get(doc, "timeline") || cut_ns < 0 || rest_ns < cut_ns)
 		r = bc_error_set(err, -EINVAL,
 				 "the failover document has no timeline or cut times to plot");
@@ -386,8 +393,10 @@ int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *
 		return r;
 	}
 	snprintf(path, sizeof(path), "%s/failover-timeline.svg", dir);
-	json_object_object_add(in, "timeline", json_object_get(json_object_object_get(doc, "timeline")));
-	json_object_object_add(in, "events", json_object_get(json_object_object_get(doc, "events")));
+	json_object_object_add(in, "timeline",
+			       json_object_get(json_object_object_get(doc, "timeline")));
+	json_object_object_add(in, "events",
+			       json_object_get(json_object_object_get(doc, "events")));
 	json_object_object_add(in, "from_ns", json_object_new_int64(cut_ns - 500 * MS));
 	/* past the restore command's end, so its label fits too */
 	json_object_object_add(in, "to_ns",
@@ -426,13 +435,15 @@ static void describe(const struct fo_setup *s, struct json_object *doc, uint32_t
 	json_object_object_add(doc, "pre_ms", json_object_new_int64(c->pre_ms));
 	json_object_object_add(doc, "hold_ms", json_object_new_int64(hold));
 	json_object_object_add(doc, "settle_ms", json_object_new_int64(settle));
-	json_object_object_add(doc, "cut_cmd", c->cut_cmd ? json_object_new_string(c->cut_cmd) : NULL);
+	json_object_object_add(doc, "cut_cmd",
+			       c->cut_cmd ? json_object_new_string(c->cut_cmd) : NULL);
 	json_object_object_add(doc, "restore_cmd",
 			       c->restore_cmd ? json_object_new_string(c->restore_cmd) : NULL);
 	json_object_object_add(doc, "cut_took_ms",
 			       json_object_new_double((double)(s->cut_took_ns / 1000) / 1000.0));
-	json_object_object_add(doc, "restore_took_ms",
-			       json_object_new_double((double)(s->restore_took_ns / 1000) / 1000.0));
+	json_object_object_add(
+		doc, "restore_took_ms",
+		json_object_new_double((double)(s->restore_took_ns / 1000) / 1000.0));
 }
 
 int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **out,
@@ -538,7 +549,8 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		struct json_object *el = json_object_new_object();
 
 		json_object_object_add(el, "prepare_ms", json_object_new_int64((t_run - t0) / MS));
-		json_object_object_add(el, "test_ms", json_object_new_int64((t_traffic - t_run) / MS));
+		json_object_object_add(el, "test_ms",
+				       json_object_new_int64((t_traffic - t_run) / MS));
 		json_object_object_add(el, "analysis_ms",
 				       json_object_new_int64((bc_mono_ns() - t_traffic) / MS));
 		json_object_object_add(doc, "elapsed", el);
@@ -555,9 +567,10 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 		}
 	}
 	if (bc_json_i64(json_object_object_get(res, "test"), "streams", 1) > 1)
-		add_note(doc, "one flow per slave in each direction (placed with the bond's "
-			      "transmit hash): the flows on the cut slave move, the others should not "
-			      "notice");
+		add_note(doc,
+			 "one flow per slave in each direction (placed with the bond's "
+			 "transmit hash): the flows on the cut slave move, the others should not "
+			 "notice");
 	if (c->keep_pcaps)
 		add_note(doc, "the pcaps are kept in --keep-pcaps");
 	/* what went wrong with the captures (the agent's files, a capture that broke off) */

@@ -398,8 +398,8 @@ static void test_xor_moved_and_unaffected(void **state)
 			if (s == 0 && k >= 1090)
 				l = 1;
 			dgram(&f, l, t, BC_FO_C2A, s, q);
-			dgram(&f, l + 3, t + 100000 + (s == 2 && k == 1500 ? 2 * MS : 0),
-			      BC_FO_C2A, s, q);
+			dgram(&f, l + 3, t + 100000 + (s == 2 && k == 1500 ? 2 * MS : 0), BC_FO_C2A,
+			      s, q);
 		}
 	}
 	assert_int_equal(bc_failover_finish(&f, &err), 0);
@@ -531,8 +531,12 @@ static void test_pcap_file(void **state)
 	cfg_init(&c);
 	for (int i = 0; i < 3; i++) {
 		struct bc_udphdr h = {.test_id = i == 2 ? 99 : 7, .seq = (uint64_t)i};
-		struct bc_pkt_spec s = {.ip_version = 4, .proto = 17, .sport = 1, .dport = 2,
-					.payload_len = 40, .ours = &h};
+		struct bc_pkt_spec s = {.ip_version = 4,
+					.proto = 17,
+					.sport = 1,
+					.dport = 2,
+					.payload_len = 40,
+					.ours = &h};
 		struct pcap_pkthdr ph = {0};
 		uint8_t b[128];
 		int n;
@@ -563,7 +567,6 @@ static void test_pcap_file(void **state)
 	rmdir(dir);
 }
 
-
 /* The JSON and text renderers on the active-backup case. */
 static void test_report(void **state)
 {
@@ -587,9 +590,8 @@ static void test_report(void **state)
 	assert_int_equal(bc_json_i64(json_object_object_get(o, "expected"), "limit_ms", 0), 200);
 	l = json_object_array_get_idx(json_object_object_get(o, "links"), C1);
 	assert_true(bc_json_dbl(l, "first_announcement_after_cut_ms", 0) == 400.5);
-	assert_int_equal(bc_json_i64(json_object_object_get(l, "gratuitous_arp_after_cut"),
-				     "client", 0),
-			 1);
+	assert_int_equal(
+		bc_json_i64(json_object_object_get(l, "gratuitous_arp_after_cut"), "client", 0), 1);
 	d = json_object_array_get_idx(
 		json_object_object_get(json_object_object_get(o, "timeline"), "links"), C0);
 	assert_int_equal(bc_json_len(json_object_object_get(d, "frames")), f.tl_bins);
@@ -601,15 +603,16 @@ static void test_report(void **state)
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(
 				 json_object_object_get(d, "reverse_frames"), 50)),
 			 10);
-	assert_int_equal(bc_json_i64(json_object_array_get_idx(json_object_object_get(o, "events"), 0),
-				     "time_ns", 0),
-			 (long long)CUT);
+	assert_int_equal(
+		bc_json_i64(json_object_array_get_idx(json_object_object_get(o, "events"), 0),
+			    "time_ns", 0),
+		(long long)CUT);
 	assert_int_equal(bc_json_len(json_object_object_get(o, "findings")), 2);
-	assert_true(json_object_is_type(json_object_object_get(json_object_object_get(o, "recovery"),
-							       "carries_again_ms"),
-					json_type_null) ||
-		    !json_object_object_get(json_object_object_get(o, "recovery"),
-					    "carries_again_ms"));
+	assert_true(
+		json_object_is_type(json_object_object_get(json_object_object_get(o, "recovery"),
+							   "carries_again_ms"),
+				    json_type_null) ||
+		!json_object_object_get(json_object_object_get(o, "recovery"), "carries_again_ms"));
 	/* the document is bc_plot_failover_timeline()'s input as it is */
 	{
 		char svg[] = "/tmp/bc-fo-plot-XXXXXX";
@@ -632,7 +635,8 @@ static void test_report(void **state)
 	m = open_memstream(&buf, &len);
 	bc_failover_report_text(m, o);
 	fclose(m);
-	assert_non_null(strstr(buf, "Failover of bond0/eth0 (carrier cut, hold 1.0 s) with 10.0.0.2"));
+	assert_non_null(
+		strstr(buf, "Failover of bond0/eth0 (carrier cut, hold 1.0 s) with 10.0.0.2"));
 	assert_non_null(strstr(buf, "client-to-agent  slow"));
 	assert_non_null(strstr(buf, "client/eth0 -> client/eth1 -> client/eth1"));
 	assert_non_null(strstr(buf, "warning failover-slow bond0/eth0:"));
@@ -707,8 +711,9 @@ static void test_expect(void **state)
 	c.miimon_ms = 0;
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
 	assert_false(x.black_hole);
-	assert_string_equal(x.basis, "carrier loss, seen at once in balance-xor (the slave's netdev "
-				     "event) (client and agent)");
+	assert_string_equal(x.basis,
+			    "carrier loss, seen at once in balance-xor (the slave's netdev "
+			    "event) (client and agent)");
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
 	assert_true(x.black_hole);
 	c.mode = BC_MODE_8023AD;
