@@ -11,7 +11,9 @@
 /* ns duration or offset as ms with µs resolution. */
 static struct json_object *jms(int64_t ns)
 {
-	return json_object_new_double((double)(ns / 1000) / 1000.0);
+	int64_t us = ns / 1000; /* µs resolution: nothing finer is meaningful */
+
+	return json_object_new_double((double)us / 1000.0);
 }
 
 /* @t relative to @ref in ms; null for BC_FO_NONE. */

@@ -413,6 +413,14 @@ int bc_failover_plot(const char *dir, struct json_object *doc, struct bc_error *
 	return r;
 }
 
+/* ns as ms with µs resolution */
+static struct json_object *ms_double(uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+
+	return json_object_new_double((double)us / 1000.0);
+}
+
 static void describe(const struct fo_setup *s, struct json_object *doc, uint32_t hold,
 		     uint32_t settle, struct json_object *res)
 {
@@ -439,11 +447,8 @@ static void describe(const struct fo_setup *s, struct json_object *doc, uint32_t
 			       c->cut_cmd ? json_object_new_string(c->cut_cmd) : NULL);
 	json_object_object_add(doc, "restore_cmd",
 			       c->restore_cmd ? json_object_new_string(c->restore_cmd) : NULL);
-	json_object_object_add(doc, "cut_took_ms",
-			       json_object_new_double((double)(s->cut_took_ns / 1000) / 1000.0));
-	json_object_object_add(
-		doc, "restore_took_ms",
-		json_object_new_double((double)(s->restore_took_ns / 1000) / 1000.0));
+	json_object_object_add(doc, "cut_took_ms", ms_double(s->cut_took_ns));
+	json_object_object_add(doc, "restore_took_ms", ms_double(s->restore_took_ns));
 }
 
 int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **out,

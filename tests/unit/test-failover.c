@@ -545,7 +545,7 @@ static void test_pcap_file(void **state)
 		n = bc_pkt_build(&s, b, sizeof(b));
 		ph.caplen = ph.len = (uint32_t)n;
 		ph.ts.tv_sec = (time_t)(T0 / 1000000000ull);
-		ph.ts.tv_usec = (suseconds_t)(i * 1000); /* ns with the nano magic */
+		ph.ts.tv_usec = (suseconds_t)i * 1000; /* ns with the nano magic */
 		pcap_dump((u_char *)d, &ph, b);
 	}
 	pcap_dump_close(d);
