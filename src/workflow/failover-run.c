@@ -502,9 +502,14 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	/* the bond was read before (find_bond); the agent's egress metadata still
 	 * carries its bond options: no per-run collector snapshots */
 	cc.plan.no_bond_meta = true;
-	/* a paced stream of small datagrams: 4 MiB rings hold seconds of it (the
-	 * 64 MiB default costs seconds to allocate on a slow host) */
-	cc.plan.capture_buffer = 4u << 20;
+	/* a second of both directions at 256 ring bytes per frame, 4..256 MiB
+	 * (the 64 MiB default costs seconds to allocate on a slow host) */
+	{
+		uint64_t b = (uint64_t)c->rate_pps * 2 * 256;
+
+		cc.plan.capture_buffer =
+			(uint32_t)(b < (4u << 20) ? (4u << 20) : b > (256u << 20) ? (256u << 20) : b);
+	}
 	cc.capture = true;
 	cc.capture_fetch_only = true;
 	cc.keep_pcaps = dir;
