@@ -507,8 +507,9 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	{
 		uint64_t b = (uint64_t)c->rate_pps * 2 * 256;
 
-		cc.plan.capture_buffer =
-			(uint32_t)(b < (4u << 20) ? (4u << 20) : b > (256u << 20) ? (256u << 20) : b);
+		cc.plan.capture_buffer = (uint32_t)(b < (4u << 20)     ? (4u << 20)
+						    : b > (256u << 20) ? (256u << 20)
+								       : b);
 	}
 	cc.capture = true;
 	cc.capture_fetch_only = true;
