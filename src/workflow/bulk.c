@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "bondcheck/ctl.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
@@ -99,32 +101,44 @@ static int send_file(int fd, const struct bc_capture_if *ci, struct bc_error *er
 	return r;
 }
 
+int bc_bulk_hello_check(struct json_object *m, uint32_t test_id, const char *token)
+{
+	struct json_object *v;
+	const char *tok;
+
+	if (strcmp(bc_ctl_type(m), "bulk-hello"))
+		return -EPROTO;
+	tok = json_object_object_get_ex(m, "token", &v) ? json_object_get_string(v) : NULL;
+	if (!json_object_object_get_ex(m, "test_id", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != (int64_t)test_id || !tok ||
+	    strlen(tok) != strlen(token) || sodium_memcmp(tok, token, strlen(token)))
+		return -EACCES;
+	return 0;
+}
+
 /* One accepted connection: 1 when it was our client and got the files, 0 when not. */
 static int serve_one(int fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
 		     struct bc_error *err)
 {
-	struct json_object *m = NULL, *v, *o;
-	const char *tok;
+	struct json_object *m = NULL, *o;
 	int r;
 
 	r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, 5000, &m, NULL);
 	if (r < 0)
 		return 0;
-	tok = json_object_object_get_ex(m, "token", &v) ? json_object_get_string(v) : "";
-	if (strcmp(bc_ctl_type(m), "bulk-hello") || !json_object_object_get_ex(m, "test_id", &v) ||
-	    json_object_get_int64(v) != (int64_t)test_id || strcmp(tok, token)) {
-		bool bulk = !strcmp(bc_ctl_type(m), "bulk-hello");
-
-		o = bulk ? bc_ctl_error_msg(BC_CTL_E_AUTH_FAILED,
-					    "bulk-hello for another test or with a wrong token")
-			 : bc_ctl_error_msg(BC_CTL_E_BUSY, "this agent is finishing a test; "
-							   "try again later");
+	r = bc_bulk_hello_check(m, test_id, token);
+	json_object_put(m);
+	if (r < 0) {
+		o = r == -EACCES ? bc_ctl_error_msg(BC_CTL_E_AUTH_FAILED,
+						    "bulk-hello for another test or with a wrong "
+						    "token")
+				 : bc_ctl_error_msg(BC_CTL_E_BUSY, "this agent is finishing a test; "
+								   "try again later");
 		bc_ctl_send(fd, o, 2000, NULL);
 		json_object_put(o);
-		json_object_put(m);
 		return 0;
 	}
-	json_object_put(m);
 	for (size_t i = 0; i < cap->n; i++) {
 		r = send_file(fd, &cap->ifs[i], err);
 		if (r < 0)
@@ -220,28 +234,13 @@ static int recv_file(int fd, struct json_object *m, const char *dir, struct bc_b
 	return r;
 }
 
-int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const char *token,
-		  const char *dir, struct bc_bulk_file *files, size_t *n, struct bc_error *err)
+int bc_bulk_receive(int fd, const char *dir, struct bc_bulk_file *files, size_t *n,
+		    struct bc_error *err)
 {
-	struct json_object *o, *m;
-	int fd, r;
+	struct json_object *m;
+	int r = 0;
 
 	*n = 0;
-	fd = socket(agent->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return bc_error_set(err, -errno, "bulk connection: %s", strerror(errno));
-	if (connect(fd, (const struct sockaddr *)agent, bc_sockaddr_len(agent)) < 0) {
-		r = -errno;
-		close(fd);
-		return bc_error_set(err, r, "cannot open the bulk connection to the agent: %s",
-				    strerror(-r));
-	}
-	o = json_object_new_object();
-	json_object_object_add(o, "type", json_object_new_string("bulk-hello"));
-	json_object_object_add(o, "test_id", json_object_new_int64(test_id));
-	json_object_object_add(o, "token", json_object_new_string(token));
-	r = bc_ctl_send(fd, o, IO_TIMEOUT_MS, err);
-	json_object_put(o);
 	while (r == 0) {
 		r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, IO_TIMEOUT_MS, &m, err);
 		if (r < 0)
@@ -269,6 +268,33 @@ int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const 
 		}
 		json_object_put(m);
 	}
+	return r;
+}
+
+int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const char *token,
+		  const char *dir, struct bc_bulk_file *files, size_t *n, struct bc_error *err)
+{
+	struct json_object *o;
+	int fd, r;
+
+	*n = 0;
+	fd = socket(agent->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return bc_error_set(err, -errno, "bulk connection: %s", strerror(errno));
+	if (connect(fd, (const struct sockaddr *)agent, bc_sockaddr_len(agent)) < 0) {
+		r = -errno;
+		close(fd);
+		return bc_error_set(err, r, "cannot open the bulk connection to the agent: %s",
+				    strerror(-r));
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string("bulk-hello"));
+	json_object_object_add(o, "test_id", json_object_new_int64(test_id));
+	json_object_object_add(o, "token", json_object_new_string(token));
+	r = bc_ctl_send(fd, o, IO_TIMEOUT_MS, err);
+	json_object_put(o);
+	if (r == 0)
+		r = bc_bulk_receive(fd, dir, files, n, err);
 	close(fd);
 	return r;
 }

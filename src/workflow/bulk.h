@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include <json-c/json.h>
+
 #include "bondcheck/capture.h"
 #include "bondcheck/error.h"
 
@@ -34,6 +36,14 @@
  */
 int bc_bulk_serve(int listen_fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
 		  int timeout_ms, struct bc_error *err);
+
+/*
+ * bc_bulk_hello_check() - is @m the bulk-hello for @test_id carrying @token
+ * (the hex string of the result's bulk_token)?  Pure.  Returns 0 yes;
+ * -EACCES a bulk-hello for another test or with another token (compared in
+ * constant time); -EPROTO another message type.
+ */
+int bc_bulk_hello_check(struct json_object *m, uint32_t test_id, const char *token);
 
 struct bc_bulk_file {
 	char name[16];	 /* the agent's interface */
@@ -51,5 +61,19 @@ struct bc_bulk_file {
  */
 int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const char *token,
 		  const char *dir, struct bc_bulk_file *files, size_t *n, struct bc_error *err);
+
+/*
+ * bc_bulk_receive() - the client's end of a bulk connection after its
+ * bulk-hello: bulk-file headers each followed by their bytes, written to
+ * "@dir/agent-NAME.pcap", until bulk-end.  The interface name must be a
+ * plain file-name component (no '/', no leading '.', printable ASCII, < 16
+ * bytes) and the size at most BC_BULK_MAX_FILE.  @files has room for
+ * BC_CAPTURE_MAX_IFS entries; *@n receives the count.  Returns 0 at
+ * bulk-end; -EACCES for an error reply; -EPROTO for another message, a bad
+ * name or size; -EFBIG; -ECONNRESET/-ETIMEDOUT (10 s without progress) when
+ * the stream breaks off; -EIO when a file cannot be written.
+ */
+int bc_bulk_receive(int fd, const char *dir, struct bc_bulk_file *files, size_t *n,
+		    struct bc_error *err);
 
 #endif
