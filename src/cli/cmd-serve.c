@@ -125,6 +125,7 @@ int bc_cmd_serve(int argc, char **argv)
 		{"test-read-stall", required_argument, NULL, 1001},
 		{"test-rcvbuf", required_argument, NULL, 1002},
 		{"test-any-master", no_argument, NULL, 1003},
+		{"test-setup-timeout", required_argument, NULL, 1010},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -206,6 +207,12 @@ int bc_cmd_serve(int argc, char **argv)
 			break;
 		case 1003:
 			cfg.test_any_master = true;
+			break;
+		case 1010:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 100 || v > 600000)
+				return bad("--test-setup-timeout", optarg, "milliseconds 100..600000");
+			cfg.setup_timeout_ms = (int)v;
 			break;
 		case 'h':
 			usage(stdout);

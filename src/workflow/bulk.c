@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "bondcheck/ctl.h"
+#include "bondcheck/json-get.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
 #include "workflow/bulk.h"
@@ -108,37 +109,20 @@ int bc_bulk_hello_check(struct json_object *m, uint32_t test_id, const char *tok
 
 	if (strcmp(bc_ctl_type(m), "bulk-hello"))
 		return -EPROTO;
-	tok = json_object_object_get_ex(m, "token", &v) ? json_object_get_string(v) : NULL;
+	tok = bc_json_str(m, "token");
 	if (!json_object_object_get_ex(m, "test_id", &v) ||
 	    !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) != (int64_t)test_id || !tok ||
+	    json_object_get_int64(v) != (int64_t)test_id ||
 	    strlen(tok) != strlen(token) || sodium_memcmp(tok, token, strlen(token)))
 		return -EACCES;
 	return 0;
 }
 
-/* One accepted connection: 1 when it was our client and got the files, 0 when not. */
-static int serve_one(int fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
-		     struct bc_error *err)
+int bc_bulk_send_files(int fd, const struct bc_capture *cap, struct bc_error *err)
 {
-	struct json_object *m = NULL, *o;
+	struct json_object *o;
 	int r;
 
-	r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, 5000, &m, NULL);
-	if (r < 0)
-		return 0;
-	r = bc_bulk_hello_check(m, test_id, token);
-	json_object_put(m);
-	if (r < 0) {
-		o = r == -EACCES ? bc_ctl_error_msg(BC_CTL_E_AUTH_FAILED,
-						    "bulk-hello for another test or with a wrong "
-						    "token")
-				 : bc_ctl_error_msg(BC_CTL_E_BUSY, "this agent is finishing a test; "
-								   "try again later");
-		bc_ctl_send(fd, o, 2000, NULL);
-		json_object_put(o);
-		return 0;
-	}
 	for (size_t i = 0; i < cap->n; i++) {
 		r = send_file(fd, &cap->ifs[i], err);
 		if (r < 0)
@@ -149,35 +133,7 @@ static int serve_one(int fd, uint32_t test_id, const char *token, const struct b
 	json_object_object_add(o, "files", json_object_new_int((int)cap->n));
 	r = bc_ctl_send(fd, o, IO_TIMEOUT_MS, err);
 	json_object_put(o);
-	return r < 0 ? r : 1;
-}
-
-int bc_bulk_serve(int listen_fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
-		  int timeout_ms, struct bc_error *err)
-{
-	int64_t end = bc_mono_ns() + (int64_t)timeout_ms * 1000000;
-
-	for (;;) {
-		int64_t left = (end - bc_mono_ns()) / 1000000;
-		struct pollfd p = {.fd = listen_fd, .events = POLLIN};
-		int fd, r;
-
-		if (left <= 0)
-			return bc_error_set(err, -ETIMEDOUT,
-					    "the client did not fetch the capture files within "
-					    "%d ms",
-					    timeout_ms);
-		if (poll(&p, 1, (int)left) <= 0)
-			continue;
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		r = serve_one(fd, test_id, token, cap, err);
-		shutdown(fd, SHUT_WR);
-		close(fd);
-		if (r)
-			return r < 0 ? r : 0;
-	}
+	return r;
 }
 
 /* An interface name from the agent becomes part of a path: no '/', no leading '.'. */
@@ -197,8 +153,7 @@ static int recv_file(int fd, struct json_object *m, const char *dir, struct bc_b
 		     struct bc_error *err)
 {
 	struct json_object *v;
-	const char *name =
-		json_object_object_get_ex(m, "interface", &v) ? json_object_get_string(v) : "";
+	const char *name = bc_json_str(m, "interface"); /* "" for absent or null */
 	int64_t bytes = json_object_object_get_ex(m, "bytes", &v) ? json_object_get_int64(v) : -1;
 	char buf[65536];
 	uint64_t left;
@@ -250,12 +205,8 @@ int bc_bulk_receive(int fd, const char *dir, struct bc_bulk_file *files, size_t 
 			break;
 		}
 		if (!strcmp(bc_ctl_type(m), "error")) {
-			struct json_object *v;
-
 			r = bc_error_set(err, -EACCES, "the agent refused the bulk connection: %s",
-					 json_object_object_get_ex(m, "message", &v)
-						 ? json_object_get_string(v)
-						 : "");
+					 bc_json_str(m, "message"));
 		} else if (strcmp(bc_ctl_type(m), "bulk-file") || *n == BC_CAPTURE_MAX_IFS) {
 			r = bc_error_set(err, -EPROTO,
 					 "unexpected '%s' on the bulk connection (or more than "

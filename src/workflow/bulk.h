@@ -29,13 +29,13 @@
 #define BC_BULK_MAX_FILE (8ull << 30)
 
 /*
- * bc_bulk_serve() - wait up to @timeout_ms on @listen_fd for the client's
- * bulk connection carrying @test_id and @token and send every file of @cap.
- * Other connections meanwhile get `busy`.  Returns 0; -ETIMEDOUT when the
- * client never came; -EPIPE/-ECONNRESET/-EIO when the transfer failed.
+ * bc_bulk_send_files() - the agent's side of a bulk connection whose
+ * bulk-hello was accepted (bc_bulk_hello_check): a bulk-file header and the
+ * bytes of every file of @cap, then bulk-end.  Each write must progress
+ * within 10 s.  Returns 0; -EPIPE/-ECONNRESET/-ETIMEDOUT when the client
+ * went away; -EIO when a file cannot be read.
  */
-int bc_bulk_serve(int listen_fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
-		  int timeout_ms, struct bc_error *err);
+int bc_bulk_send_files(int fd, const struct bc_capture *cap, struct bc_error *err);
 
 /*
  * bc_bulk_hello_check() - is @m the bulk-hello for @test_id carrying @token

@@ -380,7 +380,10 @@ static bool note_shared_kernel(struct json_object *ends, struct json_object *not
 	    !json_object_object_get_ex(ma, "boot_id", &ia) ||
 	    !json_object_object_get_ex(mb, "boot_id", &ib))
 		return false;
-	if (strcmp(json_object_get_string(ia), json_object_get_string(ib)))
+	/* boot_id from the agent may be anything: a string or it does not match */
+	if (!json_object_is_type(ia, json_type_string) ||
+	    !json_object_is_type(ib, json_type_string) ||
+	    strcmp(json_object_get_string(ia), json_object_get_string(ib)))
 		return false;
 	json_object_array_add(notes,
 			      json_object_new_string("both ends run on one kernel (same boot_id): "

@@ -93,11 +93,9 @@ static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer, st
 /* Map an agent's error reply to an errno and a sentence. */
 static int agent_error(struct json_object *m, struct bc_error *err)
 {
-	struct json_object *v;
-	const char *code =
-		json_object_object_get_ex(m, "code", &v) ? json_object_get_string(v) : "";
-	const char *msg =
-		json_object_object_get_ex(m, "message", &v) ? json_object_get_string(v) : "";
+	/* "" for an absent or null member: an agent's reply is untrusted */
+	const char *code = bc_json_str(m, "code");
+	const char *msg = bc_json_str(m, "message");
 	int r = -EPROTO;
 
 	if (!strcmp(code, BC_CTL_E_VERSION))
@@ -141,7 +139,7 @@ static int expect(int fd, const char *type, int timeout_ms, struct json_object *
 static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err)
 {
 	char cnonce[BC_AUTH_HEX], proof[BC_AUTH_HEX];
-	struct json_object *o, *m, *v;
+	struct json_object *o, *m;
 	const char *anonce, *mac;
 	int r;
 
@@ -164,7 +162,7 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	}
 	if (r < 0)
 		return r;
-	anonce = json_object_object_get_ex(m, "nonce", &v) ? json_object_get_string(v) : "";
+	anonce = bc_json_str(m, "nonce");
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("auth"));
 	json_object_object_add(o, "nonce", json_object_new_string(cnonce));
@@ -196,8 +194,8 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 				 "differs from the agent's");
 	}
 	if (r == 0 && c->key.len) {
-		mac = json_object_object_get_ex(o, "mac", &v) ? json_object_get_string(v) : NULL;
-		if (!mac || bc_auth_check(&c->key, "agent", cnonce, anonce, mac) < 0)
+		mac = bc_json_str(o, "mac");
+		if (!*mac || bc_auth_check(&c->key, "agent", cnonce, anonce, mac) < 0)
 			r = bc_error_set(
 				err, -EACCES,
 				"the agent did not prove it holds the key (it runs without "

@@ -15,6 +15,7 @@
 
 #include "bondcheck/analyze-report.h"
 #include "bondcheck/attrib.h"
+#include "bondcheck/json-get.h"
 #include "workflow/bulk.h"
 #include "workflow/run-capture.h"
 
@@ -48,6 +49,7 @@ static struct json_object *json_iface(struct json_object *cap, const char *name)
 		struct json_object *x = json_object_array_get_idx(ifs, i), *v;
 
 		if (json_object_object_get_ex(x, "name", &v) &&
+		    json_object_is_type(v, json_type_string) &&
 		    !strcmp(json_object_get_string(v), name))
 			return x;
 	}
@@ -122,10 +124,7 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 		note(notes, "capture: the agent did not capture (it predates the plan's capture "
 			    "member); only this end's slaves were captured");
 	} else {
-		struct json_object *v;
-		const char *tok = json_object_object_get_ex(agent_cap, "bulk_token", &v)
-					  ? json_object_get_string(v)
-					  : "";
+		const char *tok = bc_json_str(agent_cap, "bulk_token");
 
 		r = bc_bulk_fetch(agent_ctl, test_id, tok, rc->dir, files, &nf, &e);
 		if (r < 0)
