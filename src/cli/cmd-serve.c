@@ -211,7 +211,8 @@ int bc_cmd_serve(int argc, char **argv)
 		case 1010:
 			v = strtol(optarg, &end, 10);
 			if (*end || v < 100 || v > 600000)
-				return bad("--test-setup-timeout", optarg, "milliseconds 100..600000");
+				return bad("--test-setup-timeout", optarg,
+					   "milliseconds 100..600000");
 			cfg.setup_timeout_ms = (int)v;
 			break;
 		case 'h':

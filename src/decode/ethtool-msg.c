@@ -86,10 +86,11 @@ int bc_ethtool_decode(enum bc_ethtool_msg m, const void *buf, size_t len, struct
 			/* the kernel sends -errno (-4095..-1); anything else is garbage, and
 			 * negating INT_MIN would overflow */
 			if (e->error > 0 || e->error < -4095) {
-				rc = bc_error_set(err, -EPROTO,
-						  "ethtool %s of %s: NLMSG_ERROR with the impossible "
-						  "error %d (expected -4095..-1)",
-						  k->name, s->name, e->error);
+				rc = bc_error_set(
+					err, -EPROTO,
+					"ethtool %s of %s: NLMSG_ERROR with the impossible "
+					"error %d (expected -4095..-1)",
+					k->name, s->name, e->error);
 				break;
 			}
 			rc = e->error;

@@ -177,10 +177,11 @@ static int collect_links(void *buf, size_t len, struct dump *d, struct bc_error 
 				continue;
 			/* -4095..-1 from the kernel; negating INT_MIN would overflow */
 			if (e->error > 0 || e->error < -4095)
-				return bc_error_set(err, -EPROTO,
-						    "NLMSG_ERROR in the link dump with the impossible "
-						    "error %d (expected -4095..-1)",
-						    e->error);
+				return bc_error_set(
+					err, -EPROTO,
+					"NLMSG_ERROR in the link dump with the impossible "
+					"error %d (expected -4095..-1)",
+					e->error);
 			return bc_error_set(err, -EIO, "the link dump failed: %s",
 					    strerror(-e->error));
 		}

@@ -262,15 +262,17 @@ int bc_test_open(struct bc_test *t, struct bc_error *err)
 	return 0;
 }
 
-static int read_full(int fd, uint8_t *buf, size_t len, int ms)
+/* Read @len bytes by @deadline_ns (CLOCK_MONOTONIC), however slowly they come. */
+static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline_ns)
 {
 	size_t got = 0;
 
 	while (got < len) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int64_t left = (deadline_ns - bc_mono_ns()) / 1000000;
 		ssize_t n;
 
-		if (poll(&p, 1, ms) <= 0)
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
 			return -ETIMEDOUT;
 		n = recv(fd, buf + got, len - got, 0);
 		if (n <= 0)
@@ -280,7 +282,10 @@ static int read_full(int fd, uint8_t *buf, size_t len, int ms)
 	return 0;
 }
 
-/* Accept one data connection per stream; only from the control peer, with our test id. */
+/*
+ * Accept one data connection per stream; only from the control peer, with
+ * our test id.  All within 5 s, each hello within 2 s of its accept.
+ */
 static int agent_accept(struct bc_test *t, struct bc_error *err)
 {
 	int64_t deadline = bc_mono_ns() + 5000000000ll;
@@ -304,7 +309,10 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 			continue;
 		bc_sockaddr_unmap(&from);
 		if (!bc_sockaddr_same_host(&from, &t->peer) ||
-		    read_full(fd, hello, sizeof(hello), 2000) < 0 || memcmp(hello, "BCKT", 4)) {
+		    read_full(fd, hello, sizeof(hello),
+			      bc_mono_ns() + 2000000000ll < deadline ? bc_mono_ns() + 2000000000ll
+								     : deadline) < 0 ||
+		    memcmp(hello, "BCKT", 4)) {
 			close(fd);
 			continue;
 		}

@@ -921,7 +921,8 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 	int r = 0;
 
 	if (!c->max_sessions || !c->max_sessions_per_host)
-		return bc_error_set(err, -EINVAL, "max_sessions and max_sessions_per_host must be > 0");
+		return bc_error_set(err, -EINVAL,
+				    "max_sessions and max_sessions_per_host must be > 0");
 	ag.s = calloc(c->max_sessions, sizeof(*ag.s));
 	if (!ag.s)
 		return bc_error_set(err, -ENOMEM, "out of memory");
@@ -961,8 +962,12 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 		pthread_mutex_lock(&ag.lock);
 		s = slot_for(&ag, &peer, host, why, sizeof(why));
 		if (s) {
-			*s = (struct session){.ag = &ag, .c = c, .used = true, .fd = fd,
-					      .peer = peer, .start_ns = bc_mono_ns()};
+			*s = (struct session){.ag = &ag,
+					      .c = c,
+					      .used = true,
+					      .fd = fd,
+					      .peer = peer,
+					      .start_ns = bc_mono_ns()};
 			snprintf(s->host, sizeof(s->host), "%s", host);
 			pthread_sigmask(SIG_BLOCK, &block, &old);
 			if (pthread_create(&s->th, &ta, session_main, s)) {

@@ -112,8 +112,8 @@ int bc_bulk_hello_check(struct json_object *m, uint32_t test_id, const char *tok
 	tok = bc_json_str(m, "token");
 	if (!json_object_object_get_ex(m, "test_id", &v) ||
 	    !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) != (int64_t)test_id ||
-	    strlen(tok) != strlen(token) || sodium_memcmp(tok, token, strlen(token)))
+	    json_object_get_int64(v) != (int64_t)test_id || strlen(tok) != strlen(token) ||
+	    sodium_memcmp(tok, token, strlen(token)))
 		return -EACCES;
 	return 0;
 }

@@ -52,8 +52,9 @@ static void sweep(void)
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
-		    strncmp(e->d_name, "agent-", 6) || n < 11 || strcmp(e->d_name + n - 5, ".pcap"))
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || strncmp(e->d_name, "agent-", 6) || n < 11 ||
+		    strcmp(e->d_name + n - 5, ".pcap"))
 			abort();
 		unlinkat(dirfd(d), e->d_name, 0);
 	}
@@ -83,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    len <= size - BC_CTL_HDR_LEN &&
 	    bc_ctl_body_parse((const char *)data + BC_CTL_HDR_LEN, len, &m, NULL) == 0) {
 		bc_bulk_hello_check(
-			m, 4242, "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
+			m, 4242,
+			"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff");
 		json_object_put(m);
 	}
 	/* the client's side: the whole input as the agent's stream */
