@@ -108,7 +108,8 @@ static int agent_error(struct json_object *m, struct bc_error *err)
 		r = -EINVAL;
 	else if (!strcmp(code, BC_CTL_E_BUSY))
 		r = -EBUSY;
-	return bc_error_set(err, r, "agent: %s (%s)", msg, code);
+	return bc_error_set(err, r, "agent: %s (%s)", *msg ? msg : "an error without a message",
+			    *code ? code : "no code");
 }
 
 /* Receive a message of @type; an error reply or another type fails. */
@@ -216,6 +217,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	struct bc_bond_meta bm;
 	struct json_object *o, *m = NULL, *v, *agent_streams = NULL, *res, *notes, *ends, *meta;
 	int64_t end;
+	unsigned n_ivl = 0, max_ivl;
 	time_t now;
 	char stamp[32];
 	int r;
@@ -247,6 +249,9 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	if (r < 0)
 		goto fail;
 	end = t->start_ns + (int64_t)t->plan.duration_ms * 1000000;
+	/* an agent's intervals are kept: no more than the plan makes (a hostile
+	 * agent sending them without end would grow this process) */
+	max_ivl = t->plan.duration_ms / (t->plan.interval_ms ? t->plan.interval_ms : 1) + 2;
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		int64_t left = (end - bc_mono_ns()) / 1000000;
@@ -258,9 +263,10 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, 5000, &m, err);
 		if (r < 0)
 			goto fail;
-		if (!strcmp(bc_ctl_type(m), "interval"))
+		if (!strcmp(bc_ctl_type(m), "interval") && n_ivl < max_ivl) {
 			bc_client_interval(c, t, &st, m);
-		else if (!strcmp(bc_ctl_type(m), "error")) {
+			n_ivl++;
+		} else if (!strcmp(bc_ctl_type(m), "error")) {
 			r = agent_error(m, err);
 			json_object_put(m);
 			goto fail;
@@ -273,9 +279,27 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	json_object_object_add(o, "sent", bc_test_sent_json(t));
 	r = bc_ctl_send(fd, o, 5000, err);
 	json_object_put(o);
-	/* the agent answers after waiting Tmax; late intervals may come first */
+	/* the agent answers after waiting Tmax; late intervals may come first.
+	 * All of it within Tmax + 30 s, however many messages come meanwhile. */
+	end = bc_mono_ns() + ((int64_t)t->plan.tmax_ms + 30000) * 1000000;
 	for (; r == 0;) {
-		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, (int)t->plan.tmax_ms + 30000, &m, err);
+		int64_t left = (end - bc_mono_ns()) / 1000000;
+
+		if (left <= 0) {
+			r = bc_error_set(
+				err, -ETIMEDOUT,
+				"the agent sent no result within Tmax + 30 s (%u ms) of stop",
+				t->plan.tmax_ms + 30000);
+			break;
+		}
+		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, (int)left, &m, err);
+		if (r == -ETIMEDOUT) {
+			bc_error_clear(err);
+			r = bc_error_set(
+				err, r,
+				"the agent sent no result within Tmax + 30 s (%u ms) of stop",
+				t->plan.tmax_ms + 30000);
+		}
 		if (r < 0)
 			break;
 		if (!strcmp(bc_ctl_type(m), "result"))

@@ -3,7 +3,8 @@
 # of the agent"): hostile.sh CASE, with BC=<path to bondcheck>.  The hostile
 # peer is hostile-peer.py in the client namespace; every case ends with a
 # normal run, proving the agent kept serving.
-# Cases: messages slow limits auth flood reflection user
+# Cases: messages slow limits auth flood reflection user agent (the last: a
+# hostile agent, hostile-agent.py, against the client)
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || fail "'python3' not found; install it (tools/install-deps)"
 PEER="python3 $(dirname "$0")/hostile-peer.py"
@@ -269,6 +270,55 @@ case_user() {
 	RC=$?
 	check "--user when not root: exit 3 ($(cat "$WORK/e"))" [ "$RC" -eq 3 ]
 	grep -q "needs the agent started as root" "$WORK/e" || fail "message: $(cat "$WORK/e")"
+}
+
+# A hostile agent (hostile-agent.py in A) against `bondcheck run`.
+wait_listen() {
+	for _ in $(seq 50); do
+		ip netns exec "$A" ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
+		sleep 0.1
+	done
+	fail "the hostile agent did not listen on port $1"
+}
+
+case_agent() {
+	topo 100mbit
+	local HA t0 t1 el
+	HA="python3 $(dirname "$0")/hostile-agent.py"
+	# intervals after stop, one a second, never a result: the client gives up
+	ip netns exec "$A" $HA no-result 5311 >"$WORK/ha1" 2>&1 &
+	wait_listen 5311
+	t0=$(date +%s.%N)
+	(
+		ip netns exec "$C" "$BC" run --peer 10.77.2.1 --port 5311 --dport 5402 -u -b 1M \
+			-t 0.5 --tmax 0.1 >"$WORK/c1" 2>"$WORK/c1.err"
+		echo $? >"$WORK/c1.rc"
+	) &
+	local c1=$!
+	# an error reply whose code and message are JSON null
+	ip netns exec "$A" $HA null-error 5312 >"$WORK/ha2" 2>&1 &
+	wait_listen 5312
+	client --peer 10.77.2.1 --port 5312 -t 0.5
+	check "agent's error with null code and message: exit 3, no crash ($RC: $(cat "$WORK/err"))" \
+		[ "$RC" -eq 3 ]
+	# 100 000 intervals at once during a 1 s test with -i 0.1
+	ip netns exec "$A" $HA interval-flood 5313 100000 >"$WORK/ha3" 2>&1 &
+	local ha3=$!
+	wait_listen 5313
+	client --peer 10.77.2.1 --port 5313 --dport 5502 -u -b 1M -t 1 -i 0.1 --tmax 0.1 --json
+	wait "$ha3"
+	note "$(tail -n1 "$WORK/ha3"); client kept $(j '.intervals | length') intervals"
+	check "interval flood: the run ends, exit 0 ($RC: $(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	check "... at most duration / interval + 2 = 12 intervals kept ($(j '.intervals | length'))" \
+		[ "$(j '.intervals | length')" -le 12 ]
+	wait "$c1"
+	t1=$(date +%s.%N)
+	el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	note "$(tail -n1 "$WORK/ha1")"
+	check "no result, intervals forever: exit 3 after $el s ($(cat "$WORK/c1.rc"): $(cat "$WORK/c1.err"))" \
+		[ "$(cat "$WORK/c1.rc")" -eq 3 ]
+	check "... saying no result came within Tmax + 30 s" grep -q "no result within Tmax + 30 s" "$WORK/c1.err"
+	check "... 0.5 s + Tmax 0.1 s + 30 s after it started (30-36 s: $el s)" within "$el" 30 36
 }
 
 name=${1:-}
