@@ -160,12 +160,10 @@ void fnd_list_add(char *buf, size_t cap, const char *fmt, ...)
 	/* keep room for a final ", ..." */
 	if (len + (len ? 2 : 0) + strlen(item) + 6 > cap) {
 		if (len + 6 <= cap)
-			strcat(buf, len ? ", ..." : "...");
+			snprintf(buf + len, cap - len, "%s", len ? ", ..." : "...");
 		return;
 	}
-	if (len)
-		strcat(buf, ", ");
-	strcat(buf, item);
+	snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", item);
 }
 
 /* Evidence text of a field that is not BC_KNOWN. */

@@ -65,7 +65,9 @@ int bc_ethtool_decode(enum bc_ethtool_msg m, const void *buf, size_t len, struct
 	if ((unsigned)m >= BC_ETHTOOL_N_MSGS)
 		return bc_error_set(err, -EINVAL, "unknown ethtool message kind %d", (int)m);
 	k = kinds[m];
-	copy = malloc(len ? len : 1); /* libnl wants writable, aligned messages */
+	/* libnl wants writable, aligned messages; zeroed so a stream shorter than
+	 * a header reads as zeros */
+	copy = calloc(1, len ? len : 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, len);

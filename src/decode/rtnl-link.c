@@ -258,7 +258,7 @@ int bc_rtnl_decode_links(const void *buf, size_t len, struct bc_snapshot *snap,
 	int rc;
 
 	/* nlmsg_parse wants writable, aligned memory; the caller's is const */
-	copy = malloc(len ? len : 1);
+	copy = calloc(1, len ? len : 1); /* zeroed: a short stream reads as 0 */
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, len);

@@ -77,7 +77,10 @@ static int await_hello(struct bc_stream *s)
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
 		struct bc_udphdr h;
-		ssize_t n = recvfrom(s->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+		ssize_t n;
+
+		memset(&from, 0, sizeof(from)); /* the analyzer does not know recvfrom() fills it */
+		n = recvfrom(s->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
 
 		if (n < 0)
 			continue;

@@ -74,6 +74,7 @@ static uint16_t sock_port(int fd)
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(ss);
 
+	memset(&ss, 0, sizeof(ss)); /* the analyzer does not know getsockname() fills it */
 	if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0)
 		return 0;
 	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
