@@ -149,6 +149,24 @@ static bool safe_name(const char *s)
 	return true;
 }
 
+/* Write all of @buf to a file.  0 or -errno (-ENOSPC for a write that stops short). */
+static int write_file_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno > 0 ? -errno : -EIO;
+		if (w == 0)
+			return -ENOSPC;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 static int recv_file(int fd, struct json_object *m, const char *dir, struct bc_bulk_file *f,
 		     struct bc_error *err)
 {
@@ -170,22 +188,27 @@ static int recv_file(int fd, struct json_object *m, const char *dir, struct bc_b
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	snprintf(f->path, sizeof(f->path), "%s/agent-%s.pcap", dir, name);
 	f->bytes = (uint64_t)bytes;
-	out = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* no symlink followed: the folder may be the user's --keep-pcaps */
+	out = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (out < 0)
 		return bc_error_set(err, -errno, "cannot write %s: %s", f->path, strerror(errno));
 	for (left = f->bytes; left && r == 0;) {
 		size_t n = left < sizeof(buf) ? (size_t)left : sizeof(buf);
 
 		r = read_all(fd, buf, n);
-		if (r < 0)
+		if (r < 0) {
 			bc_error_set(err, r, "the bulk connection broke off in %s: %s", f->path,
 				     strerror(-r));
-		else if (write(out, buf, n) != (ssize_t)n)
-			r = bc_error_set(err, -EIO, "cannot write %s: %s", f->path,
-					 strerror(errno));
+		} else {
+			r = write_file_all(out, buf, n);
+			if (r < 0)
+				bc_error_set(err, r, "cannot write %s: %s", f->path, strerror(-r));
+		}
 		left -= n;
 	}
-	close(out);
+	if (close(out) < 0 && r == 0)
+		r = bc_error_set(err, errno > 0 ? -errno : -EIO, "cannot write %s: %s", f->path,
+				 strerror(errno));
 	return r;
 }
 

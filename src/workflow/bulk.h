@@ -57,7 +57,8 @@ struct bc_bulk_file {
  * room for BC_CAPTURE_MAX_IFS entries; *@n receives the count.
  * Returns 0; -ECONNREFUSED etc. when the agent is unreachable; -EPROTO for
  * a malformed transfer or an unsafe interface name; -EFBIG above
- * BC_BULK_MAX_FILE; -EACCES when the agent refused the token.
+ * BC_BULK_MAX_FILE; -EACCES when the agent refused the token; the write
+ * errors of bc_bulk_receive() (-ENOSPC, ...).
  */
 int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const char *token,
 		  const char *dir, struct bc_bulk_file *files, size_t *n, struct bc_error *err);
@@ -71,7 +72,9 @@ int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const 
  * BC_CAPTURE_MAX_IFS entries; *@n receives the count.  Returns 0 at
  * bulk-end; -EACCES for an error reply; -EPROTO for another message, a bad
  * name or size; -EFBIG; -ECONNRESET/-ETIMEDOUT (10 s without progress) when
- * the stream breaks off; -EIO when a file cannot be written.
+ * the stream breaks off; -ENOSPC, -EDQUOT, -EIO, -EROFS... when a file cannot
+ * be written here (the local disk).  Files are never written through a
+ * symlink (O_NOFOLLOW).
  */
 int bc_bulk_receive(int fd, const char *dir, struct bc_bulk_file *files, size_t *n,
 		    struct bc_error *err);
