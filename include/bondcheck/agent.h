@@ -50,6 +50,10 @@ struct bc_agent_cfg {
 	/* test only (serve --test-any-master, hidden): journal and change a master
 	 * that is not a bond (a bridge), for hosts without the bonding driver */
 	bool test_any_master;
+	/* test only (serve --test-clock-offset MS): the agent's CLOCK_REALTIME
+	 * readings (test datagram stamps, receive times, the time_ns it tells the
+	 * client) are off by this much, as if its clock were; 0: off */
+	int64_t test_clock_offset_ns;
 	/* progress and problems; the library never prints.  NULL: silent */
 	void (*log)(void *ctx, const char *msg);
 	void *log_ctx;

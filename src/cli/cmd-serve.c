@@ -126,6 +126,7 @@ int bc_cmd_serve(int argc, char **argv)
 		{"test-rcvbuf", required_argument, NULL, 1002},
 		{"test-any-master", no_argument, NULL, 1003},
 		{"test-setup-timeout", required_argument, NULL, 1010},
+		{"test-clock-offset", required_argument, NULL, 1004},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -214,6 +215,13 @@ int bc_cmd_serve(int argc, char **argv)
 				return bad("--test-setup-timeout", optarg,
 					   "milliseconds 100..600000");
 			cfg.setup_timeout_ms = (int)v;
+			break;
+		case 1004:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < -86400000 || v > 86400000 || !*optarg)
+				return bad("--test-clock-offset", optarg,
+					   "milliseconds -86400000..86400000");
+			cfg.test_clock_offset_ns = (int64_t)v * 1000000;
 			break;
 		case 'h':
 			usage(stdout);

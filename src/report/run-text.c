@@ -41,6 +41,7 @@ static void stream_line(FILE *out, struct json_object *s)
 {
 	char r[32];
 	struct json_object *reo = json_object_object_get(s, "reordering");
+	struct json_object *owd = json_object_object_get(s, "one_way_delay");
 
 	fprintf(out, "#%-3lld %s %s %5lld->%-5lld %14s", bc_json_i64(s, "id", 0), bc_json_str(s, "protocol"), arrow(s),
 		bc_json_i64(s, "client_port", 0), bc_json_i64(s, "agent_port", 0),
@@ -51,6 +52,9 @@ static void stream_line(FILE *out, struct json_object *s)
 			bc_json_i64(s, "sent_packets", 0), bc_json_i64(s, "received_packets", 0), bc_json_i64(s, "lost_packets", 0),
 			bc_json_i64(s, "duplicate_packets", 0), bc_json_i64(s, "out_of_order_packets", 0),
 			bc_json_dbl(s, "jitter_ms", 0));
+		if (owd)
+			fprintf(out, "  one-way %.3f..%.3f ms +- %.3f", bc_json_dbl(owd, "min_ms", 0),
+				bc_json_dbl(owd, "max_ms", 0), bc_json_dbl(owd, "bound_ms", 0));
 		if (reo && bc_json_i64(s, "out_of_order_packets", 0))
 			fprintf(out, "  extent max %lld p99 %lld", bc_json_i64(reo, "extent_max", 0),
 				bc_json_i64(reo, "extent_p99", 0));

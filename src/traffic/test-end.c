@@ -363,6 +363,7 @@ int bc_test_start(struct bc_test *t, struct bc_error *err)
 	t->start_ns = bc_mono_ns();
 	for (uint32_t i = 0; i < t->n; i++) {
 		t->streams[i].start_ns = t->start_ns;
+		t->streams[i].clock_offset_ns = t->test_clock_offset_ns;
 		if (t->test_read_stall_ms && !t->streams[i].sender)
 			continue;
 		r = bc_stream_start(&t->streams[i], err);

@@ -253,6 +253,12 @@ static int next_msg(struct session *s, int timeout_ms, struct json_object **msg)
 	}
 }
 
+/* CLOCK_REALTIME ns, with the test-only offset. */
+static int64_t agent_time_ns(const struct bc_agent_cfg *c)
+{
+	return (int64_t)bc_real_ns() + c->test_clock_offset_ns;
+}
+
 /*
  * challenge -> auth -> welcome after the client's hello (@m, consumed).
  * Returns 0 when the client may send plans.
@@ -284,6 +290,8 @@ static int handshake(struct session *s, struct json_object *m)
 	json_object_object_add(o, "protocol", json_object_new_int(BC_CTL_VERSION));
 	json_object_object_add(o, "nonce", json_object_new_string(anonce));
 	json_object_object_add(o, "auth_required", json_object_new_boolean(c->key.len > 0));
+	/* this host's clock, for the client's offset estimate (docs/protocol.md) */
+	json_object_object_add(o, "time_ns", json_object_new_int64(agent_time_ns(c)));
 	r = bc_ctl_send(s->fd, o, 5000, NULL);
 	json_object_put(o);
 	if (r < 0)
@@ -518,6 +526,7 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("started"));
+	json_object_object_add(o, "time_ns", json_object_new_int64(agent_time_ns(c)));
 	bc_ctl_send(fd, o, 5000, NULL);
 	json_object_put(o);
 	say(c, "test %u running: %u stream(s), %u ms", t->plan.test_id,
@@ -752,6 +761,7 @@ static int plans(struct session *s)
 		t.local = local;
 		t.test_read_stall_ms = c->test_read_stall_ms;
 		t.test_rcvbuf = c->test_rcvbuf;
+		t.test_clock_offset_ns = c->test_clock_offset_ns;
 		r = bc_test_open(&t, &err);
 		if (r < 0) {
 			test_set(s->ag, TEST_IDLE);

@@ -137,11 +137,13 @@ static int expect(int fd, const char *type, int timeout_ms, struct json_object *
 	return r;
 }
 
-static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err)
+static int handshake(const struct bc_client_cfg *c, int fd, struct bc_clock_est *ce,
+		     struct bc_error *err)
 {
 	char cnonce[BC_AUTH_HEX], proof[BC_AUTH_HEX];
 	struct json_object *o, *m;
 	const char *anonce, *mac;
+	uint64_t t1;
 	int r;
 
 	if (bc_auth_nonce(cnonce) < 0)
@@ -150,11 +152,14 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	json_object_object_add(o, "type", json_object_new_string("hello"));
 	json_object_object_add(o, "protocol", json_object_new_int(BC_CTL_VERSION));
 	json_object_object_add(o, "software", json_object_new_string("bondcheck " BC_VERSION));
+	t1 = bc_real_ns();
 	r = bc_ctl_send(fd, o, 5000, err);
 	json_object_put(o);
 	if (r < 0)
 		return r;
 	r = expect(fd, "challenge", 10000, &m, err);
+	if (r == 0)
+		bc_clock_sample(ce, m, t1, bc_real_ns());
 	if (r == -EPROTONOSUPPORT && !strstr(err->msg, "agent:")) {
 		bc_error_clear(err);
 		return bc_error_set(err, r,
@@ -208,9 +213,10 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 }
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
-		    struct json_object *findings, struct json_object *placement,
-		    struct bc_run_capture *cap, const struct sockaddr_storage *ctl,
-		    struct json_object **out, struct bc_error *err)
+		    struct bc_clock_est *ce, struct json_object *findings,
+		    struct json_object *placement, struct bc_run_capture *cap,
+		    const struct sockaddr_storage *ctl, struct json_object **out,
+		    struct bc_error *err)
 {
 	struct bc_ivl_state st = {.all = json_object_new_array()};
 	struct bc_host_sample ha, hb;
@@ -218,6 +224,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	struct json_object *o, *m = NULL, *v, *agent_streams = NULL, *res, *notes, *ends, *meta;
 	int64_t end;
 	unsigned n_ivl = 0, max_ivl;
+	uint64_t t1;
 	time_t now;
 	char stamp[32];
 	int r;
@@ -238,12 +245,14 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("start"));
+	t1 = bc_real_ns();
 	r = bc_ctl_send(fd, o, 5000, err);
 	json_object_put(o);
 	if (r == 0)
 		r = expect(fd, "started", 15000, &m, err);
 	if (r < 0)
 		goto fail;
+	bc_clock_sample(ce, m, t1, bc_real_ns());
 	json_object_put(m);
 	r = bc_test_start(t, err);
 	if (r < 0)
@@ -343,6 +352,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	o = bc_client_merge_streams(t, agent_streams);
 	json_object_object_add(res, "streams", o);
 	bc_client_summarize(c, t, res, o, notes);
+	bc_client_clock(ce, res, o, notes);
 	ends = json_object_new_object();
 	json_object_object_add(ends, "client",
 			       bc_client_end_json(bc_host_delta_json(&ha, &hb), meta));
@@ -388,6 +398,7 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 {
 	struct json_object *o, *m = NULL, *findings = json_object_new_array(), *placement = NULL;
 	struct bc_run_capture cap = {0};
+	struct bc_clock_est ce = {0};
 	struct sockaddr_storage ctl;
 	uint16_t *ports = NULL;
 	struct bc_test t;
@@ -406,7 +417,7 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	}
 	l = sizeof(t.local);
 	getsockname(fd, (struct sockaddr *)&t.local, &l);
-	r = handshake(c, fd, err);
+	r = handshake(c, fd, &ce, err);
 	if (r < 0)
 		goto out;
 	bc_sockaddr_unmap(&t.peer);
@@ -451,7 +462,8 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	r = bc_test_open(&t, err);
 	if (r < 0)
 		goto out;
-	r = run_test(c, fd, &t, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out, err);
+	r = run_test(c, fd, &t, &ce, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out,
+		     err);
 out:
 	bc_run_capture_free(&cap);
 	bc_test_free(&t);
