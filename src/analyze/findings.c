@@ -91,6 +91,9 @@ static const struct bc_finding_def catalog[] = {
 	 "DF probes no larger than both ends' MTU were all lost between two hosts"},
 	{"host-rx-drops", BC_SEV_WARNING,
 	 "a host's interface dropped received frames during matrix tests"},
+	/* host counters of a run (run) */
+	{"link-flap", BC_SEV_WARNING,
+	 "an interface lost and regained carrier during the run (carrier_changes)"},
 };
 
 const struct bc_finding_def *bc_findings_catalog(size_t *n)

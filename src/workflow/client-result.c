@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/findings.h"
 #include "bondcheck/json-get.h"
+#include "bondcheck/names.h"
 #include "bondcheck/host-stats.h"
 #include "traffic/egress.h"
 #include "workflow/client-result.h"
@@ -477,4 +479,52 @@ void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
 			json_object_new_string("one-way delay: not reported; the agent did not "
 					       "say its clock (an older bondcheck), so the two "
 					       "hosts' clocks cannot be related"));
+}
+
+int bc_client_flaps(struct json_object *ends, struct json_object *findings)
+{
+	static const char *const hosts[] = {"client", "agent"};
+	const struct bc_finding_def *def = bc_findings_lookup("link-flap");
+	int n = 0;
+
+	for (int h = 0; h < 2; h++) {
+		struct json_object *ifs = json_object_object_get(
+			json_object_object_get(json_object_object_get(ends, hosts[h]), "counters"),
+			"interfaces");
+
+		if (!json_object_is_type(ifs, json_type_object))
+			continue;
+		json_object_object_foreach(ifs, name, c)
+		{
+			long long ch = bc_json_i64(c, "carrier_changes", 0);
+			struct json_object *f, *ev;
+			char buf[400];
+
+			if (ch <= 0)
+				continue;
+			f = json_object_new_object();
+			ev = json_object_new_object();
+			json_object_object_add(f, "id", json_object_new_string("link-flap"));
+			json_object_object_add(f, "severity",
+					       json_object_new_string(bc_severity_name(
+						       def ? def->severity : BC_SEV_WARNING)));
+			snprintf(buf, sizeof(buf), "%s/%s", hosts[h], name);
+			json_object_object_add(f, "subject", json_object_new_string(buf));
+			json_object_object_add(ev, "carrier_changes", json_object_new_int64(ch));
+			json_object_object_add(ev, "flaps", json_object_new_int64((ch + 1) / 2));
+			json_object_object_add(f, "evidence", ev);
+			snprintf(
+				buf, sizeof(buf),
+				"%s on the %s lost and regained carrier during the run "
+				"(carrier_changes +%lld, about %lld flap%s): this run's loss, "
+				"reordering and goodput include the outage and any failover; "
+				"check the cable, the switch port, `ip -s link` and dmesg, and run "
+				"again",
+				name, hosts[h], ch, (ch + 1) / 2, (ch + 1) / 2 == 1 ? "" : "s");
+			json_object_object_add(f, "advice", json_object_new_string(buf));
+			json_object_array_add(findings, f);
+			n++;
+		}
+	}
+	return n;
 }

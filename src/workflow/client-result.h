@@ -67,6 +67,15 @@ void bc_clock_sample(struct bc_clock_est *ce, struct json_object *reply, uint64_
 void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
 		     struct json_object *streams, struct json_object *notes);
 
+/*
+ * bc_client_flaps() - a link-flap finding (warning) in @findings for every
+ * interface of either end (@ends: {client, agent} with counters.interfaces)
+ * whose carrier_changes moved during the run: subject "client/IF" or
+ * "agent/IF", evidence carrier_changes and flaps (down-and-up pairs,
+ * rounded up).  Returns how many.
+ */
+int bc_client_flaps(struct json_object *ends, struct json_object *findings);
+
 /* bc_client_notes() - clamped buffers, stream errors, shared kernel, CPU-bound. */
 void bc_client_notes(struct json_object *streams, struct json_object *ends,
 		     struct json_object *notes);

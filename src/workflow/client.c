@@ -362,6 +362,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		bc_client_end_json(json_object_get(json_object_object_get(m, "counters")),
 				   json_object_get(json_object_object_get(m, "metadata"))));
 	bc_client_notes(o, ends, notes);
+	bc_client_flaps(ends, findings);
 	json_object_object_add(res, "ends", ends);
 	json_object_object_add(res, "intervals", st.all);
 	st.all = NULL;
@@ -477,11 +478,12 @@ out:
 int bc_client_connect(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
 		      struct bc_error *err)
 {
+	struct bc_clock_est ce = {0}; /* a control session: no test, no one-way delay */
 	int fd = dial(c, peer, err), r;
 
 	if (fd < 0)
 		return fd;
-	r = handshake(c, fd, err);
+	r = handshake(c, fd, &ce, err);
 	if (r < 0) {
 		close(fd);
 		return r;

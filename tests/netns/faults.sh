@@ -4,7 +4,8 @@
 #   clock-skew  the agent's clock off by +-5 s (serve --test-clock-offset):
 #               the offset is measured, one-way delays are corrected and
 #               bounded, nothing is reported from raw cross-host stamps
-#   flap        a veth "slave" flapped during a run: counted and reported
+#   flap        the veths flapped during a UDP run: counted (carrier_changes)
+#               and reported (link-flap findings, JSON and text)
 # (the full disk while writing --keep-pcaps is capture.sh full-disk)
 . "$(dirname "$0")/lib.sh"
 
@@ -56,6 +57,50 @@ case_clock_skew() {
 	check "one clock (no offset): synchronized true" [ "$(j '.clock.synchronized')" = true ]
 	check "... no clock note" [ "$(j '[.notes[] | select(startswith("clocks:"))] | length')" -eq 0 ]
 	owd_ok "forward, one clock"
+}
+
+# flap NS DEV DOWN_S: take DEV in NS down for DOWN_S seconds, then up again.
+flap() { ip -n "$1" link set "$2" down && sleep "$3" && ip -n "$1" link set "$2" up; }
+
+# The router's ends of the veths go down and up during a UDP run: the
+# client's c0 loses carrier twice, the agent's a0 once (their addresses and
+# routes stay: only the peer went down).
+case_flap() {
+	topo 100mbit
+	agent
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 10M -t 4 --json >"$WORK/out" 2>"$WORK/err" &
+	local pid=$!
+	sleep 1
+	flap "$R" r1 0.3
+	sleep 0.5
+	flap "$R" r2 0.3
+	sleep 0.5
+	flap "$R" r1 0.3
+	wait "$pid"
+	RC=$?
+	note "exit $RC; lost $(j '.streams[0].lost_packets') of $(j '.streams[0].sent_packets'); findings: $(j '[.findings[] | "\(.id) \(.subject) \(.evidence | tostring)"] | join("; ")')"
+	check "a run with flapping links ends, exit 0 ($(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	check "c0 (client): carrier_changes +4 in the counters" \
+		[ "$(j '.ends.client.counters.interfaces.c0.carrier_changes')" -eq 4 ]
+	check "a0 (agent): carrier_changes +2 in the counters" \
+		[ "$(j '.ends.agent.counters.interfaces.a0.carrier_changes')" -eq 2 ]
+	check "link-flap finding for client/c0: 2 flaps" \
+		[ "$(j '.findings[] | select(.id == "link-flap" and .subject == "client/c0") | .evidence.flaps')" = 2 ]
+	check "link-flap finding for agent/a0: 1 flap" \
+		[ "$(j '.findings[] | select(.id == "link-flap" and .subject == "agent/a0") | .evidence.flaps')" = 1 ]
+	check "no link-flap for an interface that did not flap (lo)" \
+		[ "$(j '[.findings[] | select(.id == "link-flap")] | length')" -eq 2 ]
+	check "the outage shows as loss ($(j '.streams[0].lost_packets') datagrams)" \
+		[ "$(j '.streams[0].lost_packets')" -gt 0 ]
+	# the text report names it too
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 10M -t 2 >"$WORK/out" 2>"$WORK/err" &
+	pid=$!
+	sleep 0.8
+	flap "$R" r1 0.2
+	wait "$pid"
+	RC=$?
+	check "text report: exit 0 and a Findings section with link-flap client/c0" \
+		[ "$RC" -eq 0 ] && grep -q "^  warning link-flap *client/c0: c0 on the client lost and regained carrier" "$WORK/out"
 }
 
 name=${1:-}
