@@ -31,10 +31,12 @@ static void log_stderr(void *ctx, const char *msg)
 {
 	char ts[32];
 	time_t now = time(NULL);
+	struct tm tm;
 
 	if (ctx)
 		return; /* --quiet */
-	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
+	/* sessions log from their own threads: localtime_r, one fprintf per line */
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime_r(&now, &tm));
 	fprintf(stderr, "%s bondcheck serve: %s\n", ts, msg);
 }
 
