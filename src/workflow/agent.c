@@ -857,6 +857,17 @@ static void *session_main(void *arg)
 	return NULL;
 }
 
+/* --once: a session has run a test (set by the session threads). */
+static bool ran_test(struct agent *ag)
+{
+	bool r;
+
+	pthread_mutex_lock(&ag->lock);
+	r = ag->ran_test;
+	pthread_mutex_unlock(&ag->lock);
+	return r;
+}
+
 /* Join the finished sessions and close their connections. */
 static void reap(struct agent *ag, bool all)
 {
@@ -944,7 +955,7 @@ int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_ato
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	/* --once: a test ran; stay while a change session still holds its bond */
-	while (!*quit && !(c->once && ag.ran_test && !bc_change_srv_busy(&ag.cs))) {
+	while (!*quit && !(c->once && ran_test(&ag) && !bc_change_srv_busy(&ag.cs))) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
 		struct pollfd p = {.fd = listen_fd, .events = POLLIN};

@@ -146,7 +146,7 @@ case_full_disk() {
 		fail "cannot mount a 64 KiB tmpfs on $WORK/small"
 	trap 'umount "$WORK/small" 2>/dev/null; cleanup' EXIT INT TERM
 	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --keep-pcaps "$WORK/small" --json
-	note "exit $RC; stderr: $(head -c 400 "$WORK/err"); df: $(df -k "$WORK/small" | tail -n1)"
+	note "exit $RC; stderr: $(head -c 600 "$WORK/err" | tr "\n" " "); df: $(df -k "$WORK/small" | tail -n1); notes: $(j "[.notes[] | select(startswith(\"capture\"))]")"
 	check "full disk: exit 3" [ "$RC" -eq 3 ]
 	check "... the JSON report is still printed, with the streams ($(j '.streams[0].received_packets') received)" \
 		[ "$(j '.streams[0].received_packets')" -gt 1000 ]
