@@ -59,8 +59,6 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	if (n + 1 >= len)
 		return;
 	va_start(ap, fmt);
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
 }

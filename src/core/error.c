@@ -13,8 +13,6 @@ int bc_error_set(struct bc_error *err, int code, const char *fmt, ...)
 		return code;
 	err->code = code;
 	va_start(ap, fmt);
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return code;

@@ -78,8 +78,6 @@ int bc_snapshot_warn(struct bc_snapshot *s, const char *fmt, ...)
 		return -ENOMEM;
 	s->warnings = arr;
 	va_start(ap, fmt);
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(arr[s->n_warnings], sizeof(*arr), fmt, ap);
 	va_end(ap);
 	s->n_warnings++;
@@ -111,8 +109,6 @@ void bc_finding_evidence(struct bc_finding *f, const char *key, const char *fmt,
 		return;
 	snprintf(f->evidence[f->n_evidence].key, sizeof(f->evidence[0].key), "%s", key);
 	va_start(ap, fmt);
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(f->evidence[f->n_evidence].value, sizeof(f->evidence[0].value), fmt, ap);
 	va_end(ap);
 	f->n_evidence++;

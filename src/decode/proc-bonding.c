@@ -35,8 +35,6 @@ static void vwarn(struct proc_ctx *c, size_t lineno, const char *fmt, va_list ap
 		c->n_warn_dropped++;
 		return;
 	}
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (bc_snapshot_warn(c->snap, "%s: line %zu: %s", c->bond->name, lineno, msg) < 0)
 		c->rc = -ENOMEM;

@@ -117,8 +117,6 @@ struct json_object *bc_ctl_error_msg(const char *code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	json_object_object_add(o, "type", json_object_new_string("error"));

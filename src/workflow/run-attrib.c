@@ -28,8 +28,6 @@ static void note(struct json_object *notes, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	/* clang 14 false positive (LLVM bug 41311): ap is va_start()ed just above */
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized) */
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	json_object_array_add(notes, json_object_new_string(buf));
