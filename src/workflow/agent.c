@@ -49,12 +49,14 @@
 #define MAX_REFUSED 8
 /* a plan waits this long for the previous test's cleanup before `busy` */
 #define SLOT_WAIT_MS 3000
+/* ... and this long for a running test's session to say it is over */
+#define RUNNING_WAIT_MS 300
 /* after a capture result: how long the files wait for the bulk connection */
 #define BULK_WAIT_MS 30000
 
 enum test_state {
 	TEST_IDLE,
-	TEST_RUNNING, /* plan accepted .. test over: new connections and plans get `busy` */
+	TEST_RUNNING, /* plan accepted .. test over: plans and run-to get `busy` */
 	TEST_HELD,    /* result sent or client gone: bulk transfer, cleanup; plans wait */
 };
 
@@ -382,18 +384,21 @@ static void wait_ms(struct agent *ag, int ms)
 }
 
 /*
- * Claim the one test slot for a plan: -EBUSY at once while a test runs;
- * a finished test's bulk transfer and cleanup are waited out (at most
- * SLOT_WAIT_MS).  0 or -EBUSY.
+ * Claim the one test slot for a plan or a relayed test: -EBUSY while a test
+ * runs (after RUNNING_WAIT_MS, the time a session that has just answered
+ * its client needs to mark its test over); a finished test's bulk transfer
+ * and cleanup are waited out (at most SLOT_WAIT_MS).  0 or -EBUSY.
  */
 static int test_claim(struct agent *ag)
 {
-	int64_t end = bc_mono_ns() + (int64_t)SLOT_WAIT_MS * 1000000;
+	int64_t t0 = bc_mono_ns(), held_end = t0 + (int64_t)SLOT_WAIT_MS * 1000000,
+		run_end = t0 + (int64_t)RUNNING_WAIT_MS * 1000000;
 	int r = -EBUSY;
 
 	pthread_mutex_lock(&ag->lock);
-	while (ag->test == TEST_HELD && !ag->stopping && bc_mono_ns() < end)
-		wait_ms(ag, 100);
+	while (!ag->stopping && ((ag->test == TEST_HELD && bc_mono_ns() < held_end) ||
+				 (ag->test == TEST_RUNNING && bc_mono_ns() < run_end)))
+		wait_ms(ag, 20);
 	if (ag->test == TEST_IDLE && !ag->stopping) {
 		ag->test = TEST_RUNNING;
 		r = 0;
@@ -808,18 +813,9 @@ static int session(struct session *s)
 {
 	const struct bc_agent_cfg *c = s->c;
 	struct json_object *m;
-	bool running;
 	int r;
 
 	setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
-	pthread_mutex_lock(&s->ag->lock);
-	running = s->ag->test == TEST_RUNNING;
-	pthread_mutex_unlock(&s->ag->lock);
-	if (running) {
-		reply_error(s->fd, BC_CTL_E_BUSY,
-			    "this agent is running another test; try again later");
-		return 0;
-	}
 	/* hello to welcome, all of it, within the handshake deadline */
 	phase(s, "handshake", s->start_ns, c->handshake_timeout_ms);
 	r = next_msg(s, c->idle_timeout_ms, &m);
