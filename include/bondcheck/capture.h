@@ -59,8 +59,11 @@ struct bc_capture_if {
 	/* pcap_stats() at stop (libpcap running sums; u_int, 32 bits) */
 	bool have_stats;
 	uint32_t ps_recv, ps_drop, ps_ifdrop;
-	int error; /* -errno when the capture broke off (interface vanished) */
+	int error; /* -errno when the capture broke off (interface vanished, file not written) */
 	char error_msg[256];
+	/* the file could not be written (full disk, quota): it holds only the
+	 * frames before; error is then -ENOSPC, -EDQUOT, -EIO... */
+	bool write_failed;
 	/* internal */
 	struct bc_capture *owner;
 	pthread_t th;

@@ -9,7 +9,9 @@
  *    two ends on one kernel see the same numbers (the JSON says so);
  *  - /sys/class/net/<dev>/statistics for every interface of the namespace
  *    (IFLA_STATS64 values), plus "qdisc_drops": the root qdisc's drops from
- *    rtnetlink (`tc -s qdisc`), where a netem/tbf drop on a slave shows;
+ *    rtnetlink (`tc -s qdisc`), where a netem/tbf drop on a slave shows, and
+ *    "carrier_changes" (/sys/class/net/<dev>/carrier_changes, 3.15+): each
+ *    carrier loss and return, so a link that flapped during the run shows;
  *  - /proc/stat per-CPU busy and softirq time, to flag a CPU-bound run.
  */
 #ifndef BONDCHECK_HOST_STATS_H
@@ -23,7 +25,7 @@
 #include "bondcheck/mib-text.h"
 
 #define BC_HOST_MAX_IFS	    64
-#define BC_HOST_IF_COUNTERS 11
+#define BC_HOST_IF_COUNTERS 12
 
 struct bc_if_counters {
 	char name[16];

@@ -79,7 +79,9 @@ struct bc_seqwin {
 	int have_transit;
 	int64_t prev_transit;		/* ns */
 	double jitter_ns;		/* RFC 3550 J, ns */
-	int64_t owd_min_ns, owd_max_ns; /* one-way delay (needs synced clocks) */
+	/* receive time minus send stamp: a one-way delay only when both stamps
+	 * come from one clock (else it includes the clocks' offset) */
+	int64_t owd_min_ns, owd_max_ns;
 
 	struct bc_rd rd;
 };

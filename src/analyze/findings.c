@@ -103,6 +103,9 @@ static const struct bc_finding_def catalog[] = {
 	 "failover: nothing was delivered for the whole hold (no monitoring sees the cut)"},
 	{"failover-not-recovered", BC_SEV_ERROR,
 	 "failover: traffic did not resume after the slave came back"},
+	/* host counters of a run (run) */
+	{"link-flap", BC_SEV_WARNING,
+	 "an interface lost and regained carrier during the run (carrier_changes)"},
 };
 
 const struct bc_finding_def *bc_findings_catalog(size_t *n)
@@ -172,12 +175,10 @@ void fnd_list_add(char *buf, size_t cap, const char *fmt, ...)
 	/* keep room for a final ", ..." */
 	if (len + (len ? 2 : 0) + strlen(item) + 6 > cap) {
 		if (len + 6 <= cap)
-			strcat(buf, len ? ", ..." : "...");
+			snprintf(buf + len, cap - len, "%s", len ? ", ..." : "...");
 		return;
 	}
-	if (len)
-		strcat(buf, ", ");
-	strcat(buf, item);
+	snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", item);
 }
 
 /* Evidence text of a field that is not BC_KNOWN. */

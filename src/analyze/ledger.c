@@ -44,7 +44,8 @@ uint64_t bc_ledger_nic_drops(const struct bc_ledger_rx *rx)
 	return std > pos(rx->driver_drops) ? std : pos(rx->driver_drops);
 }
 
-static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static void append(char *buf, size_t len, const char *fmt, ...)
 {
@@ -143,7 +144,7 @@ static void before_tap(const struct bc_ledger_in *in, struct bc_ledger *l)
 static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 {
 	struct bc_ledger_stage *s = &l->st[2];
-	uint64_t nic_pool[BC_LEDGER_MAX_LINKS], nic_used[BC_LEDGER_MAX_LINKS] = {0};
+	uint64_t nic_pool[BC_LEDGER_MAX_LINKS] = {0}, nic_used[BC_LEDGER_MAX_LINKS] = {0};
 	uint64_t soft = in->shared_kernel ? 0 : pos(in->softnet_dropped), soft_used = 0;
 	uint64_t explained = 0;
 	char subj[BC_LEDGER_NAME];
@@ -190,14 +191,15 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 			if (f) {
 				snprintf(f->path, sizeof(f->path), "%s -> %s", t->name,
 					 t->peer[0] ? t->peer : "?");
-				snprintf(f->counter, sizeof(f->counter),
-					 "none: peer NIC drops %llu, tx_dropped %lld%s",
-					 r >= 0 ? (unsigned long long)bc_ledger_nic_drops(&in->rx[r])
-						: 0ull,
-					 (long long)t->tx_dropped,
-					 in->shared_kernel && pos(in->softnet_dropped)
-						 ? ", softnet dropped moved but is shared"
-						 : "");
+				snprintf(
+					f->counter, sizeof(f->counter),
+					"none: peer NIC drops %llu, tx_dropped %lld%s",
+					r >= 0 ? (unsigned long long)bc_ledger_nic_drops(&in->rx[r])
+					       : 0ull,
+					(long long)t->tx_dropped,
+					in->shared_kernel && pos(in->softnet_dropped)
+						? ", softnet dropped moved but is shared"
+						: "");
 			}
 			l->wire_lost += rest;
 		}
@@ -214,7 +216,8 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 				 "rx_dropped +%lld, rx_missed_errors +%lld, rx_over_errors +%lld, "
 				 "driver %s +%lld",
 				 (long long)x->rx_dropped, (long long)x->rx_missed,
-				 (long long)x->rx_over, x->driver_counter[0] ? x->driver_counter : "-",
+				 (long long)x->rx_over,
+				 x->driver_counter[0] ? x->driver_counter : "-",
 				 (long long)x->driver_drops);
 		append(s->counter, sizeof(s->counter), "NIC drops %s +%llu", x->name,
 		       (unsigned long long)bc_ledger_nic_drops(x));
@@ -263,9 +266,10 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, in->too_far,
 			l->st[2].count);
 		if (f)
-			snprintf(f->counter, sizeof(f->counter),
-				 "captures: %llu messages complete but too far; Ip ReasmFails +%lld",
-				 (unsigned long long)in->too_far, (long long)in->rcv_reasm_fails);
+			snprintf(
+				f->counter, sizeof(f->counter),
+				"captures: %llu messages complete but too far; Ip ReasmFails +%lld",
+				(unsigned long long)in->too_far, (long long)in->rcv_reasm_fails);
 	}
 	if (pos(in->rcv_buf_errors))
 		append(s5->counter, sizeof(s5->counter), "Udp RcvbufErrors +%lld",
@@ -275,7 +279,7 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 		       (long long)in->rcv_in_errors);
 	/* InErrors already includes RcvbufErrors, MemErrors and InCsumErrors */
 	e = pos(in->rcv_in_errors) > pos(in->rcv_buf_errors) ? pos(in->rcv_in_errors)
-							      : pos(in->rcv_buf_errors);
+							     : pos(in->rcv_buf_errors);
 	s5->explained = min64(s5->drop, e);
 	if (!e || !s5->drop)
 		return;

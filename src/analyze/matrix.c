@@ -271,7 +271,9 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
 			 const char *error)
 {
 	struct json_object *pm = get(pair, "pmtu"), *probes, *p = json_object_new_object();
-	struct json_object *s = json_object_array_get_idx(get(result, "streams"), 0);
+	struct json_object *streams = get(result, "streams");
+	/* a failed probe has no result; an agent's result may hold anything */
+	struct json_object *s = bc_json_len(streams) ? json_object_array_get_idx(streams, 0) : NULL;
 	int v6 = bc_json_i64(get(result, "test"), "ip_version", 4) == 6;
 
 	if (!pm) {

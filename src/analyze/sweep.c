@@ -112,7 +112,7 @@ int bc_sweep_spec_parse(const char *arg, struct bc_sweep_spec *out, struct bc_er
 				    name);
 	if (strlen(eq + 1) >= sizeof(buf))
 		return bc_error_set(err, -EINVAL, "--param %s: the value list is too long", name);
-	strcpy(buf, eq + 1);
+	snprintf(buf, sizeof(buf), "%s", eq + 1);
 	for (char *save = NULL, *s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		if (out->n == BC_SWEEP_MAX_VALUES)
 			return bc_error_set(err, -EINVAL, "--param %s: more than %d values", name,

@@ -147,7 +147,7 @@ int bc_xmit_slave(const struct bc_bond *b, enum bc_hash_kernel k, const struct b
 		  size_t *slave, struct bc_error *err)
 {
 	size_t idx[64], n;
-	uint32_t h;
+	uint32_t h = 0; /* set by bc_xmit_hash() when it returns 0 */
 	int mode = bc_u32_known(&b->mode) ? (int)b->mode.v : -1, r;
 	bool dynamic = !bc_u32_known(&b->tlb_dynamic_lb) || b->tlb_dynamic_lb.v != 0;
 

@@ -132,11 +132,34 @@ int bc_capture_open(struct bc_capture *c, const char *host, const char *filter, 
 	return 0;
 }
 
+/* The capture file cannot be written (errno @e): say so once, write no more. */
+static void write_failed(struct bc_capture_if *ci, int e)
+{
+	if (ci->write_failed)
+		return;
+	ci->write_failed = true;
+	if (ci->error)
+		return; /* the first cause stays */
+	ci->error = -(e > 0 ? e : EIO);
+	snprintf(ci->error_msg, sizeof(ci->error_msg),
+		 "writing the capture file %s failed after %llu frames: %s; it holds only "
+		 "the frames before",
+		 ci->path, (unsigned long long)ci->frames, strerror(-ci->error));
+}
+
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
 	struct bc_capture_if *ci = (struct bc_capture_if *)user;
 
+	if (ci->write_failed)
+		return;
+	errno = 0;
 	pcap_dump((u_char *)ci->dumper, h, bytes);
+	/* stdio buffers: a full disk shows when a buffer is flushed */
+	if (ferror_unlocked(pcap_dump_file(ci->dumper))) { /* only this thread writes it */
+		write_failed(ci, errno);
+		return;
+	}
 	ci->frames++;
 	ci->bytes += h->len;
 }
@@ -212,6 +235,9 @@ void bc_capture_stop(struct bc_capture *c)
 			ci->ps_ifdrop = ps.ps_ifdrop;
 		}
 		if (ci->dumper) {
+			errno = 0;
+			if (!ci->write_failed && pcap_dump_flush(ci->dumper) < 0)
+				write_failed(ci, errno);
 			pcap_dump_close(ci->dumper);
 			ci->dumper = NULL;
 			if (stat(ci->path, &sb) == 0)

@@ -204,7 +204,7 @@ int bc_cmd_run(int argc, char **argv)
 	struct bc_client_cfg cfg;
 	struct bc_error err = {0};
 	struct run_out out = {OUT_TEXT, stdout};
-	struct json_object *res = NULL;
+	struct json_object *res = NULL, *errs;
 	double total_rate = 0, stream_rate = 0;
 	bool have_len = false, reverse = false, bidir = false;
 	struct suite_opts so = {0};
@@ -474,6 +474,12 @@ int bc_cmd_run(int argc, char **argv)
 			return BC_EXIT_ENV;
 		}
 	}
+	/* the report is out; files that could not be written (full disk) still fail the run */
+	errs = json_object_object_get(json_object_object_get(res, "capture"), "errors");
+	for (size_t i = 0; errs && i < json_object_array_length(errs); i++)
+		fprintf(stderr, "bondcheck run: capture: %s\n",
+			json_object_get_string(json_object_array_get_idx(errs, i)));
+	r = errs && json_object_array_length(errs) ? BC_EXIT_ENV : BC_EXIT_OK;
 	json_object_put(res);
-	return BC_EXIT_OK;
+	return r;
 }

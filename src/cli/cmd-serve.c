@@ -31,10 +31,12 @@ static void log_stderr(void *ctx, const char *msg)
 {
 	char ts[32];
 	time_t now = time(NULL);
+	struct tm tm;
 
 	if (ctx)
 		return; /* --quiet */
-	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
+	/* sessions log from their own threads: localtime_r, one fprintf per line */
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime_r(&now, &tm));
 	fprintf(stderr, "%s bondcheck serve: %s\n", ts, msg);
 }
 
@@ -125,6 +127,8 @@ int bc_cmd_serve(int argc, char **argv)
 		{"test-read-stall", required_argument, NULL, 1001},
 		{"test-rcvbuf", required_argument, NULL, 1002},
 		{"test-any-master", no_argument, NULL, 1003},
+		{"test-setup-timeout", required_argument, NULL, 1010},
+		{"test-clock-offset", required_argument, NULL, 1004},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -206,6 +210,20 @@ int bc_cmd_serve(int argc, char **argv)
 			break;
 		case 1003:
 			cfg.test_any_master = true;
+			break;
+		case 1010:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 100 || v > 600000)
+				return bad("--test-setup-timeout", optarg,
+					   "milliseconds 100..600000");
+			cfg.setup_timeout_ms = (int)v;
+			break;
+		case 1004:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < -86400000 || v > 86400000 || !*optarg)
+				return bad("--test-clock-offset", optarg,
+					   "milliseconds -86400000..86400000");
+			cfg.test_clock_offset_ns = (int64_t)v * 1000000;
 			break;
 		case 'h':
 			usage(stdout);

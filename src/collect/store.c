@@ -67,8 +67,10 @@ int fetch_file(void *arg, struct bc_buf *out, struct bc_error *err)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int rc;
 
-	if (fd < 0)
-		return bc_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	if (fd < 0) {
+		rc = errno > 0 ? -errno : -EIO; /* never 0: callers read out->data on 0 */
+		return bc_error_set(err, rc, "cannot open %s: %s", path, strerror(-rc));
+	}
 	rc = read_all(fd, out);
 	close(fd);
 	if (rc)
@@ -132,7 +134,8 @@ static int replay(const struct store *st, const char *key, struct bc_buf *out, s
 	rc = fetch_file(path, &eb, err);
 	if (rc)
 		return rc;
-	e = atoi(eb.data);
+	/* eb.data is set when fetch_file() returns 0; clang 14 cannot follow -errno */
+	e = eb.data ? atoi(eb.data) : 0;
 	bc_buf_free(&eb);
 	if (e >= 0 || e < -4095)
 		return bc_error_set(err, -EPROTO, "%s holds no negative errno", path);
@@ -187,7 +190,7 @@ int store_open(struct store *st, struct bc_error *err)
 		return write_file(st, FORMAT_KEY, FORMAT_MARKER, strlen(FORMAT_MARKER), err);
 	}
 	rc = fetch_file(path, &b, NULL);
-	if (rc || strcmp(b.data, FORMAT_MARKER)) {
+	if (rc || !b.data || strcmp(b.data, FORMAT_MARKER)) {
 		bc_buf_free(&b);
 		return bc_error_set(err, rc ? rc : -EPROTO,
 				    "%s is not a bondcheck recording: expected %s saying '%.*s' "

@@ -65,7 +65,9 @@ int bc_ethtool_decode(enum bc_ethtool_msg m, const void *buf, size_t len, struct
 	if ((unsigned)m >= BC_ETHTOOL_N_MSGS)
 		return bc_error_set(err, -EINVAL, "unknown ethtool message kind %d", (int)m);
 	k = kinds[m];
-	copy = malloc(len ? len : 1); /* libnl wants writable, aligned messages */
+	/* libnl wants writable, aligned messages; zeroed so a stream shorter than
+	 * a header reads as zeros */
+	copy = calloc(1, len ? len : 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, len);
@@ -83,7 +85,17 @@ int bc_ethtool_decode(enum bc_ethtool_msg m, const void *buf, size_t len, struct
 			}
 			if (e->error == 0)
 				continue; /* an ACK */
-			rc = e->error < 0 ? e->error : -EIO;
+			/* the kernel sends -errno (-4095..-1); anything else is garbage, and
+			 * negating INT_MIN would overflow */
+			if (e->error > 0 || e->error < -4095) {
+				rc = bc_error_set(
+					err, -EPROTO,
+					"ethtool %s of %s: NLMSG_ERROR with the impossible "
+					"error %d (expected -4095..-1)",
+					k->name, s->name, e->error);
+				break;
+			}
+			rc = e->error;
 			bc_error_set(err, rc, "ethtool %s of %s: %s", k->name, s->name,
 				     strerror(-rc));
 			break;

@@ -150,7 +150,7 @@ int bc_softnet_parse(const char *text, struct bc_softnet *s, struct bc_error *er
 
 int bc_cpu_times_parse(const char *text, struct bc_cpu_times *c, struct bc_error *err)
 {
-	char line[1024];
+	char line[1024] = "";
 	size_t pos = 0;
 
 	memset(c, 0, sizeof(*c));

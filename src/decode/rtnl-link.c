@@ -175,6 +175,13 @@ static int collect_links(void *buf, size_t len, struct dump *d, struct bc_error 
 				return bc_error_set(err, -EPROTO, "truncated NLMSG_ERROR");
 			if (e->error == 0)
 				continue;
+			/* -4095..-1 from the kernel; negating INT_MIN would overflow */
+			if (e->error > 0 || e->error < -4095)
+				return bc_error_set(
+					err, -EPROTO,
+					"NLMSG_ERROR in the link dump with the impossible "
+					"error %d (expected -4095..-1)",
+					e->error);
 			return bc_error_set(err, -EIO, "the link dump failed: %s",
 					    strerror(-e->error));
 		}
@@ -251,7 +258,7 @@ int bc_rtnl_decode_links(const void *buf, size_t len, struct bc_snapshot *snap,
 	int rc;
 
 	/* nlmsg_parse wants writable, aligned memory; the caller's is const */
-	copy = malloc(len ? len : 1);
+	copy = calloc(1, len ? len : 1); /* zeroed: a short stream reads as 0 */
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, len);

@@ -228,7 +228,7 @@ int bc_plot_ledger(const char *path, struct json_object *doc, struct bc_error *e
 	static const int colors[3] = {C_SERIES + 0, C_LOSS, C_MUTED};
 	static const int kinds[3] = {LEG_BOX, LEG_BOX, LEG_BOX};
 	struct stage st[MAX_STAGES];
-	double lo = INFINITY, hi = 0, prev = -1, ymin = 0, ymax, first = -1, last = -1, lost = 0;
+	double lo = INFINITY, hi = 0, prev = -1, ymin = 0, ymax, first = -1, last = -1;
 	char sub1[200], sub2[200], note[3][200], label[48];
 	size_t n = 0, n_notes = 0, first_i = 0, last_i = 0, n_known = 0;
 	struct plot p;
@@ -244,7 +244,6 @@ int bc_plot_ledger(const char *path, struct json_object *doc, struct bc_error *e
 		n_known++;
 		if (prev >= 0 && prev > st[i].count)
 			st[i].drop = prev - st[i].count;
-		lost += st[i].drop;
 		prev = st[i].count;
 		lo = fmin(lo, st[i].count);
 		hi = fmax(hi, st[i].count);

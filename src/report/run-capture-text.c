@@ -165,7 +165,12 @@ void bc_run_report_capture(FILE *out, struct json_object *cap)
 {
 	struct json_object *an = json_object_object_get(cap, "analysis");
 
+	struct json_object *errs = json_object_object_get(cap, "errors");
+
 	fprintf(out, "\nCapture (every slave, both ends)\n");
+	for (size_t i = 0; i < bc_json_len(errs); i++)
+		fprintf(out, "  ERROR: %s\n",
+			json_object_get_string(json_object_array_get_idx(errs, i)));
 	ends(out, cap);
 	if (bc_json_str(cap, "folder")[0])
 		fprintf(out, "  pcap files kept in %s\n", bc_json_str(cap, "folder"));

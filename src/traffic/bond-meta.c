@@ -112,6 +112,12 @@ static struct json_object *slave_json(const struct bc_slave *s, const struct bc_
 	const struct bc_u32 *pause_f[] = {&s->pause_rx, &s->pause_tx, &s->pause_autoneg};
 
 	json_object_object_add(o, "name", json_object_new_string(s->name));
+	/* bonding's own count of this slave's link failures (miimon/ARP) over the run */
+	if (after && bc_u32_known(&s->link_failure_count) &&
+	    bc_u32_known(&after->link_failure_count))
+		json_object_object_add(o, "link_failures",
+				       json_object_new_int64((int64_t)after->link_failure_count.v -
+							     (int64_t)s->link_failure_count.v));
 	json_object_object_add(o, "driver", jtext(s->driver));
 	json_object_object_add(o, "driver_version", jtext(s->driver_version));
 	json_object_object_add(o, "firmware_version", jtext(s->fw_version));

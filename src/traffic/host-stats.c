@@ -18,12 +18,15 @@
 #include "bondcheck/host-stats.h"
 
 static const char *const if_counter_names[BC_HOST_IF_COUNTERS] = {
-	"rx_packets", "tx_packets", "rx_bytes",	 "tx_bytes",	     "rx_dropped",
-	"tx_dropped", "rx_errors",  "tx_errors", "rx_missed_errors", "rx_over_errors",
-	"qdisc_drops", /* not sysfs: root qdisc drops over rtnetlink (read_qdiscs) */
+	"rx_packets",	    "tx_packets",     "rx_bytes",    "tx_bytes",
+	"rx_dropped",	    "tx_dropped",     "rx_errors",   "tx_errors",
+	"rx_missed_errors", "rx_over_errors", "qdisc_drops", /* not sysfs: root qdisc drops over
+								rtnetlink (read_qdiscs) */
+	"carrier_changes", /* /sys/class/net/<dev>/carrier_changes, not statistics/ */
 };
 
-#define IF_QDISC_DROPS 10
+#define IF_QDISC_DROPS	   10
+#define IF_CARRIER_CHANGES 11
 
 /* Read a whole small file; NULL when unreadable.  Caller frees. */
 static char *slurp(const char *path)
@@ -79,6 +82,15 @@ static void read_ifs(struct bc_host_sample *s)
 				 if_counter_names[i]);
 			t = slurp(path);
 			c->v[i] = t ? strtoull(t, NULL, 10) : 0;
+			free(t);
+		}
+		{
+			char path[128], *t;
+
+			snprintf(path, sizeof(path), "/sys/class/net/%s/carrier_changes",
+				 de->d_name);
+			t = slurp(path);
+			c->v[IF_CARRIER_CHANGES] = t ? strtoull(t, NULL, 10) : 0;
 			free(t);
 		}
 		s->n_ifs++;

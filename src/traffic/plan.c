@@ -210,7 +210,7 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 			return bc_error_set(err, -EINVAL,
 					    "plan: \"capture\" is %s; this agent serves capture "
 					    "versions 0..%d",
-					    json_object_get_string(v), BC_PLAN_CAPTURE_VERSION);
+					    json_object_to_json_string(v), BC_PLAN_CAPTURE_VERSION);
 		p->capture = (uint32_t)cv;
 	}
 	/* optional: neighbour announcements in the capture; absent = false */
@@ -223,7 +223,7 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 		if (!json_object_is_type(v, json_type_int) || k < 0 || k > BC_PLAN_MAX_STREAMS)
 			return bc_error_set(err, -EINVAL,
 					    "plan: \"place_per_slave\" is %s; expected 0..%d",
-					    json_object_get_string(v), BC_PLAN_MAX_STREAMS);
+					    json_object_to_json_string(v), BC_PLAN_MAX_STREAMS);
 		p->place_k = (uint32_t)k;
 	}
 	/* optional: DF probe senders (path MTU check); absent = false */

@@ -77,7 +77,10 @@ static int await_hello(struct bc_stream *s)
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
 		struct bc_udphdr h;
-		ssize_t n = recvfrom(s->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+		ssize_t n;
+
+		memset(&from, 0, sizeof(from)); /* the analyzer does not know recvfrom() fills it */
+		n = recvfrom(s->fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
 
 		if (n < 0)
 			continue;
@@ -178,7 +181,7 @@ void *bc_udp_send_main(void *arg)
 			if (due < (double)n)
 				n = (uint64_t)due;
 		}
-		rt = bc_real_ns();
+		rt = bc_real_ns() + (uint64_t)s->clock_offset_ns;
 		h.flags = now < omit_end ? BC_UDPHDR_F_OMIT : 0;
 		/* message m carries segs[m] datagrams, each with its own header */
 		for (; k < n; m++) {
@@ -334,7 +337,7 @@ void *bc_udp_recv_main(void *arg)
 			continue;
 		}
 		now = bc_mono_ns();
-		rt = bc_real_ns();
+		rt = bc_real_ns() + (uint64_t)s->clock_offset_ns;
 		pthread_mutex_lock(&s->mu);
 		for (int i = 0; i < r; i++) {
 			uint64_t recv_ns = rt;
@@ -357,7 +360,8 @@ void *bc_udp_recv_main(void *arg)
 
 					memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
 					recv_ns = (uint64_t)ts.tv_sec * 1000000000u +
-						  (uint64_t)ts.tv_nsec;
+						  (uint64_t)ts.tv_nsec +
+						  (uint64_t)s->clock_offset_ns;
 				} else if (cm->cmsg_type == SO_RXQ_OVFL) {
 					memcpy(&s->rxq_ovfl, CMSG_DATA(cm), sizeof(uint32_t));
 				}

@@ -291,10 +291,12 @@ static void add_receiver(struct json_object *o, struct bc_stream *s, uint64_t se
 	if (s->plan->udp_gso)
 		add_u64(o, "gro_reads", s->gro_reads);
 	json_object_object_add(o, "jitter_ms", json_object_new_double(s->win.jitter_ns / 1e6));
+	/* receive time minus the sender's stamp, two hosts' clocks: not a delay
+	 * until the client corrects it by the clock offset (streams[].one_way_delay) */
 	if (s->win.received) {
-		json_object_object_add(o, "owd_min_ms",
+		json_object_object_add(o, "transit_min_ms",
 				       json_object_new_double((double)s->win.owd_min_ns / 1e6));
-		json_object_object_add(o, "owd_max_ms",
+		json_object_object_add(o, "transit_max_ms",
 				       json_object_new_double((double)s->win.owd_max_ns / 1e6));
 	}
 	r = json_object_new_object();

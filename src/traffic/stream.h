@@ -47,6 +47,10 @@ struct bc_stream {
 	const struct bc_plan *plan;
 	atomic_int *stop;
 	int64_t start_ns;	      /* CLOCK_MONOTONIC ns when traffic starts */
+	/* test only (serve --test-clock-offset): added to every CLOCK_REALTIME
+	 * reading of this stream, send stamps and receive times, to simulate a
+	 * host whose clock is off */
+	int64_t clock_offset_ns;
 	struct sockaddr_storage peer; /* reverse UDP: only this address may say hello */
 	uint16_t local_port, remote_port;
 

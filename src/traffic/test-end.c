@@ -74,6 +74,7 @@ static uint16_t sock_port(int fd)
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(ss);
 
+	memset(&ss, 0, sizeof(ss)); /* the analyzer does not know getsockname() fills it */
 	if (getsockname(fd, (struct sockaddr *)&ss, &l) < 0)
 		return 0;
 	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
@@ -85,7 +86,8 @@ static uint16_t sock_port(int fd)
 static int set_df(const struct bc_test *t, int fd, struct bc_error *err)
 {
 	int six = plan_family(t) == 6;
-	int v = six ? IPV6_PMTUDISC_PROBE : IP_PMTUDISC_PROBE;
+	/* both are 3 in the uapi; named per family on purpose */
+	int v = six ? IPV6_PMTUDISC_PROBE : IP_PMTUDISC_PROBE; /* NOLINT(bugprone-branch-clone) */
 
 	if (!t->plan.df)
 		return fd;
@@ -262,15 +264,17 @@ int bc_test_open(struct bc_test *t, struct bc_error *err)
 	return 0;
 }
 
-static int read_full(int fd, uint8_t *buf, size_t len, int ms)
+/* Read @len bytes by @deadline_ns (CLOCK_MONOTONIC), however slowly they come. */
+static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline_ns)
 {
 	size_t got = 0;
 
 	while (got < len) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int64_t left = (deadline_ns - bc_mono_ns()) / 1000000;
 		ssize_t n;
 
-		if (poll(&p, 1, ms) <= 0)
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
 			return -ETIMEDOUT;
 		n = recv(fd, buf + got, len - got, 0);
 		if (n <= 0)
@@ -280,7 +284,10 @@ static int read_full(int fd, uint8_t *buf, size_t len, int ms)
 	return 0;
 }
 
-/* Accept one data connection per stream; only from the control peer, with our test id. */
+/*
+ * Accept one data connection per stream; only from the control peer, with
+ * our test id.  All within 5 s, each hello within 2 s of its accept.
+ */
 static int agent_accept(struct bc_test *t, struct bc_error *err)
 {
 	int64_t deadline = bc_mono_ns() + 5000000000ll;
@@ -304,7 +311,10 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 			continue;
 		bc_sockaddr_unmap(&from);
 		if (!bc_sockaddr_same_host(&from, &t->peer) ||
-		    read_full(fd, hello, sizeof(hello), 2000) < 0 || memcmp(hello, "BCKT", 4)) {
+		    read_full(fd, hello, sizeof(hello),
+			      bc_mono_ns() + 2000000000ll < deadline ? bc_mono_ns() + 2000000000ll
+								     : deadline) < 0 ||
+		    memcmp(hello, "BCKT", 4)) {
 			close(fd);
 			continue;
 		}
@@ -354,6 +364,7 @@ int bc_test_start(struct bc_test *t, struct bc_error *err)
 	t->start_ns = bc_mono_ns();
 	for (uint32_t i = 0; i < t->n; i++) {
 		t->streams[i].start_ns = t->start_ns;
+		t->streams[i].clock_offset_ns = t->test_clock_offset_ns;
 		if (t->test_read_stall_ms && !t->streams[i].sender)
 			continue;
 		r = bc_stream_start(&t->streams[i], err);

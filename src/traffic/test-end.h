@@ -37,6 +37,8 @@ struct bc_test {
 	 * start reading test_read_stall_ms after the senders start, so their
 	 * sockets overflow (Udp RcvbufErrors) */
 	uint32_t test_read_stall_ms, test_rcvbuf;
+	/* test only: this end's CLOCK_REALTIME readings are off by this much */
+	int64_t test_clock_offset_ns;
 	pthread_t stall_thread;
 	bool stalling;
 	struct bc_error err;

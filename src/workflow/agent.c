@@ -1,22 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The agent: control sessions and the agent's end of each test.  Message
- * sequence and error codes: docs/protocol.md.
+ * sequence and error codes: docs/protocol.md; limits and deadlines:
+ * docs/security.md.
+ *
+ * The main thread only accepts: each control connection gets a session
+ * thread (at most cfg->max_sessions, cfg->max_sessions_per_host from one
+ * address), so a slow or idle peer holds one slot and its own deadline,
+ * never the agent.  One test runs at a time (struct agent.test); the bulk
+ * connection after a capture is a session of its own that the test's
+ * session hands its files to (struct bulk_offer).  A change session
+ * (journal/change/restore) leaves its session thread for the change thread
+ * (workflow/change-session.h), one at a time; a relayed test (`run-to`,
+ * matrix) holds the test slot like a test.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bondcheck/agent.h"
@@ -33,7 +46,65 @@
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
 
-#define MAX_MALFORMED 8
+/* error replies (malformed, unexpected, bad-plan, ...) before a session is closed */
+#define MAX_REFUSED 8
+/* a plan waits this long for the previous test's cleanup before `busy` */
+#define SLOT_WAIT_MS 3000
+/* ... and this long for a running test's session to say it is over */
+#define RUNNING_WAIT_MS 300
+/* after a capture result: how long the files wait for the bulk connection */
+#define BULK_WAIT_MS 30000
+
+enum test_state {
+	TEST_IDLE,
+	TEST_RUNNING, /* plan accepted .. test over: plans and run-to get `busy` */
+	TEST_HELD,    /* result sent or client gone: bulk transfer, cleanup; plans wait */
+};
+
+/* The capture files of the finished test, offered to one bulk connection. */
+struct bulk_offer {
+	bool open;
+	enum { BULK_WAITING, BULK_SERVING, BULK_DONE } state;
+	uint32_t test_id;
+	const char *token;
+	const struct bc_capture *cap;
+	const struct sockaddr_storage *peer; /* the control peer: only it may fetch */
+	int r;
+	struct bc_error err;
+};
+
+struct agent;
+
+/* One control connection, served by its own thread. */
+struct session {
+	struct agent *ag;
+	const struct bc_agent_cfg *c;
+	bool used, done; /* slot taken; thread finished (the main thread joins it) */
+	pthread_t th;
+	int fd; /* closed by the main thread after the join, never by the session */
+	struct sockaddr_storage peer;
+	char host[INET6_ADDRSTRLEN + 8];
+	int64_t start_ns;
+	int64_t deadline_ns; /* whole-phase deadline, CLOCK_MONOTONIC */
+	const char *phase;   /* what must finish by then, for the timeout reply */
+	int phase_ms;
+	unsigned refused; /* error replies so far */
+	int result;	  /* 1: a test ran */
+};
+
+struct agent {
+	const struct bc_agent_cfg *c;
+	int listen_fd;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* test state, bulk offer, session end */
+	struct session *s;   /* c->max_sessions slots */
+	volatile sig_atomic_t *quit;
+	struct bc_change_srv cs; /* the change session; started under lock */
+	enum test_state test;
+	struct bulk_offer offer;
+	bool ran_test; /* --once */
+	bool stopping;
+};
 
 void bc_agent_cfg_defaults(struct bc_agent_cfg *c)
 {
@@ -43,6 +114,10 @@ void bc_agent_cfg_defaults(struct bc_agent_cfg *c)
 	c->limits.max_duration_ms = 3600 * 1000;
 	c->limits.max_rate_bps = 100000000000ull;
 	c->idle_timeout_ms = 30000;
+	c->handshake_timeout_ms = 10000;
+	c->setup_timeout_ms = 60000;
+	c->max_sessions = 32;
+	c->max_sessions_per_host = 8;
 	c->change_idle_timeout_ms = 3600 * 1000;
 }
 
@@ -78,7 +153,7 @@ int bc_agent_listen(const struct bc_agent_cfg *c, struct bc_error *err)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){1}, sizeof(int));
 	if (ss.ss_family == AF_INET6 && !c->bind_addr)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &(int){0}, sizeof(int));
-	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 16) < 0) {
+	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 128) < 0) {
 		r = -errno;
 		close(fd);
 		if (r == -EADDRINUSE)
@@ -103,61 +178,102 @@ static int reply_error(int fd, const char *code, const char *msg)
 }
 
 /*
- * Read the next message, answering malformed ones and giving up on a
- * stream that is out of step.  Returns 0 with *@msg, or -errno (session over).
+ * An error reply that leaves the session open, counted: the MAX_REFUSED-th
+ * also says so and ends the session.  Returns 0 (go on) or -EBADMSG (close).
  */
-static int next_msg(const struct bc_agent_cfg *c, int fd, int timeout_ms, struct json_object **msg)
+static int refused(struct session *s, const char *code)
 {
-	for (int bad = 0; bad < MAX_MALFORMED; bad++) {
-		struct bc_error err = {0};
-		int r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, timeout_ms, msg, &err);
+	if (++s->refused < MAX_REFUSED)
+		return 0;
+	reply_error(s->fd, code, "too many malformed or refused messages (8); closing");
+	say(s->c, "%s: closed after %d refused messages", s->host, MAX_REFUSED);
+	return -EBADMSG;
+}
 
+static int refuse(struct session *s, const char *code, const char *msg)
+{
+	reply_error(s->fd, code, msg);
+	return refused(s, code);
+}
+
+/* Start a phase that must end within @ms of @from_ns (whole, not per message). */
+static void phase(struct session *s, const char *what, int64_t from_ns, int ms)
+{
+	s->phase = what;
+	s->phase_ms = ms;
+	s->deadline_ns = from_ns + (int64_t)ms * 1000000;
+}
+
+/*
+ * Read the next message within @timeout_ms and the phase deadline,
+ * answering malformed ones and giving up on a stream that is out of step.
+ * Returns 0 with *@msg, or -errno (session over).
+ */
+static int next_msg(struct session *s, int timeout_ms, struct json_object **msg)
+{
+	for (;;) {
+		struct bc_error err = {0};
+		int64_t left = (s->deadline_ns - bc_mono_ns()) / 1000000;
+		bool by_deadline = left < timeout_ms;
+		int r;
+
+		r = bc_ctl_recv(s->fd, BC_CTL_MAX_REQUEST,
+				by_deadline ? (int)(left > 0 ? left : 0) : timeout_ms, msg, &err);
 		if (r == 0)
 			return 0;
 		switch (r) {
 		case -EBADMSG:
 			if (strstr(err.msg, "does not speak")) {
-				say(c, "closing a connection that is not bondcheck: %s", err.msg);
+				say(s->c, "%s: closing a connection that is not bondcheck: %s",
+				    s->host, err.msg);
 				return r;
 			}
-			reply_error(fd, BC_CTL_E_MALFORMED, err.msg);
-			say(c, "malformed control message answered: %s", err.msg);
+			say(s->c, "%s: malformed control message answered: %s", s->host, err.msg);
+			if (refuse(s, BC_CTL_E_MALFORMED, err.msg) < 0)
+				return r;
 			continue;
 		case -EMSGSIZE:
-			reply_error(fd, BC_CTL_E_TOO_LARGE, err.msg);
+			reply_error(s->fd, BC_CTL_E_TOO_LARGE, err.msg);
 			break;
 		case -EPROTONOSUPPORT:
-			reply_error(fd, BC_CTL_E_VERSION, err.msg);
+			reply_error(s->fd, BC_CTL_E_VERSION, err.msg);
 			break;
 		case -ETIMEDOUT:
-			reply_error(fd, BC_CTL_E_TIMEOUT, err.msg);
+			if (by_deadline) {
+				bc_error_clear(&err);
+				bc_error_set(&err, r,
+					     "the %s did not complete within %d ms (a deadline for "
+					     "the whole %s, however slowly bytes arrive)",
+					     s->phase, s->phase_ms, s->phase);
+			}
+			reply_error(s->fd, BC_CTL_E_TIMEOUT, err.msg);
 			break;
 		default:
 			break;
 		}
-		say(c, "session ends: %s", err.msg);
+		say(s->c, "%s: session ends: %s", s->host, err.msg);
 		return r;
 	}
-	reply_error(fd, BC_CTL_E_MALFORMED, "too many malformed messages; closing");
-	return -EBADMSG;
 }
 
-/* hello -> challenge -> auth -> welcome.  Returns 0 when the client may send plans. */
-static int handshake(const struct bc_agent_cfg *c, int fd)
+/* CLOCK_REALTIME ns, with the test-only offset. */
+static int64_t agent_time_ns(const struct bc_agent_cfg *c)
 {
+	return (int64_t)bc_real_ns() + c->test_clock_offset_ns;
+}
+
+/*
+ * challenge -> auth -> welcome after the client's hello (@m, consumed).
+ * Returns 0 when the client may send plans.
+ */
+static int handshake(struct session *s, struct json_object *m)
+{
+	const struct bc_agent_cfg *c = s->c;
 	char anonce[BC_AUTH_HEX], proof[BC_AUTH_HEX];
-	struct json_object *m = NULL, *o, *v;
+	struct json_object *o, *v;
 	const char *cnonce, *mac;
 	int r, ver;
 
-	r = next_msg(c, fd, c->idle_timeout_ms, &m);
-	if (r < 0)
-		return r;
-	if (strcmp(bc_ctl_type(m), "hello")) {
-		reply_error(fd, BC_CTL_E_UNEXPECTED, "expected a hello message first");
-		json_object_put(m);
-		return -EPROTO;
-	}
 	ver = json_object_object_get_ex(m, "protocol", &v) ? json_object_get_int(v) : -1;
 	json_object_put(m);
 	if (ver != BC_CTL_VERSION) {
@@ -166,8 +282,8 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 		snprintf(msg, sizeof(msg),
 			 "client speaks control protocol %d, this agent speaks %d", ver,
 			 BC_CTL_VERSION);
-		reply_error(fd, BC_CTL_E_VERSION, msg);
-		say(c, "%s", msg);
+		reply_error(s->fd, BC_CTL_E_VERSION, msg);
+		say(c, "%s: %s", s->host, msg);
 		return -EPROTONOSUPPORT;
 	}
 	if (bc_auth_nonce(anonce) < 0)
@@ -177,15 +293,17 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 	json_object_object_add(o, "protocol", json_object_new_int(BC_CTL_VERSION));
 	json_object_object_add(o, "nonce", json_object_new_string(anonce));
 	json_object_object_add(o, "auth_required", json_object_new_boolean(c->key.len > 0));
-	r = bc_ctl_send(fd, o, 5000, NULL);
+	/* this host's clock, for the client's offset estimate (docs/protocol.md) */
+	json_object_object_add(o, "time_ns", json_object_new_int64(agent_time_ns(c)));
+	r = bc_ctl_send(s->fd, o, 5000, NULL);
 	json_object_put(o);
 	if (r < 0)
 		return r;
-	r = next_msg(c, fd, c->idle_timeout_ms, &m);
+	r = next_msg(s, c->idle_timeout_ms, &m);
 	if (r < 0)
 		return r;
 	if (strcmp(bc_ctl_type(m), "auth")) {
-		reply_error(fd, BC_CTL_E_UNEXPECTED,
+		reply_error(s->fd, BC_CTL_E_UNEXPECTED,
 			    "expected an auth message after the challenge");
 		json_object_put(m);
 		return -EPROTO;
@@ -195,17 +313,17 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 	if (c->key.len) {
 		if (!mac) {
 			reply_error(
-				fd, BC_CTL_E_AUTH_REQUIRED,
+				s->fd, BC_CTL_E_AUTH_REQUIRED,
 				"this agent requires a pre-shared key: run with --auth-key FILE");
-			say(c, "refused a client without a key");
+			say(c, "%s: refused a client without a key", s->host);
 			json_object_put(m);
 			return -EACCES;
 		}
 		if (bc_auth_check(&c->key, "client", anonce, cnonce, mac) < 0) {
 			reply_error(
-				fd, BC_CTL_E_AUTH_FAILED,
+				s->fd, BC_CTL_E_AUTH_FAILED,
 				"authentication failed: the client's key differs from the agent's");
-			say(c, "refused a client with a wrong key");
+			say(c, "%s: refused a client with a wrong key", s->host);
 			json_object_put(m);
 			return -EACCES;
 		}
@@ -216,7 +334,7 @@ static int handshake(const struct bc_agent_cfg *c, int fd)
 	if (c->key.len && cnonce && bc_auth_proof(&c->key, "agent", cnonce, anonce, proof) == 0)
 		json_object_object_add(o, "mac", json_object_new_string(proof));
 	json_object_put(m);
-	r = bc_ctl_send(fd, o, 5000, NULL);
+	r = bc_ctl_send(s->fd, o, 5000, NULL);
 	json_object_put(o);
 	return r;
 }
@@ -234,10 +352,11 @@ static struct json_object *snapshot_msg(struct bc_test *t, unsigned index)
 }
 
 /*
- * Close so that a final error reply is delivered: a close() with unread
- * input would reset the connection and discard the reply.
+ * Before the session ends: shut our side and read what the peer still
+ * sends (at most 200 ms), so that a final error reply is delivered: a
+ * close() with unread input would reset the connection and discard it.
  */
-static void linger_close(int fd)
+static void linger_drain(int fd)
 {
 	char buf[4096];
 	int64_t deadline = bc_mono_ns() + 200000000;
@@ -251,59 +370,135 @@ static void linger_close(int fd)
 		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0)
 			break;
 	}
-	close(fd);
 }
 
-/* The responder that answers other clients `busy` while a test runs. */
-struct busy_ctx {
-	int listen_fd;
-	atomic_int done;
-	pthread_t th;
-	bool running;
-};
-
-/* While a test runs, answer every other control connection with `busy`. */
-static void *busy_main(void *arg)
+/* pthread_cond_timedwait on CLOCK_REALTIME for at most @ms; under ag->lock. */
+static void wait_ms(struct agent *ag, int ms)
 {
-	struct busy_ctx *b = arg;
+	struct timespec ts;
 
-	while (!atomic_load(&b->done)) {
-		struct pollfd p = {.fd = b->listen_fd, .events = POLLIN};
-		int fd;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += (long)(ms % 1000) * 1000000;
+	ts.tv_sec += ms / 1000 + ts.tv_nsec / 1000000000;
+	ts.tv_nsec %= 1000000000;
+	pthread_cond_timedwait(&ag->cond, &ag->lock, &ts);
+}
 
-		if (poll(&p, 1, 100) <= 0 || atomic_load(&b->done))
-			continue; /* after the test the newcomer waits for the main loop */
-		fd = accept4(b->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0)
-			continue;
-		reply_error(fd, BC_CTL_E_BUSY,
-			    "this agent is running another test; try again later");
-		linger_close(fd);
+/*
+ * Claim the one test slot for a plan or a relayed test: -EBUSY while a test
+ * runs (after RUNNING_WAIT_MS, the time a session that has just answered
+ * its client needs to mark its test over); a finished test's bulk transfer
+ * and cleanup are waited out (at most SLOT_WAIT_MS).  0 or -EBUSY.
+ */
+static int test_claim(struct agent *ag)
+{
+	int64_t t0 = bc_mono_ns(), held_end = t0 + (int64_t)SLOT_WAIT_MS * 1000000,
+		run_end = t0 + (int64_t)RUNNING_WAIT_MS * 1000000;
+	int r = -EBUSY;
+
+	pthread_mutex_lock(&ag->lock);
+	while (!ag->stopping && ((ag->test == TEST_HELD && bc_mono_ns() < held_end) ||
+				 (ag->test == TEST_RUNNING && bc_mono_ns() < run_end)))
+		wait_ms(ag, 20);
+	if (ag->test == TEST_IDLE && !ag->stopping) {
+		ag->test = TEST_RUNNING;
+		r = 0;
 	}
-	return NULL;
+	pthread_mutex_unlock(&ag->lock);
+	return r;
 }
 
-static void busy_start(struct busy_ctx *b, int listen_fd)
+static void test_set(struct agent *ag, enum test_state st)
 {
-	b->listen_fd = listen_fd;
-	atomic_init(&b->done, 0);
-	b->running = pthread_create(&b->th, NULL, busy_main, b) == 0;
+	pthread_mutex_lock(&ag->lock);
+	ag->test = st;
+	pthread_cond_broadcast(&ag->cond);
+	pthread_mutex_unlock(&ag->lock);
 }
 
-/* Stop answering `busy` before the result goes out, so the next client is served. */
-static void busy_stop(struct busy_ctx *b)
+/*
+ * Offer the capture files to the bulk connection (a session of its own,
+ * bulk_session()) and wait until it has them, at most BULK_WAIT_MS for it
+ * to arrive.  Returns 0, -ETIMEDOUT, or the transfer's error (in @err).
+ */
+static int offer_bulk(struct session *s, struct bc_test *t, struct bc_run_capture *cap,
+		      struct bc_error *err)
 {
-	atomic_store(&b->done, 1);
-	if (b->running)
-		pthread_join(b->th, NULL);
-	b->running = false;
+	struct agent *ag = s->ag;
+	int64_t end = bc_mono_ns() + (int64_t)BULK_WAIT_MS * 1000000;
+	int r;
+
+	pthread_mutex_lock(&ag->lock);
+	ag->offer = (struct bulk_offer){.open = true,
+					.state = BULK_WAITING,
+					.test_id = t->plan.test_id,
+					.token = cap->token,
+					.cap = &cap->cap,
+					.peer = &s->peer};
+	/* once serving, wait for the end whatever happens: the files are ours */
+	while (ag->offer.state != BULK_DONE &&
+	       (ag->offer.state == BULK_SERVING || (!ag->stopping && bc_mono_ns() < end)))
+		wait_ms(ag, 200);
+	if (ag->offer.state == BULK_DONE) {
+		r = ag->offer.r;
+		if (r < 0)
+			bc_error_set(err, r, "%s", ag->offer.err.msg);
+	} else {
+		r = bc_error_set(err, -ETIMEDOUT,
+				 "the client did not fetch the capture files within %d ms",
+				 BULK_WAIT_MS);
+	}
+	ag->offer.open = false;
+	pthread_mutex_unlock(&ag->lock);
+	return r;
 }
 
-/* Run one test after "ready": start, intervals, stop, result.  0 or -errno. */
-static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct bc_test *t,
-		    struct bc_run_capture *cap)
+/* A connection whose first message is a bulk-hello (@m, consumed).  0 or -errno. */
+static int bulk_session(struct session *s, struct json_object *m)
 {
-	struct busy_ctx busy;
+	struct agent *ag = s->ag;
+	const struct bc_capture *cap = NULL;
+	struct bc_error err = {0};
+	int r;
+
+	pthread_mutex_lock(&ag->lock);
+	if (!ag->offer.open) {
+		pthread_mutex_unlock(&ag->lock);
+		json_object_put(m);
+		reply_error(s->fd, BC_CTL_E_UNSUPPORTED,
+			    "no capture files are waiting: a bulk connection follows the result "
+			    "of a test with capture");
+		return -EPROTO;
+	}
+	if (ag->offer.state == BULK_WAITING &&
+	    bc_bulk_hello_check(m, ag->offer.test_id, ag->offer.token) == 0 &&
+	    bc_sockaddr_same_host(&s->peer, ag->offer.peer)) {
+		ag->offer.state = BULK_SERVING;
+		cap = ag->offer.cap;
+	}
+	pthread_mutex_unlock(&ag->lock);
+	json_object_put(m);
+	if (!cap) {
+		reply_error(s->fd, BC_CTL_E_AUTH_FAILED,
+			    "bulk-hello for another test, with a wrong token or from another host");
+		say(s->c, "%s: refused a bulk connection", s->host);
+		return -EACCES;
+	}
+	r = bc_bulk_send_files(s->fd, cap, &err);
+	pthread_mutex_lock(&ag->lock);
+	ag->offer.state = BULK_DONE;
+	ag->offer.r = r;
+	ag->offer.err = err;
+	pthread_cond_broadcast(&ag->cond);
+	pthread_mutex_unlock(&ag->lock);
+	return r;
+}
+
+/* Run one test after "ready": start, intervals, stop, result.  1 or -errno. */
+static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture *cap)
+{
+	const struct bc_agent_cfg *c = s->c;
+	int fd = s->fd;
 	struct bc_host_sample a, b;
 	struct bc_bond_meta bm;
 	struct json_object *m = NULL, *o, *v;
@@ -311,7 +506,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	unsigned idx = 0;
 	int r;
 
-	r = next_msg(c, fd, c->idle_timeout_ms, &m);
+	r = next_msg(s, c->idle_timeout_ms, &m);
 	if (r < 0)
 		return r;
 	if (strcmp(bc_ctl_type(m), "start")) {
@@ -325,9 +520,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	else
 		bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&a);
-	busy_start(&busy, listen_fd);
 	if (cap && bc_run_capture_start(cap, &t->err) < 0) {
-		busy_stop(&busy);
 		reply_error(fd, BC_CTL_E_CAPTURE, t->err.msg);
 		bc_host_sample_free(&a);
 		bc_bond_meta_free(&bm);
@@ -335,7 +528,6 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	}
 	r = bc_test_start(t, NULL);
 	if (r < 0) {
-		busy_stop(&busy);
 		reply_error(fd, BC_CTL_E_BAD_PLAN, t->err.msg);
 		bc_host_sample_free(&a);
 		bc_bond_meta_free(&bm);
@@ -343,12 +535,15 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("started"));
+	json_object_object_add(o, "time_ns", json_object_new_int64(agent_time_ns(c)));
 	bc_ctl_send(fd, o, 5000, NULL);
 	json_object_put(o);
 	say(c, "test %u running: %u stream(s), %u ms", t->plan.test_id,
 	    bc_plan_total_streams(&t->plan), t->plan.duration_ms);
 	next = t->start_ns + (int64_t)t->plan.interval_ms * 1000000;
 	hard_end = t->start_ns + ((int64_t)t->plan.duration_ms + t->plan.tmax_ms + 30000) * 1000000;
+	/* messages during the test: the test's own end is the deadline */
+	phase(s, "test", t->start_ns, (int)((hard_end - t->start_ns) / 1000000));
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		int64_t now = bc_mono_ns(), wait = (next - now) / 1000000;
@@ -359,7 +554,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 			goto out;
 		}
 		if (poll(&p, 1, wait > 0 ? (int)wait : 0) > 0) {
-			r = next_msg(c, fd, 5000, &m);
+			r = next_msg(s, 5000, &m);
 			if (r < 0) {
 				say(c, "test %u: control connection lost; cleaning up",
 				    t->plan.test_id);
@@ -367,9 +562,12 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 			}
 			if (!strcmp(bc_ctl_type(m), "stop"))
 				break;
-			reply_error(fd, BC_CTL_E_UNEXPECTED, "expected stop during a test");
 			json_object_put(m);
 			m = NULL;
+			if (refuse(s, BC_CTL_E_UNEXPECTED, "expected stop during a test") < 0) {
+				r = -EPROTO;
+				goto out;
+			}
 			continue;
 		}
 		if (bc_mono_ns() >= next) {
@@ -388,7 +586,8 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		bc_run_capture_stop(cap);
 	bc_host_sample_take(&b);
 	bc_bond_meta_end(&bm);
-	busy_stop(&busy);
+	/* the next client may start its handshake; its plan waits for our cleanup */
+	test_set(s->ag, TEST_HELD);
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("result"));
 	json_object_object_add(o, "tmax_ms", json_object_new_int64(t->plan.tmax_ms));
@@ -412,8 +611,7 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 		struct bc_error be = {0};
 
 		/* the pcap files go on the bulk connection, never in the result */
-		if (bc_bulk_serve(listen_fd, t->plan.test_id, cap->token, &cap->cap, 30000, &be) <
-		    0)
+		if (offer_bulk(s, t, cap, &be) < 0)
 			say(c, "test %u: capture files not fetched: %s", t->plan.test_id, be.msg);
 	}
 	bc_host_sample_free(&b);
@@ -423,29 +621,42 @@ static int run_test(const struct bc_agent_cfg *c, int fd, int listen_fd, struct 
 	return r < 0 ? r : 1;
 out:
 	/* nobody waits for a result: no Tmax, free the agent for the next client now */
+	test_set(s->ag, TEST_HELD);
 	bc_test_stop_senders(t);
 	bc_test_stop_receivers(t, 0);
-	busy_stop(&busy);
 	bc_host_sample_free(&a);
 	bc_bond_meta_free(&bm);
 	return r;
 }
 
-/* A change-session message: refused, or the connection becomes a change session (2). */
-static int change_request(const struct bc_agent_cfg *c, int fd, struct json_object *m,
-			  struct bc_change_srv *cs, const char *host, volatile sig_atomic_t *quit)
+/*
+ * A change-session message (@m, consumed): refused (0), or the connection
+ * becomes a change session (2: the change thread owns the socket now).
+ */
+static int change_request(struct session *s, struct json_object *m)
 {
-	int r;
+	const struct bc_agent_cfg *c = s->c;
+	struct agent *ag = s->ag;
+	int fd = s->fd, r;
 
 	if (!c->allow_changes) {
 		reply_error(fd, BC_CTL_E_CHANGES_NOT_ALLOWED,
 			    "this agent does not change its bond: run it with `bondcheck serve "
 			    "--allow-changes` to allow journal, change and restore");
-		say(c, "refused a change request from %s (no --allow-changes)", host);
+		say(c, "refused a change request from %s (no --allow-changes)", s->host);
 		json_object_put(m);
 		return 0;
 	}
-	r = bc_change_srv_start(cs, c, fd, m, host, quit);
+	pthread_mutex_lock(&ag->lock);
+	if (ag->stopping) {
+		json_object_put(m);
+		r = -EAGAIN;
+	} else {
+		r = bc_change_srv_start(&ag->cs, c, fd, m, s->host, ag->quit);
+	}
+	if (r == 0)
+		s->fd = -1; /* the change thread's now: not ours to drain or close */
+	pthread_mutex_unlock(&ag->lock);
 	if (r == -EBUSY) {
 		reply_error(fd, BC_CTL_E_BUSY,
 			    "another change session holds this agent; try again when it ends");
@@ -455,7 +666,7 @@ static int change_request(const struct bc_agent_cfg *c, int fd, struct json_obje
 		reply_error(fd, BC_CTL_E_BUSY, "cannot start a change session now");
 		return 0;
 	}
-	say(c, "change session from %s", host);
+	say(c, "change session from %s", s->host);
 	return 2;
 }
 
@@ -468,51 +679,70 @@ static bool is_change_msg(struct json_object *m)
 }
 
 /*
- * One control connection.  Returns 1 when a test ran, 2 when the connection
- * became a change session (the change thread owns @fd now), 0 or -errno
- * otherwise.
+ * `run-to` (@m, consumed; matrix, workflow/agent-relay.c): a test this agent
+ * runs as a client, holding the test slot like a test of its own.  1 when
+ * it ran, 0 refused (the session goes on), -errno.
  */
-static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
-		   const struct sockaddr_storage *peer, struct bc_change_srv *cs, const char *host,
-		   volatile sig_atomic_t *quit)
+static int relay(struct session *s, struct json_object *m)
 {
+	int r;
+
+	if (test_claim(s->ag) < 0) {
+		json_object_put(m);
+		reply_error(s->fd, BC_CTL_E_BUSY,
+			    "this agent is running another test; try again later");
+		return -EBUSY;
+	}
+	r = bc_agent_relay(s->c, s->fd, m);
+	json_object_put(m);
+	test_set(s->ag, TEST_IDLE);
+	return r;
+}
+
+/*
+ * Plans until one runs (after the welcome).  Returns 1 when a test ran, 2
+ * when the connection became a change session, or -errno.
+ */
+static int plans(struct session *s)
+{
+	const struct bc_agent_cfg *c = s->c;
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
 	int r;
 
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
-	getsockname(fd, (struct sockaddr *)&local, &ll);
-	r = handshake(c, fd);
-	if (r < 0)
-		return r;
+	getsockname(s->fd, (struct sockaddr *)&local, &ll);
 	for (;;) {
 		struct json_object *m, *v, *o;
 		struct bc_test t;
 		struct bc_run_capture cap;
 		struct bc_error err = {0};
 
-		r = next_msg(c, fd, c->idle_timeout_ms, &m);
+		r = next_msg(s, c->idle_timeout_ms, &m);
 		if (r < 0)
 			return r;
 		if (!strcmp(bc_ctl_type(m), "bulk-hello")) {
-			reply_error(
-				fd, BC_CTL_E_UNSUPPORTED,
-				"the bulk connection is reserved for per-packet records and not "
-				"served by this version");
 			json_object_put(m);
+			r = refuse(s, BC_CTL_E_UNSUPPORTED,
+				   "a bulk-hello opens its own connection after a capture result, "
+				   "not a message of a control session");
+			if (r < 0)
+				return r;
 			continue;
 		}
-		if (!strcmp(bc_ctl_type(m), "run-to")) { /* matrix: workflow/agent-relay.c */
-			r = bc_agent_relay(c, fd, m);
-			json_object_put(m);
+		if (!strcmp(bc_ctl_type(m), "run-to")) {
+			r = relay(s, m);
 			if (r != 0)
 				return r;
+			if (refused(s, BC_CTL_E_BAD_PLAN) < 0)
+				return -EBADMSG;
 			continue;
 		}
 		if (is_change_msg(m)) {
-			r = change_request(c, fd, m, cs, host, quit);
+			r = change_request(s, m);
 			if (r == 2)
 				return r;
+			if (refused(s, BC_CTL_E_BUSY) < 0)
+				return -EBADMSG;
 			continue;
 		}
 		if (!strcmp(bc_ctl_type(m), "inspect")) {
@@ -525,7 +755,7 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 			json_object_object_add(o, "type", json_object_new_string("inspect"));
 			json_object_object_add(o, "end", doc);
 			json_object_object_add(o, "egress", eg);
-			r = bc_ctl_send(fd, o, 10000, NULL);
+			r = bc_ctl_send(s->fd, o, 10000, NULL);
 			json_object_put(o);
 			say(c, "inspect answered");
 			if (r < 0)
@@ -533,8 +763,9 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 			continue;
 		}
 		if (strcmp(bc_ctl_type(m), "test")) {
-			reply_error(fd, BC_CTL_E_UNEXPECTED, "expected a test plan");
 			json_object_put(m);
+			if (refuse(s, BC_CTL_E_UNEXPECTED, "expected a test plan") < 0)
+				return -EPROTO;
 			continue;
 		}
 		bc_test_init(&t, false);
@@ -542,29 +773,41 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 		r = bc_plan_from_json(v, &c->limits, &t.plan, &err);
 		json_object_put(m);
 		if (r < 0) {
-			reply_error(fd, BC_CTL_E_BAD_PLAN, err.msg);
+			if (refuse(s, BC_CTL_E_BAD_PLAN, err.msg) < 0)
+				return r;
 			continue;
 		}
-		t.peer = *peer;
+		if (test_claim(s->ag) < 0) {
+			reply_error(s->fd, BC_CTL_E_BUSY,
+				    "this agent is running another test; try again later");
+			say(c, "%s: plan refused: another test runs", s->host);
+			return -EBUSY;
+		}
+		t.peer = s->peer;
 		t.local = local;
 		t.test_read_stall_ms = c->test_read_stall_ms;
 		t.test_rcvbuf = c->test_rcvbuf;
+		t.test_clock_offset_ns = c->test_clock_offset_ns;
 		r = bc_test_open(&t, &err);
 		if (r < 0) {
-			reply_error(fd, r == -EADDRINUSE ? BC_CTL_E_PORT_IN_USE : BC_CTL_E_BAD_PLAN,
-				    err.msg);
+			test_set(s->ag, TEST_IDLE);
 			say(c, "test refused: %s", err.msg);
 			bc_test_free(&t);
+			if (refuse(s, r == -EADDRINUSE ? BC_CTL_E_PORT_IN_USE : BC_CTL_E_BAD_PLAN,
+				   err.msg) < 0)
+				return r;
 			continue;
 		}
 		if (t.plan.capture) {
-			r = bc_run_capture_open(&cap, "agent", &local, peer, c->port, NULL,
+			r = bc_run_capture_open(&cap, "agent", &local, &s->peer, c->port, NULL,
 						t.plan.capture_buffer,
 						t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, &err);
 			if (r < 0) {
-				reply_error(fd, BC_CTL_E_CAPTURE, err.msg);
+				test_set(s->ag, TEST_IDLE);
 				say(c, "test refused: %s", err.msg);
 				bc_test_free(&t);
+				if (refuse(s, BC_CTL_E_CAPTURE, err.msg) < 0)
+					return r;
 				continue;
 			}
 		}
@@ -574,56 +817,227 @@ static int session(const struct bc_agent_cfg *c, int fd, int listen_fd,
 		v = bc_agent_place(&t); /* -R/--bidir with --place: reverse client ports */
 		if (v)
 			json_object_object_add(o, "placement", v);
-		r = bc_ctl_send(fd, o, 5000, NULL);
+		r = bc_ctl_send(s->fd, o, 5000, NULL);
 		json_object_put(o);
 		if (r == 0)
-			r = run_test(c, fd, listen_fd, &t, t.plan.capture ? &cap : NULL);
+			r = run_test(s, &t, t.plan.capture ? &cap : NULL);
+		test_set(s->ag, TEST_HELD); /* a plan arriving now waits for the cleanup */
 		if (t.plan.capture)
 			bc_run_capture_free(&cap);
 		bc_test_free(&t);
+		test_set(s->ag, TEST_IDLE);
 		return r;
 	}
+}
+
+/* One control connection.  Returns 1 when a test ran, 0 or -errno otherwise. */
+static int session(struct session *s)
+{
+	const struct bc_agent_cfg *c = s->c;
+	struct json_object *m;
+	int r;
+
+	setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
+	/* hello to welcome, all of it, within the handshake deadline */
+	phase(s, "handshake", s->start_ns, c->handshake_timeout_ms);
+	r = next_msg(s, c->idle_timeout_ms, &m);
+	if (r < 0)
+		return r;
+	if (!strcmp(bc_ctl_type(m), "bulk-hello"))
+		return bulk_session(s, m);
+	if (strcmp(bc_ctl_type(m), "hello")) {
+		reply_error(s->fd, BC_CTL_E_UNEXPECTED, "expected a hello message first");
+		json_object_put(m);
+		return -EPROTO;
+	}
+	r = handshake(s, m);
+	if (r < 0)
+		return r;
+	/* from the connection to the test's start, all of it, within the setup deadline */
+	phase(s, "test setup", s->start_ns, c->setup_timeout_ms);
+	return plans(s);
+}
+
+static void *session_main(void *arg)
+{
+	struct session *s = arg;
+	int r = session(s);
+
+	if (s->fd >= 0)
+		linger_drain(s->fd);
+	pthread_mutex_lock(&s->ag->lock);
+	s->result = r;
+	if (r > 0)
+		s->ag->ran_test = true;
+	s->done = true;
+	pthread_cond_broadcast(&s->ag->cond);
+	pthread_mutex_unlock(&s->ag->lock);
+	return NULL;
+}
+
+/* --once: a session has run a test (set by the session threads). */
+static bool ran_test(struct agent *ag)
+{
+	bool r;
+
+	pthread_mutex_lock(&ag->lock);
+	r = ag->ran_test;
+	pthread_mutex_unlock(&ag->lock);
+	return r;
+}
+
+/* Join the finished sessions and close their connections. */
+static void reap(struct agent *ag, bool all)
+{
+	for (unsigned i = 0; i < ag->c->max_sessions; i++) {
+		struct session *s = &ag->s[i];
+		bool done;
+
+		pthread_mutex_lock(&ag->lock);
+		done = s->used && (s->done || all);
+		pthread_mutex_unlock(&ag->lock);
+		if (!done)
+			continue;
+		pthread_join(s->th, NULL);
+		if (s->fd >= 0)
+			close(s->fd);
+		pthread_mutex_lock(&ag->lock);
+		s->used = false;
+		pthread_mutex_unlock(&ag->lock);
+	}
+}
+
+/* Over a connection limit: say so at once and close (no thread, no linger). */
+static void turn_away(int fd, const char *msg)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	reply_error(fd, BC_CTL_E_BUSY, msg);
+	shutdown(fd, SHUT_WR);
+	close(fd);
+}
+
+/*
+ * A free slot for a connection from @peer, or NULL with @why set: the agent
+ * or this host is at its limit.  Under ag->lock.
+ */
+static struct session *slot_for(struct agent *ag, const struct sockaddr_storage *peer,
+				const char *host, char *why, size_t n)
+{
+	struct session *free_slot = NULL;
+	unsigned same = 0;
+
+	for (unsigned i = 0; i < ag->c->max_sessions; i++) {
+		struct session *s = &ag->s[i];
+
+		if (!s->used) {
+			if (!free_slot)
+				free_slot = s;
+		} else if (bc_sockaddr_same_host(&s->peer, peer)) {
+			same++;
+		}
+	}
+	if (same >= ag->c->max_sessions_per_host) {
+		snprintf(why, n,
+			 "too many control connections from %s (at most %u at a time); try "
+			 "again later",
+			 host, ag->c->max_sessions_per_host);
+		return NULL;
+	}
+	if (!free_slot)
+		snprintf(why, n,
+			 "this agent serves at most %u control connections at a time; try again "
+			 "later",
+			 ag->c->max_sessions);
+	return free_slot;
 }
 
 int bc_agent_serve(const struct bc_agent_cfg *c, int listen_fd, volatile sig_atomic_t *quit,
 		   struct bc_error *err)
 {
-	struct bc_change_srv cs = {0};
-	bool ran = false;
+	struct agent ag = {.c = c, .listen_fd = listen_fd, .quit = quit};
+	pthread_attr_t ta;
+	sigset_t block, old;
+	int r = 0;
 
-	while (!*quit) {
+	if (!c->max_sessions || !c->max_sessions_per_host)
+		return bc_error_set(err, -EINVAL,
+				    "max_sessions and max_sessions_per_host must be > 0");
+	ag.s = calloc(c->max_sessions, sizeof(*ag.s));
+	if (!ag.s)
+		return bc_error_set(err, -ENOMEM, "out of memory");
+	pthread_mutex_init(&ag.lock, NULL);
+	pthread_cond_init(&ag.cond, NULL);
+	pthread_attr_init(&ta);
+	/* sessions handle no signals: SIGINT/SIGTERM reach this thread */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	/* --once: a test ran; stay while a change session still holds its bond */
+	while (!*quit && !(c->once && ran_test(&ag) && !bc_change_srv_busy(&ag.cs))) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
 		struct pollfd p = {.fd = listen_fd, .events = POLLIN};
-		char host[INET6_ADDRSTRLEN + 8] = "?";
-		int fd, r;
+		char host[INET6_ADDRSTRLEN + 8] = "?", why[160];
+		struct session *s;
+		int fd;
 
-		/* --once: a test ran; stay while a change session still holds its bond */
-		if (ran && !bc_change_srv_busy(&cs))
-			break;
+		reap(&ag, false);
 		if (poll(&p, 1, 200) <= 0)
 			continue;
 		fd = accept4(listen_fd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN)
+			if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN ||
+			    errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			    errno == ENOMEM)
 				continue;
 			r = bc_error_set(err, -errno, "accept on the control socket failed: %s",
 					 strerror(errno));
-			bc_change_srv_stop(&cs);
-			return r;
+			break;
 		}
 		bc_sockaddr_unmap(&peer);
 		getnameinfo((struct sockaddr *)&peer, pl, host, sizeof(host), NULL, 0,
 			    NI_NUMERICHOST);
-		say(c, "control connection from %s", host);
-		r = session(c, fd, listen_fd, &peer, &cs, host, quit);
-		if (r == 2)
-			continue; /* the change session's thread owns fd */
-		linger_close(fd);
-		if (r == 1 && c->once)
-			ran = true;
+		reap(&ag, false);
+		pthread_mutex_lock(&ag.lock);
+		s = slot_for(&ag, &peer, host, why, sizeof(why));
+		if (s) {
+			*s = (struct session){.ag = &ag,
+					      .c = c,
+					      .used = true,
+					      .fd = fd,
+					      .peer = peer,
+					      .start_ns = bc_mono_ns()};
+			snprintf(s->host, sizeof(s->host), "%s", host);
+			pthread_sigmask(SIG_BLOCK, &block, &old);
+			if (pthread_create(&s->th, &ta, session_main, s)) {
+				s->used = false;
+				s = NULL;
+				snprintf(why, sizeof(why), "this agent cannot start a session now");
+			}
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+		}
+		pthread_mutex_unlock(&ag.lock);
+		if (s) {
+			say(c, "control connection from %s", host);
+		} else {
+			say(c, "turned away %s: %s", host, why);
+			turn_away(fd, why);
+		}
 	}
+	/* wake every session (a running test ends as if its client had gone) */
+	pthread_mutex_lock(&ag.lock);
+	ag.stopping = true;
+	for (unsigned i = 0; i < c->max_sessions; i++)
+		if (ag.s[i].used && !ag.s[i].done && ag.s[i].fd >= 0)
+			shutdown(ag.s[i].fd, SHUT_RDWR);
+	pthread_cond_broadcast(&ag.cond);
+	pthread_mutex_unlock(&ag.lock);
+	reap(&ag, true);
 	/* SIGINT/SIGTERM or --once: the change session restores its bond first */
-	bc_change_srv_stop(&cs);
-	return 0;
+	bc_change_srv_stop(&ag.cs);
+	pthread_attr_destroy(&ta);
+	pthread_cond_destroy(&ag.cond);
+	pthread_mutex_destroy(&ag.lock);
+	free(ag.s);
+	return r;
 }

@@ -9,7 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "bondcheck/ctl.h"
+#include "bondcheck/json-get.h"
 #include "traffic/stream.h"
 #include "traffic/test-end.h"
 #include "workflow/bulk.h"
@@ -99,32 +102,27 @@ static int send_file(int fd, const struct bc_capture_if *ci, struct bc_error *er
 	return r;
 }
 
-/* One accepted connection: 1 when it was our client and got the files, 0 when not. */
-static int serve_one(int fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
-		     struct bc_error *err)
+int bc_bulk_hello_check(struct json_object *m, uint32_t test_id, const char *token)
 {
-	struct json_object *m = NULL, *v, *o;
+	struct json_object *v;
 	const char *tok;
+
+	if (strcmp(bc_ctl_type(m), "bulk-hello"))
+		return -EPROTO;
+	tok = bc_json_str(m, "token");
+	if (!json_object_object_get_ex(m, "test_id", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != (int64_t)test_id || strlen(tok) != strlen(token) ||
+	    sodium_memcmp(tok, token, strlen(token)))
+		return -EACCES;
+	return 0;
+}
+
+int bc_bulk_send_files(int fd, const struct bc_capture *cap, struct bc_error *err)
+{
+	struct json_object *o;
 	int r;
 
-	r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, 5000, &m, NULL);
-	if (r < 0)
-		return 0;
-	tok = json_object_object_get_ex(m, "token", &v) ? json_object_get_string(v) : "";
-	if (strcmp(bc_ctl_type(m), "bulk-hello") || !json_object_object_get_ex(m, "test_id", &v) ||
-	    json_object_get_int64(v) != (int64_t)test_id || strcmp(tok, token)) {
-		bool bulk = !strcmp(bc_ctl_type(m), "bulk-hello");
-
-		o = bulk ? bc_ctl_error_msg(BC_CTL_E_AUTH_FAILED,
-					    "bulk-hello for another test or with a wrong token")
-			 : bc_ctl_error_msg(BC_CTL_E_BUSY, "this agent is finishing a test; "
-							   "try again later");
-		bc_ctl_send(fd, o, 2000, NULL);
-		json_object_put(o);
-		json_object_put(m);
-		return 0;
-	}
-	json_object_put(m);
 	for (size_t i = 0; i < cap->n; i++) {
 		r = send_file(fd, &cap->ifs[i], err);
 		if (r < 0)
@@ -135,35 +133,7 @@ static int serve_one(int fd, uint32_t test_id, const char *token, const struct b
 	json_object_object_add(o, "files", json_object_new_int((int)cap->n));
 	r = bc_ctl_send(fd, o, IO_TIMEOUT_MS, err);
 	json_object_put(o);
-	return r < 0 ? r : 1;
-}
-
-int bc_bulk_serve(int listen_fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
-		  int timeout_ms, struct bc_error *err)
-{
-	int64_t end = bc_mono_ns() + (int64_t)timeout_ms * 1000000;
-
-	for (;;) {
-		int64_t left = (end - bc_mono_ns()) / 1000000;
-		struct pollfd p = {.fd = listen_fd, .events = POLLIN};
-		int fd, r;
-
-		if (left <= 0)
-			return bc_error_set(err, -ETIMEDOUT,
-					    "the client did not fetch the capture files within "
-					    "%d ms",
-					    timeout_ms);
-		if (poll(&p, 1, (int)left) <= 0)
-			continue;
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		r = serve_one(fd, test_id, token, cap, err);
-		shutdown(fd, SHUT_WR);
-		close(fd);
-		if (r)
-			return r < 0 ? r : 0;
-	}
+	return r;
 }
 
 /* An interface name from the agent becomes part of a path: no '/', no leading '.'. */
@@ -179,12 +149,29 @@ static bool safe_name(const char *s)
 	return true;
 }
 
+/* Write all of @buf to a file.  0 or -errno (-ENOSPC for a write that stops short). */
+static int write_file_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno > 0 ? -errno : -EIO;
+		if (w == 0)
+			return -ENOSPC;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 static int recv_file(int fd, struct json_object *m, const char *dir, struct bc_bulk_file *f,
 		     struct bc_error *err)
 {
 	struct json_object *v;
-	const char *name =
-		json_object_object_get_ex(m, "interface", &v) ? json_object_get_string(v) : "";
+	const char *name = bc_json_str(m, "interface"); /* "" for absent or null */
 	int64_t bytes = json_object_object_get_ex(m, "bytes", &v) ? json_object_get_int64(v) : -1;
 	char buf[65536];
 	uint64_t left;
@@ -201,29 +188,67 @@ static int recv_file(int fd, struct json_object *m, const char *dir, struct bc_b
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	snprintf(f->path, sizeof(f->path), "%s/agent-%s.pcap", dir, name);
 	f->bytes = (uint64_t)bytes;
-	out = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* no symlink followed: the folder may be the user's --keep-pcaps */
+	out = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (out < 0)
 		return bc_error_set(err, -errno, "cannot write %s: %s", f->path, strerror(errno));
 	for (left = f->bytes; left && r == 0;) {
 		size_t n = left < sizeof(buf) ? (size_t)left : sizeof(buf);
 
 		r = read_all(fd, buf, n);
-		if (r < 0)
+		if (r < 0) {
 			bc_error_set(err, r, "the bulk connection broke off in %s: %s", f->path,
 				     strerror(-r));
-		else if (write(out, buf, n) != (ssize_t)n)
-			r = bc_error_set(err, -EIO, "cannot write %s: %s", f->path,
-					 strerror(errno));
+		} else {
+			r = write_file_all(out, buf, n);
+			if (r < 0)
+				bc_error_set(err, r, "cannot write %s: %s", f->path, strerror(-r));
+		}
 		left -= n;
 	}
-	close(out);
+	if (close(out) < 0 && r == 0)
+		r = bc_error_set(err, errno > 0 ? -errno : -EIO, "cannot write %s: %s", f->path,
+				 strerror(errno));
+	return r;
+}
+
+int bc_bulk_receive(int fd, const char *dir, struct bc_bulk_file *files, size_t *n,
+		    struct bc_error *err)
+{
+	struct json_object *m;
+	int r = 0;
+
+	*n = 0;
+	while (r == 0) {
+		r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, IO_TIMEOUT_MS, &m, err);
+		if (r < 0)
+			break;
+		if (!strcmp(bc_ctl_type(m), "bulk-end")) {
+			json_object_put(m);
+			break;
+		}
+		if (!strcmp(bc_ctl_type(m), "error")) {
+			r = bc_error_set(err, -EACCES, "the agent refused the bulk connection: %s",
+					 bc_json_str(m, "message"));
+		} else if (strcmp(bc_ctl_type(m), "bulk-file") || *n == BC_CAPTURE_MAX_IFS) {
+			r = bc_error_set(err, -EPROTO,
+					 "unexpected '%s' on the bulk connection (or more than "
+					 "%d files)",
+					 bc_ctl_type(m), BC_CAPTURE_MAX_IFS);
+		} else {
+			r = recv_file(fd, m, dir, &files[*n], err);
+			if (r == 0)
+				(*n)++;
+		}
+		json_object_put(m);
+	}
 	return r;
 }
 
 int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const char *token,
 		  const char *dir, struct bc_bulk_file *files, size_t *n, struct bc_error *err)
 {
-	struct json_object *o, *m;
+	struct json_object *o;
 	int fd, r;
 
 	*n = 0;
@@ -242,33 +267,8 @@ int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const 
 	json_object_object_add(o, "token", json_object_new_string(token));
 	r = bc_ctl_send(fd, o, IO_TIMEOUT_MS, err);
 	json_object_put(o);
-	while (r == 0) {
-		r = bc_ctl_recv(fd, BC_CTL_MAX_REQUEST, IO_TIMEOUT_MS, &m, err);
-		if (r < 0)
-			break;
-		if (!strcmp(bc_ctl_type(m), "bulk-end")) {
-			json_object_put(m);
-			break;
-		}
-		if (!strcmp(bc_ctl_type(m), "error")) {
-			struct json_object *v;
-
-			r = bc_error_set(err, -EACCES, "the agent refused the bulk connection: %s",
-					 json_object_object_get_ex(m, "message", &v)
-						 ? json_object_get_string(v)
-						 : "");
-		} else if (strcmp(bc_ctl_type(m), "bulk-file") || *n == BC_CAPTURE_MAX_IFS) {
-			r = bc_error_set(err, -EPROTO,
-					 "unexpected '%s' on the bulk connection (or more than "
-					 "%d files)",
-					 bc_ctl_type(m), BC_CAPTURE_MAX_IFS);
-		} else {
-			r = recv_file(fd, m, dir, &files[*n], err);
-			if (r == 0)
-				(*n)++;
-		}
-		json_object_put(m);
-	}
+	if (r == 0)
+		r = bc_bulk_receive(fd, dir, files, n, err);
 	close(fd);
 	return r;
 }

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include <json-c/json.h>
+
 #include "bondcheck/capture.h"
 #include "bondcheck/error.h"
 
@@ -27,13 +29,21 @@
 #define BC_BULK_MAX_FILE (8ull << 30)
 
 /*
- * bc_bulk_serve() - wait up to @timeout_ms on @listen_fd for the client's
- * bulk connection carrying @test_id and @token and send every file of @cap.
- * Other connections meanwhile get `busy`.  Returns 0; -ETIMEDOUT when the
- * client never came; -EPIPE/-ECONNRESET/-EIO when the transfer failed.
+ * bc_bulk_send_files() - the agent's side of a bulk connection whose
+ * bulk-hello was accepted (bc_bulk_hello_check): a bulk-file header and the
+ * bytes of every file of @cap, then bulk-end.  Each write must progress
+ * within 10 s.  Returns 0; -EPIPE/-ECONNRESET/-ETIMEDOUT when the client
+ * went away; -EIO when a file cannot be read.
  */
-int bc_bulk_serve(int listen_fd, uint32_t test_id, const char *token, const struct bc_capture *cap,
-		  int timeout_ms, struct bc_error *err);
+int bc_bulk_send_files(int fd, const struct bc_capture *cap, struct bc_error *err);
+
+/*
+ * bc_bulk_hello_check() - is @m the bulk-hello for @test_id carrying @token
+ * (the hex string of the result's bulk_token)?  Pure.  Returns 0 yes;
+ * -EACCES a bulk-hello for another test or with another token (compared in
+ * constant time); -EPROTO another message type.
+ */
+int bc_bulk_hello_check(struct json_object *m, uint32_t test_id, const char *token);
 
 struct bc_bulk_file {
 	char name[16];	 /* the agent's interface */
@@ -47,9 +57,26 @@ struct bc_bulk_file {
  * room for BC_CAPTURE_MAX_IFS entries; *@n receives the count.
  * Returns 0; -ECONNREFUSED etc. when the agent is unreachable; -EPROTO for
  * a malformed transfer or an unsafe interface name; -EFBIG above
- * BC_BULK_MAX_FILE; -EACCES when the agent refused the token.
+ * BC_BULK_MAX_FILE; -EACCES when the agent refused the token; the write
+ * errors of bc_bulk_receive() (-ENOSPC, ...).
  */
 int bc_bulk_fetch(const struct sockaddr_storage *agent, uint32_t test_id, const char *token,
 		  const char *dir, struct bc_bulk_file *files, size_t *n, struct bc_error *err);
+
+/*
+ * bc_bulk_receive() - the client's end of a bulk connection after its
+ * bulk-hello: bulk-file headers each followed by their bytes, written to
+ * "@dir/agent-NAME.pcap", until bulk-end.  The interface name must be a
+ * plain file-name component (no '/', no leading '.', printable ASCII, < 16
+ * bytes) and the size at most BC_BULK_MAX_FILE.  @files has room for
+ * BC_CAPTURE_MAX_IFS entries; *@n receives the count.  Returns 0 at
+ * bulk-end; -EACCES for an error reply; -EPROTO for another message, a bad
+ * name or size; -EFBIG; -ECONNRESET/-ETIMEDOUT (10 s without progress) when
+ * the stream breaks off; -ENOSPC, -EDQUOT, -EIO, -EROFS... when a file cannot
+ * be written here (the local disk).  Files are never written through a
+ * symlink (O_NOFOLLOW).
+ */
+int bc_bulk_receive(int fd, const char *dir, struct bc_bulk_file *files, size_t *n,
+		    struct bc_error *err);
 
 #endif

@@ -5,10 +5,13 @@
  * sending end, receiver fields from the receiving end), the ceiling and
  * efficiency per direction, and the notes that qualify the figures.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/findings.h"
 #include "bondcheck/json-get.h"
+#include "bondcheck/names.h"
 #include "bondcheck/host-stats.h"
 #include "traffic/egress.h"
 #include "workflow/client-result.h"
@@ -380,7 +383,10 @@ static bool note_shared_kernel(struct json_object *ends, struct json_object *not
 	    !json_object_object_get_ex(ma, "boot_id", &ia) ||
 	    !json_object_object_get_ex(mb, "boot_id", &ib))
 		return false;
-	if (strcmp(json_object_get_string(ia), json_object_get_string(ib)))
+	/* boot_id from the agent may be anything: a string or it does not match */
+	if (!json_object_is_type(ia, json_type_string) ||
+	    !json_object_is_type(ib, json_type_string) ||
+	    strcmp(json_object_get_string(ia), json_object_get_string(ib)))
 		return false;
 	json_object_array_add(notes,
 			      json_object_new_string("both ends run on one kernel (same boot_id): "
@@ -395,4 +401,130 @@ void bc_client_notes(struct json_object *streams, struct json_object *ends,
 	note_clamped(streams, notes);
 	note_stream_errors(streams, notes);
 	note_cpu_bound(ends, notes, note_shared_kernel(ends, notes));
+}
+
+void bc_clock_sample(struct bc_clock_est *ce, struct json_object *reply, uint64_t t1, uint64_t t4)
+{
+	struct json_object *v;
+	int64_t a, bound;
+
+	if (!json_object_object_get_ex(reply, "time_ns", &v) ||
+	    !json_object_is_type(v, json_type_int) || t4 < t1 || t4 - t1 > INT64_MAX / 2)
+		return; /* no agent time, or our clock stepped back */
+	a = json_object_get_int64(v);
+	bound = (int64_t)((t4 - t1) / 2);
+	if (!ce->n || bound < ce->bound_ns) {
+		/* a - (t1 + t4) / 2 without overflowing the sum */
+		ce->offset_ns = (int64_t)((uint64_t)a - t1) - bound;
+		ce->bound_ns = bound;
+	}
+	ce->n++;
+}
+
+void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
+		     struct json_object *streams, struct json_object *notes)
+{
+	double off = (double)ce->offset_ns / 1e6, bound = (double)ce->bound_ns / 1e6;
+	struct json_object *c;
+	bool transit = false;
+
+	if (ce->n) {
+		c = json_object_new_object();
+		json_object_object_add(c, "agent_minus_client_ms", json_object_new_double(off));
+		json_object_object_add(c, "bound_ms", json_object_new_double(bound));
+		json_object_object_add(c, "exchanges", json_object_new_int(ce->n));
+		json_object_object_add(c, "synchronized",
+				       json_object_new_boolean(fabs(off) <= bound));
+		json_object_object_add(res, "clock", c);
+		if (fabs(off) > bound) {
+			char buf[320];
+
+			snprintf(
+				buf, sizeof(buf),
+				"clocks: the agent's clock is %.3f ms %s this host's (+- %.3f ms); "
+				"one-way delays are corrected by it and hold to +- %.3f ms",
+				fabs(off), off > 0 ? "ahead of" : "behind", bound, bound);
+			json_object_array_add(notes, json_object_new_string(buf));
+		}
+	}
+	for (size_t i = 0; i < bc_json_len(streams); i++) {
+		struct json_object *s = json_object_array_get_idx(streams, i), *rx, *d;
+		bool rev = !strcmp(bc_json_str(s, "direction"), "agent-to-client");
+		/* transit = delay + (receiver clock - sender clock) */
+		double corr = rev ? -off : off;
+
+		if (!json_object_object_get_ex(s, "receiver", &rx) ||
+		    !json_object_object_get_ex(rx, "transit_min_ms", &d))
+			continue;
+		transit = true;
+		if (ce->n) {
+			d = json_object_new_object();
+			json_object_object_add(
+				d, "min_ms",
+				json_object_new_double(bc_json_dbl(rx, "transit_min_ms", 0) -
+						       corr));
+			json_object_object_add(
+				d, "max_ms",
+				json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0) -
+						       corr));
+			json_object_object_add(d, "bound_ms", json_object_new_double(bound));
+			json_object_object_add(s, "one_way_delay", d);
+		}
+		json_object_object_del(rx, "transit_min_ms");
+		json_object_object_del(rx, "transit_max_ms");
+	}
+	if (!ce->n && transit)
+		json_object_array_add(
+			notes,
+			json_object_new_string("one-way delay: not reported; the agent did not "
+					       "say its clock (an older bondcheck), so the two "
+					       "hosts' clocks cannot be related"));
+}
+
+int bc_client_flaps(struct json_object *ends, struct json_object *findings)
+{
+	static const char *const hosts[] = {"client", "agent"};
+	const struct bc_finding_def *def = bc_findings_lookup("link-flap");
+	int n = 0;
+
+	for (int h = 0; h < 2; h++) {
+		struct json_object *ifs = json_object_object_get(
+			json_object_object_get(json_object_object_get(ends, hosts[h]), "counters"),
+			"interfaces");
+
+		if (!json_object_is_type(ifs, json_type_object))
+			continue;
+		json_object_object_foreach(ifs, name, c)
+		{
+			long long ch = bc_json_i64(c, "carrier_changes", 0);
+			struct json_object *f, *ev;
+			char buf[400];
+
+			if (ch <= 0)
+				continue;
+			f = json_object_new_object();
+			ev = json_object_new_object();
+			json_object_object_add(f, "id", json_object_new_string("link-flap"));
+			json_object_object_add(f, "severity",
+					       json_object_new_string(bc_severity_name(
+						       def ? def->severity : BC_SEV_WARNING)));
+			snprintf(buf, sizeof(buf), "%s/%s", hosts[h], name);
+			json_object_object_add(f, "subject", json_object_new_string(buf));
+			json_object_object_add(ev, "carrier_changes", json_object_new_int64(ch));
+			json_object_object_add(ev, "flaps", json_object_new_int64((ch + 1) / 2));
+			json_object_object_add(f, "evidence", ev);
+			snprintf(
+				buf, sizeof(buf),
+				"%s on the %s lost and regained carrier during the run "
+				"(carrier_changes +%lld, about %lld flap%s): this run's loss, "
+				"reordering and goodput include the outage and any failover; "
+				"check the cable, the switch port, `ip -s link` and dmesg, and run "
+				"again",
+				name, hosts[h], ch, (ch + 1) / 2, (ch + 1) / 2 == 1 ? "" : "s");
+			json_object_object_add(f, "advice", json_object_new_string(buf));
+			json_object_array_add(findings, f);
+			n++;
+		}
+	}
+	return n;
 }

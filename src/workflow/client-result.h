@@ -35,6 +35,47 @@ void bc_client_summarize(const struct bc_client_cfg *c, struct bc_test *t, struc
 /* bc_client_end_json() - {"counters":..., "metadata":...}; takes both references. */
 struct json_object *bc_client_end_json(struct json_object *counters, struct json_object *meta);
 
+/*
+ * The agent's clock relative to ours, from request/reply exchanges on the
+ * control connection (hello/challenge, start/started): the agent says its
+ * CLOCK_REALTIME (time_ns) when it replies, we note ours when we sent (t1)
+ * and got the reply (t4).  By causality the agent's reading was taken
+ * between t1 and t4, so its offset (agent minus client) lies within
+ * time_ns - (t1 + t4) / 2 +- (t4 - t1) / 2 (the NTP bound, RFC 5905 8, with
+ * no server processing split out).  The exchange with the smallest bound
+ * is kept.
+ */
+struct bc_clock_est {
+	int n;		   /* exchanges with an agent time */
+	int64_t offset_ns; /* agent minus client, ns */
+	int64_t bound_ns;  /* the offset lies within offset_ns +- bound_ns */
+};
+
+/* bc_clock_sample() - one exchange: @reply's "time_ns" (absent: ignored), our t1 and t4 (ns). */
+void bc_clock_sample(struct bc_clock_est *ce, struct json_object *reply, uint64_t t1, uint64_t t4);
+
+/*
+ * bc_client_clock() - res "clock" {agent_minus_client_ms, bound_ms,
+ * exchanges, synchronized} and, per UDP stream of @streams, "one_way_delay"
+ * {min_ms, max_ms, bound_ms}: the receiver's transit times (its receive
+ * time minus the sender's stamp, two clocks) corrected by the offset, so
+ * the true delay lies within each value +- bound_ms.  The raw transit_*
+ * members leave the receiver objects.  Without an estimate (an agent that
+ * sends no time_ns) no one-way delay is reported and a note says why; an
+ * offset larger than its bound gets a note too.
+ */
+void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
+		     struct json_object *streams, struct json_object *notes);
+
+/*
+ * bc_client_flaps() - a link-flap finding (warning) in @findings for every
+ * interface of either end (@ends: {client, agent} with counters.interfaces)
+ * whose carrier_changes moved during the run: subject "client/IF" or
+ * "agent/IF", evidence carrier_changes and flaps (down-and-up pairs,
+ * rounded up).  Returns how many.
+ */
+int bc_client_flaps(struct json_object *ends, struct json_object *findings);
+
 /* bc_client_notes() - clamped buffers, stream errors, shared kernel, CPU-bound. */
 void bc_client_notes(struct json_object *streams, struct json_object *ends,
 		     struct json_object *notes);

@@ -93,11 +93,9 @@ static int dial(const struct bc_client_cfg *c, struct sockaddr_storage *peer, st
 /* Map an agent's error reply to an errno and a sentence. */
 static int agent_error(struct json_object *m, struct bc_error *err)
 {
-	struct json_object *v;
-	const char *code =
-		json_object_object_get_ex(m, "code", &v) ? json_object_get_string(v) : "";
-	const char *msg =
-		json_object_object_get_ex(m, "message", &v) ? json_object_get_string(v) : "";
+	/* "" for an absent or null member: an agent's reply is untrusted */
+	const char *code = bc_json_str(m, "code");
+	const char *msg = bc_json_str(m, "message");
 	int r = -EPROTO;
 
 	if (!strcmp(code, BC_CTL_E_VERSION))
@@ -110,7 +108,8 @@ static int agent_error(struct json_object *m, struct bc_error *err)
 		r = -EINVAL;
 	else if (!strcmp(code, BC_CTL_E_BUSY))
 		r = -EBUSY;
-	return bc_error_set(err, r, "agent: %s (%s)", msg, code);
+	return bc_error_set(err, r, "agent: %s (%s)", *msg ? msg : "an error without a message",
+			    *code ? code : "no code");
 }
 
 /* Receive a message of @type; an error reply or another type fails. */
@@ -138,11 +137,13 @@ static int expect(int fd, const char *type, int timeout_ms, struct json_object *
 	return r;
 }
 
-static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err)
+static int handshake(const struct bc_client_cfg *c, int fd, struct bc_clock_est *ce,
+		     struct bc_error *err)
 {
 	char cnonce[BC_AUTH_HEX], proof[BC_AUTH_HEX];
-	struct json_object *o, *m, *v;
+	struct json_object *o, *m;
 	const char *anonce, *mac;
+	uint64_t t1;
 	int r;
 
 	if (bc_auth_nonce(cnonce) < 0)
@@ -151,11 +152,14 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	json_object_object_add(o, "type", json_object_new_string("hello"));
 	json_object_object_add(o, "protocol", json_object_new_int(BC_CTL_VERSION));
 	json_object_object_add(o, "software", json_object_new_string("bondcheck " BC_VERSION));
+	t1 = bc_real_ns();
 	r = bc_ctl_send(fd, o, 5000, err);
 	json_object_put(o);
 	if (r < 0)
 		return r;
 	r = expect(fd, "challenge", 10000, &m, err);
+	if (r == 0)
+		bc_clock_sample(ce, m, t1, bc_real_ns());
 	if (r == -EPROTONOSUPPORT && !strstr(err->msg, "agent:")) {
 		bc_error_clear(err);
 		return bc_error_set(err, r,
@@ -164,7 +168,7 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 	}
 	if (r < 0)
 		return r;
-	anonce = json_object_object_get_ex(m, "nonce", &v) ? json_object_get_string(v) : "";
+	anonce = bc_json_str(m, "nonce");
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("auth"));
 	json_object_object_add(o, "nonce", json_object_new_string(cnonce));
@@ -196,8 +200,8 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 				 "differs from the agent's");
 	}
 	if (r == 0 && c->key.len) {
-		mac = json_object_object_get_ex(o, "mac", &v) ? json_object_get_string(v) : NULL;
-		if (!mac || bc_auth_check(&c->key, "agent", cnonce, anonce, mac) < 0)
+		mac = bc_json_str(o, "mac");
+		if (!*mac || bc_auth_check(&c->key, "agent", cnonce, anonce, mac) < 0)
 			r = bc_error_set(
 				err, -EACCES,
 				"the agent did not prove it holds the key (it runs without "
@@ -209,15 +213,18 @@ static int handshake(const struct bc_client_cfg *c, int fd, struct bc_error *err
 }
 
 static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
-		    struct json_object *findings, struct json_object *placement,
-		    struct bc_run_capture *cap, const struct sockaddr_storage *ctl,
-		    struct json_object **out, struct bc_error *err)
+		    struct bc_clock_est *ce, struct json_object *findings,
+		    struct json_object *placement, struct bc_run_capture *cap,
+		    const struct sockaddr_storage *ctl, struct json_object **out,
+		    struct bc_error *err)
 {
 	struct bc_ivl_state st = {.all = json_object_new_array()};
 	struct bc_host_sample ha, hb;
 	struct bc_bond_meta bm;
 	struct json_object *o, *m = NULL, *v, *agent_streams = NULL, *res, *notes, *ends, *meta;
 	int64_t end;
+	unsigned n_ivl = 0, max_ivl;
+	uint64_t t1;
 	time_t now;
 	char stamp[32];
 	int r;
@@ -241,17 +248,22 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("start"));
+	t1 = bc_real_ns();
 	r = bc_ctl_send(fd, o, 5000, err);
 	json_object_put(o);
 	if (r == 0)
 		r = expect(fd, "started", 15000, &m, err);
 	if (r < 0)
 		goto fail;
+	bc_clock_sample(ce, m, t1, bc_real_ns());
 	json_object_put(m);
 	r = bc_test_start(t, err);
 	if (r < 0)
 		goto fail;
 	end = t->start_ns + (int64_t)t->plan.duration_ms * 1000000;
+	/* an agent's intervals are kept: no more than the plan makes (a hostile
+	 * agent sending them without end would grow this process) */
+	max_ivl = t->plan.duration_ms / (t->plan.interval_ms ? t->plan.interval_ms : 1) + 2;
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		int64_t mono = bc_mono_ns(), left;
@@ -274,9 +286,10 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, 5000, &m, err);
 		if (r < 0)
 			goto fail;
-		if (!strcmp(bc_ctl_type(m), "interval"))
+		if (!strcmp(bc_ctl_type(m), "interval") && n_ivl < max_ivl) {
 			bc_client_interval(c, t, &st, m);
-		else if (!strcmp(bc_ctl_type(m), "error")) {
+			n_ivl++;
+		} else if (!strcmp(bc_ctl_type(m), "error")) {
 			r = agent_error(m, err);
 			json_object_put(m);
 			goto fail;
@@ -301,9 +314,27 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		}
 		bc_run_capture_stop(cap);
 	}
-	/* the agent answers after waiting Tmax; late intervals may come first */
+	/* the agent answers after waiting Tmax; late intervals may come first.
+	 * All of it within Tmax + 30 s, however many messages come meanwhile. */
+	end = bc_mono_ns() + ((int64_t)t->plan.tmax_ms + 30000) * 1000000;
 	for (; r == 0;) {
-		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, (int)t->plan.tmax_ms + 30000, &m, err);
+		int64_t left = (end - bc_mono_ns()) / 1000000;
+
+		if (left <= 0) {
+			r = bc_error_set(
+				err, -ETIMEDOUT,
+				"the agent sent no result within Tmax + 30 s (%u ms) of stop",
+				t->plan.tmax_ms + 30000);
+			break;
+		}
+		r = bc_ctl_recv(fd, BC_CTL_MAX_REPLY, (int)left, &m, err);
+		if (r == -ETIMEDOUT) {
+			bc_error_clear(err);
+			r = bc_error_set(
+				err, r,
+				"the agent sent no result within Tmax + 30 s (%u ms) of stop",
+				t->plan.tmax_ms + 30000);
+		}
 		if (r < 0)
 			break;
 		if (!strcmp(bc_ctl_type(m), "result"))
@@ -352,6 +383,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	o = bc_client_merge_streams(t, agent_streams);
 	json_object_object_add(res, "streams", o);
 	bc_client_summarize(c, t, res, o, notes);
+	bc_client_clock(ce, res, o, notes);
 	ends = json_object_new_object();
 	json_object_object_add(ends, "client",
 			       bc_client_end_json(bc_host_delta_json(&ha, &hb), meta));
@@ -361,6 +393,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		bc_client_end_json(json_object_get(json_object_object_get(m, "counters")),
 				   json_object_get(json_object_object_get(m, "metadata"))));
 	bc_client_notes(o, ends, notes);
+	bc_client_flaps(ends, findings);
 	json_object_object_add(res, "ends", ends);
 	json_object_object_add(res, "intervals", st.all);
 	st.all = NULL;
@@ -402,6 +435,7 @@ int bc_client_peer_inspect(const struct bc_client_cfg *c, struct json_object **r
 	struct json_object *o, *m = NULL;
 	socklen_t l = sizeof(*local);
 	int fd, r;
+	struct bc_clock_est ce = {0}; /* an inspect session: no test, no one-way delay */
 
 	*reply = NULL;
 	fd = dial(c, peer, err);
@@ -410,7 +444,7 @@ int bc_client_peer_inspect(const struct bc_client_cfg *c, struct json_object **r
 	getsockname(fd, (struct sockaddr *)local, &l);
 	bc_sockaddr_unmap(local);
 	bc_sockaddr_unmap(peer);
-	r = handshake(c, fd, err);
+	r = handshake(c, fd, &ce, err);
 	if (r < 0)
 		goto out;
 	o = json_object_new_object();
@@ -449,6 +483,7 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 {
 	struct json_object *o, *m = NULL, *findings = json_object_new_array(), *placement = NULL;
 	struct bc_run_capture cap = {0};
+	struct bc_clock_est ce = {0};
 	struct sockaddr_storage ctl;
 	uint16_t *ports = NULL;
 	struct bc_test t;
@@ -467,7 +502,7 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	}
 	l = sizeof(t.local);
 	getsockname(fd, (struct sockaddr *)&t.local, &l);
-	r = handshake(c, fd, err);
+	r = handshake(c, fd, &ce, err);
 	if (r < 0)
 		goto out;
 	bc_sockaddr_unmap(&t.peer);
@@ -516,7 +551,8 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	r = bc_test_open(&t, err);
 	if (r < 0)
 		goto out;
-	r = run_test(c, fd, &t, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out, err);
+	r = run_test(c, fd, &t, &ce, findings, placement, t.plan.capture ? &cap : NULL, &ctl, out,
+		     err);
 out:
 	bc_run_capture_free(&cap);
 	bc_test_free(&t);
@@ -530,11 +566,12 @@ out:
 int bc_client_connect(const struct bc_client_cfg *c, struct sockaddr_storage *peer,
 		      struct bc_error *err)
 {
+	struct bc_clock_est ce = {0}; /* a control session: no test, no one-way delay */
 	int fd = dial(c, peer, err), r;
 
 	if (fd < 0)
 		return fd;
-	r = handshake(c, fd, err);
+	r = handshake(c, fd, &ce, err);
 	if (r < 0) {
 		close(fd);
 		return r;

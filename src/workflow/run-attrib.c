@@ -15,6 +15,7 @@
 
 #include "bondcheck/analyze-report.h"
 #include "bondcheck/attrib.h"
+#include "bondcheck/json-get.h"
 #include "workflow/bulk.h"
 #include "workflow/run-capture.h"
 
@@ -48,6 +49,7 @@ static struct json_object *json_iface(struct json_object *cap, const char *name)
 		struct json_object *x = json_object_array_get_idx(ifs, i), *v;
 
 		if (json_object_object_get_ex(x, "name", &v) &&
+		    json_object_is_type(v, json_type_string) &&
 		    !strcmp(json_object_get_string(v), name))
 			return x;
 	}
@@ -98,6 +100,12 @@ static int add_file(struct bc_attrib *a, enum bc_side side, const char *host, co
 	return 0;
 }
 
+/* A local file-system failure: the capture files could not be written here. */
+static bool write_error(int r)
+{
+	return r == -ENOSPC || r == -EDQUOT || r == -EIO || r == -EROFS;
+}
+
 int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     const struct sockaddr_storage *agent_ctl,
 			     const struct sockaddr_storage *client_addr,
@@ -107,6 +115,7 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 {
 	struct bc_bulk_file files[BC_CAPTURE_MAX_IFS];
 	struct json_object *cap = json_object_new_object(), *analysis, *af;
+	struct json_object *errors = json_object_new_array();
 	struct bc_attrib_cfg cfg;
 	struct bc_attrib a;
 	struct bc_error e = {0};
@@ -122,15 +131,25 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 		note(notes, "capture: the agent did not capture (it predates the plan's capture "
 			    "member); only this end's slaves were captured");
 	} else {
-		struct json_object *v;
-		const char *tok = json_object_object_get_ex(agent_cap, "bulk_token", &v)
-					  ? json_object_get_string(v)
-					  : "";
+		const char *tok = bc_json_str(agent_cap, "bulk_token");
 
 		r = bc_bulk_fetch(agent_ctl, test_id, tok, rc->dir, files, &nf, &e);
 		if (r < 0)
 			note(notes, "capture: the agent's capture files did not arrive: %s", e.msg);
+		if (r < 0 && write_error(r))
+			json_object_array_add(errors,
+					      json_object_new_string_len(
+						      e.msg, (int)strnlen(e.msg, sizeof(e.msg))));
 	}
+	/* files that could not be written (full disk): the report still comes, flagged */
+	for (size_t i = 0; i < rc->cap.n; i++)
+		if (rc->cap.ifs[i].write_failed)
+			json_object_array_add(errors,
+					      json_object_new_string(rc->cap.ifs[i].error_msg));
+	if (json_object_array_length(errors))
+		json_object_object_add(cap, "errors", errors);
+	else
+		json_object_put(errors);
 	if (fetch_only)
 		return 0;
 	bc_attrib_cfg_default(&cfg);

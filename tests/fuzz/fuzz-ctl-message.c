@@ -3,19 +3,15 @@
  * libFuzzer driver for everything the agent parses from the network and
  * from /proc: a control frame (header with the request cap, JSON body, the
  * test plan with the default agent limits), the UDP test header, and the
- * counter-text decoders.  Any byte string must give 0 or a negative errno,
- * never a crash, a leak or undefined behaviour.
+ * counter-text decoders.  The input is also parsed as bare JSON (so the
+ * fuzzer need not keep a frame length right), whose "plan" member, or the
+ * object itself, goes to the plan parser.  Any byte string must give 0
+ * or a negative errno, never a crash, a leak or undefined behaviour; a plan
+ * that parses must survive bc_plan_to_json() and parse back to the same
+ * plan.
  *
- * In ctest, fuzz-replay.c replays tests/fuzz/corpus/ctl-message/.  To fuzz
- * for real (clang 14, from the source tree):
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
- *     -DBC_VERSION='"fuzz"' tests/fuzz/fuzz-ctl-message.c src/traffic/ctl-frame.c \
- *     src/traffic/plan.c src/traffic/udp-header.c src/decode/mib-text.c \
- *     src/core/error.c -ljson-c -o fuzz-ctl
- *   ./fuzz-ctl -max_len=4096 NEW_CORPUS tests/fuzz/corpus/ctl-message
- *
- * A 90-second run (2.2 million inputs, 2026-11-30) found nothing.
+ * ctest replays tests/fuzz/corpus/ctl-message/ (fuzz-replay.c);
+ * `tools/fuzz ctl-message` fuzzes it (dictionary ctl-message.dict).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,16 +24,42 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static const struct bc_plan_limits lim = {
+	.max_streams = 128, .max_duration_ms = 3600000, .max_rate_bps = 100000000000ull};
+
+static bool same_plan(const struct bc_plan *a, const struct bc_plan *b)
+{
+	return a->test_id == b->test_id && a->proto == b->proto && a->streams == b->streams &&
+	       a->dir == b->dir && a->duration_ms == b->duration_ms && a->omit_ms == b->omit_ms &&
+	       a->interval_ms == b->interval_ms && a->tmax_ms == b->tmax_ms &&
+	       a->rate_bps == b->rate_bps && a->length == b->length && a->family == b->family &&
+	       a->dport == b->dport && a->sock_buf == b->sock_buf && a->udp_gso == b->udp_gso &&
+	       a->capture == b->capture && a->place_k == b->place_k;
+}
+
+/* The message's plan (or the message itself) through the plan parser and back. */
+static void plan(struct json_object *msg)
+{
+	struct json_object *o, *back;
+	struct bc_plan p, q;
+
+	if (!json_object_object_get_ex(msg, "plan", &o))
+		o = msg;
+	if (bc_plan_from_json(o, &lim, &p, NULL) < 0)
+		return;
+	back = bc_plan_to_json(&p);
+	if (!back || bc_plan_from_json(back, &lim, &q, NULL) < 0 || !same_plan(&p, &q))
+		abort();
+	json_object_put(back);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bc_plan_limits lim = {
-		.max_streams = 128, .max_duration_ms = 3600000, .max_rate_bps = 100000000000ull};
-	struct json_object *msg = NULL, *plan;
+	struct json_object *msg = NULL;
 	struct bc_udphdr h;
 	struct bc_mib m = {0};
 	struct bc_softnet sn;
 	struct bc_cpu_times *ct;
-	struct bc_plan p;
 	unsigned version;
 	uint32_t len;
 	char *text;
@@ -46,9 +68,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    bc_ctl_header_parse(data, BC_CTL_MAX_REQUEST, &len, &version, NULL) == 0 &&
 	    len <= size - BC_CTL_HDR_LEN &&
 	    bc_ctl_body_parse((const char *)data + BC_CTL_HDR_LEN, len, &msg, NULL) == 0) {
-		if (json_object_object_get_ex(msg, "plan", &plan))
-			bc_plan_from_json(plan, &lim, &p, NULL);
+		plan(msg);
 		json_object_put(msg);
+	}
+	if (size <= BC_CTL_MAX_REQUEST) {
+		struct json_tokener *tok = json_tokener_new();
+
+		/* bare JSON: any value json-c accepts, "type" or not */
+		msg = tok ? json_tokener_parse_ex(tok, (const char *)data, (int)size) : NULL;
+		if (msg && json_object_is_type(msg, json_type_object))
+			plan(msg);
+		json_object_put(msg);
+		json_tokener_free(tok);
 	}
 	bc_udphdr_decode(data, size, &h, NULL);
 	text = malloc(size + 1);

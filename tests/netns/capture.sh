@@ -3,7 +3,7 @@
 # transfer of the agent's pcap files, attribution): capture.sh CASE, with
 # BC=<path to bondcheck>.  No bonding driver here: the veths c0 (client) and
 # a0 (agent) are the captured "slaves"; real bonds are the testbed's job.
-# Cases: udp reverse loss errors
+# Cases: udp reverse loss errors full-disk
 . "$(dirname "$0")/lib.sh"
 for t in setpriv; do
 	command -v "$t" >/dev/null || fail "'$t' not found (util-linux)"
@@ -134,6 +134,41 @@ case_errors() {
 	RC=$?
 	note "vanished c0: exit $RC: $(head -c 300 "$WORK/err")"
 	check "a vanished interface: exit below 128 (no crash)" [ "$RC" -lt 128 ]
+}
+
+# --keep-pcaps on a 64 KiB tmpfs: the client's own capture file and then the
+# agent's fetched one hit "No space left on device"; the report still comes
+# (text and JSON), says so, flags the incomplete capture, and the run exits 3.
+case_full_disk() {
+	topo 100mbit
+	agent
+	mkdir -p "$WORK/small" && mount -t tmpfs -o size=64k tmpfs "$WORK/small" ||
+		fail "cannot mount a 64 KiB tmpfs on $WORK/small"
+	trap 'umount "$WORK/small" 2>/dev/null; cleanup' EXIT INT TERM
+	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --keep-pcaps "$WORK/small" --json
+	note "exit $RC; stderr: $(head -c 600 "$WORK/err" | tr "\n" " "); df: $(df -k "$WORK/small" | tail -n1); notes: $(j "[.notes[] | select(startswith(\"capture\"))]")"
+	check "full disk: exit 3" [ "$RC" -eq 3 ]
+	check "... the JSON report is still printed, with the streams ($(j '.streams[0].received_packets') received)" \
+		[ "$(j '.streams[0].received_packets')" -gt 1000 ]
+	check "... stderr names the client's file and the cause" \
+		grep -q "bondcheck run: capture: writing the capture file $WORK/small/client-c0.pcap failed after [0-9]* frames: No space left on device" "$WORK/err"
+	check "... the agent's file could not be written either" \
+		grep -q "bondcheck run: capture: cannot write $WORK/small/agent-a0.pcap: No space left on device" "$WORK/err"
+	check "... capture.errors holds both ($(j '.capture.errors | length'))" [ "$(j '.capture.errors | length')" -eq 2 ]
+	check "... the client's interface carries the error" \
+		[ "$(j '.capture.client.interfaces[0].error' | grep -c 'No space left')" -eq 1 ]
+	check "... its link is flagged capture-incomplete, not silently short" \
+		[ "$(j '[.findings[] | select(.id == "capture-incomplete") | .subject] | index("tx:client/c0") != null')" = true ]
+	check "... and no wire-loss is claimed from the cut files" \
+		[ "$(j '[.findings[] | select(.id == "wire-loss")] | length')" -eq 0 ]
+	rm -f "$WORK/small"/*
+	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --keep-pcaps "$WORK/small"
+	check "text report on a full disk: exit 3, the report printed with an ERROR line" \
+		[ "$RC" -eq 3 ] && grep -q "^  ERROR: writing the capture file" "$WORK/out" &&
+		grep -q "^Capture (every slave, both ends)" "$WORK/out"
+	umount "$WORK/small"
+	client --peer 10.77.2.1 -u -b 1M -t 0.3 --json
+	check "the agent serves the next run" [ "$RC" -eq 0 ]
 }
 
 name=${1:-}

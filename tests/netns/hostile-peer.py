@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import os
+import selectors
 import socket
 import struct
 import subprocess
@@ -30,8 +31,9 @@ def frame(obj=None, body=None):
     return b"BCK\x01" + struct.pack("!I", len(body)) + body
 
 
-def conn(host, timeout=70):
-    s = socket.create_connection((host, PORT), timeout=timeout)
+def conn(host, timeout=70, src=None):
+    s = socket.create_connection((host, PORT), timeout=timeout,
+                                 source_address=(src, 0) if src else None)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return s
 
@@ -296,6 +298,134 @@ def a_third_tcp(host, test_id, *ports):
         finally:
             accepted += 1
     out(third="tcp", bytes_received=got)
+
+
+def a_hold(host, gap, *srcs):
+    """Hold connections open: SRC:N opens N from address SRC at once.  With
+    GAP > 0 each dribbles a hello one byte per GAP s, else sends nothing.
+    Waits until the agent has closed every one (at most 60 s); prints one
+    line: replies by code, and the close times of those answered `timeout`."""
+    gap = float(gap)
+    hello_b = frame({"type": "hello", "protocol": 1, "software": "h" * 200})
+    sel = selectors.DefaultSelector()
+    t0 = time.monotonic()
+    conns = []
+    for spec in srcs:
+        src, n = spec.split(":")
+        for _ in range(int(n)):
+            s = conn(host, timeout=10, src=src)
+            s.setblocking(False)
+            c = {"s": s, "src": src, "buf": b"", "sent": 0, "code": None, "msg": None,
+                 "closed": None}
+            conns.append(c)
+            sel.register(s, selectors.EVENT_READ, c)
+    next_byte = t0
+    while any(c["closed"] is None for c in conns) and time.monotonic() - t0 < 60:
+        now = time.monotonic()
+        if gap > 0 and now >= next_byte:
+            for c in conns:
+                if c["closed"] is None and c["sent"] < len(hello_b):
+                    try:
+                        c["s"].send(hello_b[c["sent"]:c["sent"] + 1])
+                        c["sent"] += 1
+                    except OSError:
+                        pass
+            next_byte = now + gap
+        for key, _ in sel.select(timeout=0.2):
+            c = key.data
+            try:
+                b = c["s"].recv(65536)
+            except BlockingIOError:
+                continue
+            except ConnectionResetError:
+                b = b""
+            if not b:
+                c["closed"] = round(time.monotonic() - t0, 2)
+                sel.unregister(c["s"])
+                c["s"].close()
+                continue
+            c["buf"] += b
+            if c["code"] is None and len(c["buf"]) >= 8:
+                (n,) = struct.unpack("!I", c["buf"][4:8])
+                if len(c["buf"]) >= 8 + n:
+                    m = json.loads(c["buf"][8:8 + n])
+                    c["code"] = m.get("code") or m.get("type")
+                    c["msg"] = m.get("message")
+    codes, msgs, t_closed = {}, {}, []
+    for c in conns:
+        k = c["code"] or ("closed" if c["closed"] is not None else "open")
+        codes[k] = codes.get(k, 0) + 1
+        msgs.setdefault(k, c["msg"])
+        if c["code"] == "timeout":
+            t_closed.append(c["closed"])
+        if c["closed"] is None:
+            c["s"].close()
+    out(hold=len(conns), codes=codes, messages=msgs,
+        timeout_closed_min=min(t_closed) if t_closed else None,
+        timeout_closed_max=max(t_closed) if t_closed else None)
+
+
+def a_unexpected(host, keyfile, n="9"):
+    """Authenticated, then N messages of a wrong type."""
+    key = load_key(keyfile)
+    s, t0 = conn(host), time.monotonic()
+    login(s, key)
+    for _ in range(int(n)):
+        s.sendall(frame({"type": "stop"}))
+    drain(s, t0)
+
+
+def a_slow_plan(host, keyfile, gap="0.5"):
+    """Authenticated, then a test plan dribbled one byte per GAP s: each
+    byte keeps the connection alive, only the whole-setup deadline ends it."""
+    key = load_key(keyfile)
+    s = conn(host)
+    login(s, key)
+    t0 = time.monotonic()
+    data = frame({"type": "test", "plan": {"test_id": 1, "protocol": "udp", "streams": 1}})
+    s.settimeout(float(gap))
+    try:
+        for b in data:
+            s.sendall(bytes([b]))
+            try:
+                m = read_msg(s)
+                if m is not None:
+                    out(reply=m.get("type"), code=m.get("code"), message=m.get("message"))
+                break
+            except socket.timeout:
+                pass
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    s.settimeout(10)
+    drain(s, t0)
+
+
+def a_pflood(host, n, wave, *srcs):
+    """N connections in waves of WAVE at once, spread over the source
+    addresses: TLS garbage, a 1 GiB header, or a hello (then gone)."""
+    counts = {}
+    t0 = time.monotonic()
+    i = 0
+    while i < int(n):
+        socks = []
+        for _ in range(min(int(wave), int(n) - i)):
+            k = i % 3
+            s = conn(host, timeout=10, src=srcs[i % len(srcs)])
+            if k == 0:
+                s.sendall(b"\x16\x03\x01garbage")
+            elif k == 1:
+                s.sendall(b"BCK\x01" + struct.pack("!I", 1 << 30))
+            else:
+                s.sendall(frame({"type": "hello", "protocol": 1}))
+            socks.append(s)
+            i += 1
+        for s in socks:
+            m = read_msg(s)
+            key = "closed" if m is None else (m.get("code") or m.get("type"))
+            counts[key] = counts.get(key, 0) + 1
+            s.close()
+    out(pflood=int(n), wave=int(wave), seconds=round(time.monotonic() - t0, 2),
+        counts=counts)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 # of the agent"): hostile.sh CASE, with BC=<path to bondcheck>.  The hostile
 # peer is hostile-peer.py in the client namespace; every case ends with a
 # normal run, proving the agent kept serving.
-# Cases: messages slow auth flood reflection user
+# Cases: messages slow limits auth flood reflection user agent (the last: a
+# hostile agent, hostile-agent.py, against the client)
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || fail "'python3' not found; install it (tools/install-deps)"
 PEER="python3 $(dirname "$0")/hostile-peer.py"
@@ -25,6 +26,8 @@ hostile() {
 		fail "hostile peer '$1' failed: $(cat "$WORK/h" "$WORK/h.err")"
 	sed -i '/^$/d' "$WORK/h"
 }
+# jqe FILTER FILE: true when FILTER holds (jq -e, quiet).
+jqe() { jq -e "$1" "$2" >/dev/null; }
 # hj FILTER: jq over all the hostile peer's lines (slurped).
 hj() { jq -r -s "$1" "$WORK/h"; }
 # codes: the error codes the agent replied, space-separated, then "closed".
@@ -58,21 +61,82 @@ case_messages() {
 	hostile_at garbage-json 8
 	check "8 garbage bodies: 8 x malformed + 'too many', then closed" \
 		[ "$(codes)" = "malformed malformed malformed malformed malformed malformed malformed malformed malformed closed" ]
-	check "... the last reply says too many" [ "$(hj '[.[] | select(.reply)] | last | .message')" = "too many malformed messages; closing" ]
+	check "... the last reply says too many" [ "$(hj '[.[] | select(.reply)] | last | .message')" = "too many malformed or refused messages (8); closing" ]
 	still_serves garbage
 }
 
+# more_addrs: the client namespace gets 10.77.1.2-6 as well (hostile sources).
+more_addrs() {
+	for i in 2 3 4 5 6; do ip -n "$C" addr add "10.77.1.$i/24" dev c0 || fail "address 10.77.1.$i"; done
+}
+
+# hostile_bg OUT ACTION ARGS...: the hostile peer in the background, lines in OUT.
+hostile_bg() { local o=$1 a=$2; shift 2; ip netns exec "$C" $PEER "$a" 10.77.2.1 "$@" >"$o" 2>&1 & }
+
 case_slow() {
 	topo 100mbit
-	agent --auth-key "$KEY"
-	hostile_at slow 2
-	local el
+	more_addrs
+	agent --auth-key "$KEY" --test-setup-timeout 3000
+	# slowloris from 10.77.1.2: a hello dribbled 1 byte per 2 s
+	hostile_bg "$WORK/slow" hold 2 10.77.1.2:1
+	local bg=$! el
+	sleep 1
+	# the agent keeps serving others meanwhile (the client's challenge wait is 10 s)
+	still_serves "while a slowloris is connected"
+	kill -0 "$bg" 2>/dev/null || fail "the slowloris was closed before the normal run ended: $(cat "$WORK/slow")"
+	wait "$bg" || fail "hostile peer 'hold' failed: $(cat "$WORK/slow")"
+	note "$(cat "$WORK/slow")"
+	check "slowloris: one timeout reply" [ "$(jq -r '.codes | to_entries | map("\(.key)=\(.value)") | join(" ")' "$WORK/slow")" = "timeout=1" ]
+	check "... saying the handshake has a whole deadline" \
+		jqe '.messages.timeout | test("handshake did not complete within 10000 ms")' "$WORK/slow"
+	el=$(jq -r '.timeout_closed_max' "$WORK/slow")
+	# the handshake deadline is 10 s from the accept however slowly bytes come
+	check "slowloris: closed 10-13 s after connecting ($el s)" within "$el" 10 13
+	# authenticated peers: refused messages are counted, the setup phase has a deadline
+	hostile_at unexpected "$KEY" 9
+	check "authenticated, 9 wrong messages: 8 x unexpected + 'too many', then closed ($(codes))" \
+		[ "$(codes)" = "unexpected unexpected unexpected unexpected unexpected unexpected unexpected unexpected unexpected closed" ]
+	check "... the last reply says too many" [ "$(hj '[.[] | select(.reply)] | last | .message')" = "too many malformed or refused messages (8); closing" ]
+	hostile_at slow-plan "$KEY" 0.5
 	el=$(hj '.[] | select(.closed) | .elapsed')
-	note "slowloris (1 byte per 2 s) closed after $el s"
-	check "slowloris: timeout reply, then closed ($(codes))" [ "$(codes)" = "timeout closed" ]
-	# the agent's whole-frame deadline is 30 s (protocol.md, "Timeouts")
-	check "slowloris: closed 30-33 s after connecting ($el s)" within "$el" 30 33
-	still_serves slowloris
+	check "authenticated, a plan dribbled 1 byte per 0.5 s: timeout, then closed ($(codes))" [ "$(codes)" = "timeout closed" ]
+	check "... saying the test setup has a whole deadline" \
+		grep -q "test setup did not complete within 3000 ms" "$WORK/h"
+	check "... closed 2.5-5 s after the login (--test-setup-timeout 3000: $el s)" within "$el" 2.5 5
+	still_serves "slow peers"
+}
+
+# Connection limits: 8 per client address, 32 in all (bc_agent_cfg_defaults).
+case_limits() {
+	topo 100mbit
+	more_addrs
+	agent --auth-key "$KEY"
+	# 10 idle connections from 10.77.1.2: 8 are sessions, 2 are turned away
+	hostile_bg "$WORK/hold1" hold 0 10.77.1.2:10
+	local bg=$!
+	sleep 1.5
+	still_serves "with 8 idle connections from another address"
+	wait "$bg" || fail "hostile peer 'hold' failed: $(cat "$WORK/hold1")"
+	note "$(cat "$WORK/hold1")"
+	check "10 idle connections from one address: 8 timeout + 2 busy ($(jq -c .codes "$WORK/hold1"))" \
+		[ "$(jq -r '"\(.codes.timeout) \(.codes.busy)"' "$WORK/hold1")" = "8 2" ]
+	check "... busy names the address and the limit" \
+		jqe '.messages.busy | test("too many control connections from 10.77.1.2 \\(at most 8")' "$WORK/hold1"
+	check "... the 8 were closed at the 10 s handshake deadline ($(jq -r '"\(.timeout_closed_min)-\(.timeout_closed_max)"' "$WORK/hold1") s)" \
+		within "$(jq -r .timeout_closed_max "$WORK/hold1")" 10 13
+	# 8 from each of .2-.5 (32, the agent's limit), then one more from .6
+	hostile_bg "$WORK/hold2" hold 0 10.77.1.2:8 10.77.1.3:8 10.77.1.4:8 10.77.1.5:8
+	bg=$!
+	sleep 1.5
+	ip netns exec "$C" $PEER hold 10.77.2.1 0 10.77.1.6:1 >"$WORK/hold3" 2>&1 ||
+		fail "hostile peer 'hold' failed: $(cat "$WORK/hold3")"
+	wait "$bg" || fail "hostile peer 'hold' failed: $(cat "$WORK/hold2")"
+	note "$(cat "$WORK/hold2") $(cat "$WORK/hold3")"
+	check "32 idle connections from 4 addresses: 32 sessions, closed by timeout" \
+		[ "$(jq -r '.codes.timeout' "$WORK/hold2")" = 32 ]
+	check "... the 33rd (10.77.1.6) got busy at once, naming the limit of 32" \
+		jqe '.codes.busy == 1 and (.messages.busy | test("at most 32 control connections"))' "$WORK/hold3"
+	still_serves "after the connection limits"
 }
 
 case_auth() {
@@ -91,14 +155,22 @@ case_auth() {
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$AGENT_PID/status"; }
 
+# threads and fds: the agent's thread count and open descriptors
+threads() { awk '/^Threads:/ { print $2 }' "/proc/$AGENT_PID/status"; }
+fds() { ls "/proc/$AGENT_PID/fd" | wc -l; }
+
 case_flood() {
 	topo 100mbit
+	more_addrs
 	agent --auth-key "$KEY"
 	[ "$(cat "/proc/$AGENT_PID/comm")" = bondcheck ] || fail "AGENT_PID is not the agent"
 	still_serves warm-up
 	hostile_at flood 100
-	local r0 r1 bound=1024
+	hostile_at pflood 100 50 10.77.1.2 10.77.1.3 10.77.1.4 10.77.1.5 10.77.1.6
+	sleep 0.5
+	local r0 r1 r2 f0 bound=384
 	r0=$(rss_kb)
+	f0=$(fds)
 	hostile_at flood 1000
 	r1=$(rss_kb)
 	note "$(cat "$WORK/h"); agent VmRSS $r0 kB before, $r1 kB after"
@@ -108,6 +180,19 @@ case_flood() {
 	[ "$SAN" = 1 ] && bound=65536
 	check "agent VmRSS grew at most $bound kB over 1000 connections (+$((r1 - r0)) kB)" \
 		[ $((r1 - r0)) -le "$bound" ]
+	# 2000 more, 50 at once from 5 addresses (10 each: at most 8 sessions per address)
+	hostile_at pflood 2000 50 10.77.1.2 10.77.1.3 10.77.1.4 10.77.1.5 10.77.1.6
+	sleep 0.5
+	r2=$(rss_kb)
+	note "$(cat "$WORK/h"); agent VmRSS $r2 kB after, $(threads) thread(s), $(fds) fds (before: $f0)"
+	check "2000 connections 50 at a time: every one answered or closed (no hang)" \
+		[ "$(hj '.[0].counts | to_entries | map(.value) | add')" = 2000 ]
+	check "... some turned away busy at the per-address limit ($(hj '.[0].counts | tostring'))" \
+		[ "$(hj '.[0].counts.busy // 0')" -gt 0 ]
+	check "agent VmRSS grew at most $bound kB over both floods (+$((r2 - r0)) kB)" \
+		[ $((r2 - r0)) -le "$bound" ]
+	check "no session thread left behind ($(threads) thread)" [ "$(threads)" -eq 1 ]
+	check "no descriptor left behind ($(fds) open, $f0 before)" [ "$(fds)" -eq "$f0" ]
 	still_serves flood
 }
 
@@ -185,6 +270,55 @@ case_user() {
 	RC=$?
 	check "--user when not root: exit 3 ($(cat "$WORK/e"))" [ "$RC" -eq 3 ]
 	grep -q "needs the agent started as root" "$WORK/e" || fail "message: $(cat "$WORK/e")"
+}
+
+# A hostile agent (hostile-agent.py in A) against `bondcheck run`.
+wait_listen() {
+	for _ in $(seq 50); do
+		ip netns exec "$A" ss -ltn 2>/dev/null | grep -q ":$1 " && return 0
+		sleep 0.1
+	done
+	fail "the hostile agent did not listen on port $1"
+}
+
+case_agent() {
+	topo 100mbit
+	local HA t0 t1 el
+	HA="python3 $(dirname "$0")/hostile-agent.py"
+	# intervals after stop, one a second, never a result: the client gives up
+	ip netns exec "$A" $HA no-result 5311 >"$WORK/ha1" 2>&1 &
+	wait_listen 5311
+	t0=$(date +%s.%N)
+	(
+		ip netns exec "$C" "$BC" run --peer 10.77.2.1 --port 5311 --dport 5402 -u -b 1M \
+			-t 0.5 --tmax 0.1 >"$WORK/c1" 2>"$WORK/c1.err"
+		echo $? >"$WORK/c1.rc"
+	) &
+	local c1=$!
+	# an error reply whose code and message are JSON null
+	ip netns exec "$A" $HA null-error 5312 >"$WORK/ha2" 2>&1 &
+	wait_listen 5312
+	client --peer 10.77.2.1 --port 5312 -t 0.5
+	check "agent's error with null code and message: exit 3, no crash ($RC: $(cat "$WORK/err"))" \
+		[ "$RC" -eq 3 ]
+	# 100 000 intervals at once during a 1 s test with -i 0.1
+	ip netns exec "$A" $HA interval-flood 5313 100000 >"$WORK/ha3" 2>&1 &
+	local ha3=$!
+	wait_listen 5313
+	client --peer 10.77.2.1 --port 5313 --dport 5502 -u -b 1M -t 1 -i 0.1 --tmax 0.1 --json
+	wait "$ha3"
+	note "$(tail -n1 "$WORK/ha3"); client kept $(j '.intervals | length') intervals"
+	check "interval flood: the run ends, exit 0 ($RC: $(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	check "... at most duration / interval + 2 = 12 intervals kept ($(j '.intervals | length'))" \
+		[ "$(j '.intervals | length')" -le 12 ]
+	wait "$c1"
+	t1=$(date +%s.%N)
+	el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	note "$(tail -n1 "$WORK/ha1")"
+	check "no result, intervals forever: exit 3 after $el s ($(cat "$WORK/c1.rc"): $(cat "$WORK/c1.err"))" \
+		[ "$(cat "$WORK/c1.rc")" -eq 3 ]
+	check "... saying no result came within Tmax + 30 s" grep -q "no result within Tmax + 30 s" "$WORK/c1.err"
+	check "... 0.5 s + Tmax 0.1 s + 30 s after it started (30-36 s: $el s)" within "$el" 30 36
 }
 
 name=${1:-}

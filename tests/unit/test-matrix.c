@@ -134,6 +134,33 @@ static struct json_object *result(double goodput, const char *proto, int length,
 	"{\"name\": \"eth1\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 10e6}]}}"
 #define GIGABIT "{\"name\": \"e0\", \"mtu\": 1500, \"speed_mbps\": 1000, \"tbf_bps\": 0}"
 
+/*
+ * A probe that failed (no result) or whose result has no streams array is
+ * recorded as not carried, with its error: it used to abort in json-c
+ * (json_object_array_get_idx on NULL) and take the controller down.
+ */
+static void test_probe_failed(void **state)
+{
+	struct json_object *pair = json_object_new_object(), *bad = json_object_new_object();
+	struct json_object *pr;
+
+	(void)state;
+	bc_matrix_probe_add(pair, 9000, NULL, "agent 10.0.0.1: busy");
+	json_object_object_add(bad, "streams", json_object_new_string("not an array"));
+	bc_matrix_probe_add(pair, 1500, bad, NULL);
+	pr = json_object_object_get(json_object_object_get(pair, "pmtu"), "probes");
+	assert_int_equal(json_object_array_length(pr), 2);
+	assert_false(json_object_get_boolean(
+		json_object_object_get(json_object_array_get_idx(pr, 0), "carried")));
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    json_object_array_get_idx(pr, 0), "error")),
+			    "agent 10.0.0.1: busy");
+	assert_false(json_object_get_boolean(
+		json_object_object_get(json_object_array_get_idx(pr, 1), "carried")));
+	json_object_put(bad);
+	json_object_put(pair);
+}
+
 static void test_pair_fill(void **state)
 {
 	struct json_object *p = json_object_new_object(), *r;
@@ -630,7 +657,7 @@ int main(void)
 		cmocka_unit_test(test_pair_fill), cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_slow_host), cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_faults),	  cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_plot),
+		cmocka_unit_test(test_plot),	  cmocka_unit_test(test_probe_failed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

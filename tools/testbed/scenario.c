@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,12 +142,17 @@ static bool parse_int(const char *v, long lo, long hi, long *out)
 }
 
 /* a number followed by one of the units; e.g. "15mbit", "5ms", "2.5%" */
+/*
+ * A number followed by one of @units: finite, 0..1e6 in that unit (so
+ * "1e30mbit", "inf" and "-1ms" are rejected before anything computes with
+ * them: fuzz-scenario found the first overflowing a long in tbf_burst()).
+ */
 static bool num_unit(const char *v, const char *const *units)
 {
 	char *end;
+	double x = strtod(v, &end);
 
-	strtod(v, &end);
-	if (end == v)
+	if (end == v || !isfinite(x) || x < 0 || x > 1e6)
 		return false;
 	for (; *units; units++)
 		if (!strcmp(end, *units))
@@ -345,13 +351,13 @@ static int link_key(struct parse_state *ps, struct sc_link *l, const char *k, co
 	}
 	if (!strcmp(k, "rate")) {
 		if (!num_unit(v, rate_units))
-			return fail_at(sc, ps->line, "rate: expected a number with bit, kbit, mbit or gbit, found '%s'", v);
+			return fail_at(sc, ps->line, "rate: expected a number 0..1e6 with bit, kbit, mbit or gbit, found '%s'", v);
 		snprintf(l->rate, sizeof(l->rate), "%s", v);
 		return 1;
 	}
 	if (!strcmp(k, "delay") || !strcmp(k, "jitter")) {
 		if (!num_unit(v, time_units))
-			return fail_at(sc, ps->line, "%s: expected a time with us, ms or s, found '%s'", k, v);
+			return fail_at(sc, ps->line, "%s: expected a time 0..1e6 with us, ms or s, found '%s'", k, v);
 		snprintf(k[0] == 'd' ? l->delay : l->jitter, 32, "%s", v);
 		return 1;
 	}

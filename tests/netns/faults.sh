@@ -1,0 +1,110 @@
+#!/bin/bash
+# netns tests of faults the agent and client must survive (issue 7):
+# faults.sh CASE, with BC=<path to bondcheck>.
+#   clock-skew  the agent's clock off by +-5 s (serve --test-clock-offset):
+#               the offset is measured, one-way delays are corrected and
+#               bounded, nothing is reported from raw cross-host stamps
+#   flap        the veths flapped during a UDP run: counted (carrier_changes)
+#               and reported (link-flap findings, JSON and text)
+# (the full disk while writing --keep-pcaps is capture.sh full-disk)
+. "$(dirname "$0")/lib.sh"
+
+restart_agent() {
+	kill "$AGENT_PID" && wait "$AGENT_PID" 2>/dev/null
+	AGENT_PID=""
+	agent "$@"
+}
+
+# owd_ok DIRECTION: the one-way delay of stream 0 holds a possible value: its
+# interval [min - bound, min + bound] reaches above 0 and starts below 50 ms
+# (the veths and a tbf: far less), so neither clock's offset is in it.
+owd_ok() {
+	local min b
+	min=$(j '.streams[0].one_way_delay.min_ms'); b=$(j '.streams[0].one_way_delay.bound_ms')
+	note "$1: one-way delay min $min ms, max $(j '.streams[0].one_way_delay.max_ms') ms, +- $b ms"
+	check "$1: one-way delay min $min ms +- $b: possible (above 0, below 50 ms)" \
+		awk -v m="$min" -v b="$b" 'BEGIN { exit !(m + b >= 0 && m - b <= 50) }'
+	check "$1: no raw cross-host transit left in the receiver object" \
+		[ "$(j '.streams[0].receiver | has("transit_min_ms") or has("owd_min_ms")')" = false ]
+}
+
+case_clock_skew() {
+	topo 100mbit
+	local off b
+	for skew in 5000 -5000; do
+		if [ -n "$AGENT_PID" ]; then restart_agent --test-clock-offset "$skew"; else agent --test-clock-offset "$skew"; fi
+		client --peer 10.77.2.1 -u -b 10M -t 1 --json
+		check "agent clock $skew ms off: forward run exits 0 ($(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+		off=$(j '.clock.agent_minus_client_ms'); b=$(j '.clock.bound_ms')
+		note "clock: agent - client = $off ms +- $b ms over $(j '.clock.exchanges') exchanges"
+		check "... offset measured: $off ms within $skew +- 20" \
+			within "$off" $((skew - 20)) $((skew + 20))
+		check "... the true offset lies within the bound ($off +- $b contains $skew)" \
+			awk -v o="$off" -v b="$b" -v s="$skew" 'BEGIN { exit !(o - b <= s && s <= o + b + 0.001) }'
+		check "... flagged: synchronized false" [ "$(j '.clock.synchronized')" = false ]
+		check "... and a note names the offset" \
+			[ "$(j '[.notes[] | select(startswith("clocks: the agent'"'"'s clock is"))] | length')" -eq 1 ]
+		owd_ok "forward, skew $skew"
+		check "... jitter does not see a constant offset ($(j '.streams[0].jitter_ms') ms < 5)" \
+			awk -v x="$(j '.streams[0].jitter_ms')" 'BEGIN { exit !(x < 5) }'
+		client --peer 10.77.2.1 -u -b 10M -t 1 -R --json
+		check "agent clock $skew ms off: reverse run exits 0" [ "$RC" -eq 0 ]
+		owd_ok "reverse, skew $skew"
+	done
+	restart_agent
+	client --peer 10.77.2.1 -u -b 10M -t 1 --json
+	note "same clock: agent - client = $(j '.clock.agent_minus_client_ms') ms +- $(j '.clock.bound_ms') ms"
+	check "one clock (no offset): synchronized true" [ "$(j '.clock.synchronized')" = true ]
+	check "... no clock note" [ "$(j '[.notes[] | select(startswith("clocks:"))] | length')" -eq 0 ]
+	owd_ok "forward, one clock"
+}
+
+# flap NS DEV DOWN_S: take DEV in NS down for DOWN_S seconds, then up again.
+flap() { ip -n "$1" link set "$2" down && sleep "$3" && ip -n "$1" link set "$2" up; }
+
+# The router's ends of the veths go down and up during a UDP run: the
+# client's c0 loses carrier twice, the agent's a0 once (their addresses and
+# routes stay: only the peer went down).
+case_flap() {
+	topo 100mbit
+	agent
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 10M -t 4 --json >"$WORK/out" 2>"$WORK/err" &
+	local pid=$!
+	sleep 1
+	flap "$R" r1 0.3
+	sleep 0.5
+	flap "$R" r2 0.3
+	sleep 0.5
+	flap "$R" r1 0.3
+	wait "$pid"
+	RC=$?
+	note "exit $RC; lost $(j '.streams[0].lost_packets') of $(j '.streams[0].sent_packets'); findings: $(j '[.findings[] | "\(.id) \(.subject) \(.evidence | tostring)"] | join("; ")')"
+	check "a run with flapping links ends, exit 0 ($(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	check "c0 (client): carrier_changes +4 in the counters" \
+		[ "$(j '.ends.client.counters.interfaces.c0.carrier_changes')" -eq 4 ]
+	check "a0 (agent): carrier_changes +2 in the counters" \
+		[ "$(j '.ends.agent.counters.interfaces.a0.carrier_changes')" -eq 2 ]
+	check "link-flap finding for client/c0: 2 flaps" \
+		[ "$(j '.findings[] | select(.id == "link-flap" and .subject == "client/c0") | .evidence.flaps')" = 2 ]
+	check "link-flap finding for agent/a0: 1 flap" \
+		[ "$(j '.findings[] | select(.id == "link-flap" and .subject == "agent/a0") | .evidence.flaps')" = 1 ]
+	check "no link-flap for an interface that did not flap (lo)" \
+		[ "$(j '[.findings[] | select(.id == "link-flap")] | length')" -eq 2 ]
+	check "the outage shows as loss ($(j '.streams[0].lost_packets') datagrams)" \
+		[ "$(j '.streams[0].lost_packets')" -gt 0 ]
+	# the text report names it too
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 10M -t 2 >"$WORK/out" 2>"$WORK/err" &
+	pid=$!
+	sleep 0.8
+	flap "$R" r1 0.2
+	wait "$pid"
+	RC=$?
+	check "text report: exit 0 and a Findings section with link-flap client/c0" \
+		[ "$RC" -eq 0 ] && grep -q "^  warning link-flap *client/c0: c0 on the client lost and regained carrier" "$WORK/out"
+}
+
+name=${1:-}
+fn="case_${name//-/_}"
+declare -F "$fn" >/dev/null || fail "unknown case '$name'"
+"$fn"
+echo "PASS: $name"
