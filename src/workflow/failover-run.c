@@ -28,7 +28,8 @@
 #include "traffic/test-end.h"
 #include "workflow/failover-int.h"
 
-#define MS 1000000ll
+#define MS	1000000ll
+#define TICK_MS 5 /* the engine calls on_tick at least this often */
 
 void bc_failover_run_defaults(struct bc_failover_run_cfg *c)
 {
@@ -196,9 +197,24 @@ static int action_done(struct fo_setup *s, bool restore, bool wait, struct bc_er
 	return r;
 }
 
+static int tick(struct fo_setup *s, int64_t elapsed, struct bc_error *err);
+
+/* on_tick: the cut and restore steps, and how long the loop went without a tick */
 static int on_tick(void *ctx, int64_t elapsed, struct bc_error *err)
 {
 	struct fo_setup *s = ctx;
+	int64_t now = bc_mono_ns();
+	int r;
+
+	if (s->last_tick_mono && now - s->last_tick_mono - TICK_MS * MS > s->max_stall_ns)
+		s->max_stall_ns = now - s->last_tick_mono - TICK_MS * MS;
+	r = tick(s, elapsed, err);
+	s->last_tick_mono = bc_mono_ns(); /* an action's own time is not a stall */
+	return r;
+}
+
+static int tick(struct fo_setup *s, int64_t elapsed, struct bc_error *err)
+{
 	int64_t now = bc_mono_ns();
 	int r;
 
@@ -520,7 +536,7 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	    s.xmit_hash_policy == 1)
 		cc.place_k = 1;
 	cc.on_tick = on_tick;
-	cc.tick_ms = 5;
+	cc.tick_ms = TICK_MS;
 	cc.on_interval = NULL;
 	cc.ctx = &s;
 	progress(&s, "streams to %s: %u datagrams/s each way, cut %s after %.1f s, hold %.1f s",
