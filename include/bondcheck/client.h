@@ -57,10 +57,11 @@ struct bc_client_cfg {
 	bool capture_fetch_only;
 	/* called at least every tick_ms (default 10) while the streams run, with
 	 * the ns since they started; a negative return (with @err filled) ends
-	 * the test at once with that error; a positive one keeps the streams
-	 * running at least that many ms from now, past plan.duration_ms (the
-	 * agent waits for stop up to duration + tmax + 30 s).  `failover` cuts
-	 * and restores here */
+	 * the test at once with that error; a positive one ends the streams
+	 * that many ms from now, earlier than plan.duration_ms (never later:
+	 * the senders stop at the duration by themselves); 0 leaves the end as
+	 * it is.  `failover` cuts and restores here, with a duration long enough
+	 * for slow commands, and ends the test once the settle has passed */
 	int (*on_tick)(void *ctx, int64_t elapsed_ns, struct bc_error *err);
 	uint32_t tick_ms;
 	/* called for each interval with a new JSON object (owned by the callee) */

@@ -16,7 +16,7 @@
 /*
  * bc_failover_json() - the analysis as a new JSON object: "cut" {bond,
  * slave, mode, hold_ms, cut_ns, restore_ns, cut_done_ns, restore_done_ns},
- * "clock_offset_ns", "expected" {detector,
+ * "host_stall_ms" (the measuring host's longest pause), "clock_offset_ns", "expected" {detector,
  * nominal_ms, min_ms, worst_ms, limit_ms, tolerance_ms, recovery_ms, basis,
  * black_hole, missing, agent_assumed} (null without an expectation),
  * "directions" [{direction, verdict, streams, interrupted, black_holed,

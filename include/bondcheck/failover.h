@@ -184,8 +184,11 @@ struct bc_fo_cfg {
 	uint32_t test_id;		       /* only datagrams of this test; 0: any */
 	uint64_t cut_ns, restore_ns;	       /* the cut and the restore began (client clock) */
 	uint64_t cut_done_ns, restore_done_ns; /* their commands finished; 0: at once */
-	char bond[BC_IFNAMSIZ];		       /* the client's bond (finding subjects) */
-	char cut_slave[BC_IFNAMSIZ];	       /* the client slave that was cut */
+	/* the longest the measuring host did not run its control loop (a busy
+	 * CPU; the bond's own timers may have run late by as much): evidence */
+	uint64_t host_stall_ns;
+	char bond[BC_IFNAMSIZ];	     /* the client's bond (finding subjects) */
+	char cut_slave[BC_IFNAMSIZ]; /* the client slave that was cut */
 	enum bc_fo_cut cut;
 	bool rx_on_tx_slave_only[2]; /* per host: see "Delivered arrivals" above */
 	uint64_t bin_ns;	     /* timeline bin (BC_FO_DEFAULT_BIN) */

@@ -256,6 +256,9 @@ static int slow(struct bc_failover *f, enum bc_fo_dir d)
 	bc_finding_evidence(n, "limit_ms", "%llu", (unsigned long long)e->limit_ms);
 	bc_finding_evidence(n, "basis", "%s", e->basis);
 	bc_finding_evidence(n, "streams", "%zu interrupted of %zu", x->n_interrupted, x->n_streams);
+	if (f->cfg.host_stall_ns >= 50000000ull)
+		bc_finding_evidence(n, "host_stall_ms", "%llu (a busy host: its timers ran late)",
+				    ms(f->cfg.host_stall_ns));
 	return 0;
 }
 

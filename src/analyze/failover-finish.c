@@ -361,7 +361,7 @@ static int streams_analyze(struct bc_failover *f)
 		uint64_t last_dep = 0, last_before = 0;
 		size_t n = 0;
 
-		if (s->span > cap) {
+		if (!a || s->span > cap) {
 			free(a);
 			cap = s->span;
 			a = malloc(cap * sizeof(*a));

@@ -346,17 +346,26 @@ static struct json_object *notes_json(const struct bc_failover *f)
 		json_object_array_add(a, json_object_new_string(buf));
 	}
 	for (size_t i = 0; i < f->n_links; i++)
-		if (f->links[i].lacp_defaulted_ns != BC_FO_NONE &&
+		if ((f->links[i].lacp_defaulted_ns != BC_FO_NONE ||
+		     f->links[i].lacp_timeout_ns != BC_FO_NONE) &&
 		    f->links[i].lacp_resync_ns == BC_FO_NONE) {
 			snprintf(
 				buf, sizeof(buf),
-				"%s: LACP defaulted during the hold (the partner's information "
-				"replaced by defaults, whose timeout is long): the ports then send "
-				"LACPDUs every 30 s until they hear each other, so the re-sync can "
-				"take up to 30 s after the restore, longer than --settle",
+				"%s: LACP did not re-sync before the capture ended; when the "
+				"outage outlasts the DEFAULTED state (6 s after the partner's last "
+				"LACPDU at lacp_rate fast) both ports send LACPDUs only every 30 s "
+				"until they hear each other, so the re-sync can take up to 30 s",
 				f->links[i].name);
 			json_object_array_add(a, json_object_new_string(buf));
 		}
+	if (f->cfg.host_stall_ns >= 100000000ull) {
+		snprintf(buf, sizeof(buf),
+			 "the measuring host stalled up to %.0f ms during the test (a busy CPU): "
+			 "the bond's own timers may have run late by as much, and the gaps with "
+			 "them",
+			 (double)f->cfg.host_stall_ns / 1e6);
+		json_object_array_add(a, json_object_new_string(buf));
+	}
 	if (!f->clock_offset_known && f->n_streams)
 		json_object_array_add(
 			a, json_object_new_string(
@@ -393,6 +402,7 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 	json_object_object_add(c, "restore_done_ns",
 			       f->cfg.restore_done_ns ? U64(f->cfg.restore_done_ns) : NULL);
 	json_object_object_add(o, "cut", c);
+	json_object_object_add(o, "host_stall_ms", jms((int64_t)f->cfg.host_stall_ns));
 	json_object_object_add(o, "clock_offset_ns",
 			       f->clock_offset_known ? U64(f->clock_offset_ns) : NULL);
 	json_object_object_add(o, "expected", expect_json(f));

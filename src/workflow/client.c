@@ -269,11 +269,12 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 		int64_t mono = bc_mono_ns(), left;
 
 		if (c->on_tick) {
-			/* > 0: the streams must run at least that many ms more */
+			/* > 0: the streams end that many ms from now (never past the
+			 * plan's duration: the senders stop there by themselves) */
 			r = c->on_tick(c->ctx, mono - t->start_ns, err);
 			if (r < 0)
 				goto fail;
-			if (r > 0 && mono + (int64_t)r * 1000000 > end)
+			if (r > 0 && mono + (int64_t)r * 1000000 < end)
 				end = mono + (int64_t)r * 1000000;
 		}
 		left = (end - mono) / 1000000;

@@ -155,6 +155,7 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	cfg.cut_ns = s->cut_ns;
 	cfg.restore_ns = s->restore_ns;
 	cfg.cut_done_ns = s->cut_ns + s->cut_took_ns;
+	cfg.host_stall_ns = s->max_stall_ns > 0 ? (uint64_t)s->max_stall_ns : 0;
 	cfg.restore_done_ns = s->restore_ns + s->restore_took_ns;
 	cfg.cut = s->cut;
 	snprintf(cfg.bond, sizeof(cfg.bond), "%s", s->bond);

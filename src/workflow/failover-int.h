@@ -30,7 +30,8 @@ struct fo_setup {
 	int64_t cut_in_place_mono, restored_mono;
 	uint64_t cut_ns, restore_ns; /* CLOCK_REALTIME when each action began */
 	uint64_t cut_took_ns, restore_took_ns;
-	struct bc_journal *journal; /* the bond before the cut */
+	int64_t last_tick_mono, max_stall_ns; /* the control loop's longest pause */
+	struct bc_journal *journal;	      /* the bond before the cut */
 	char journal_path[4096];
 };
 

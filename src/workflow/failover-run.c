@@ -28,7 +28,8 @@
 #include "traffic/test-end.h"
 #include "workflow/failover-int.h"
 
-#define MS 1000000ll
+#define MS	1000000ll
+#define TICK_MS 5 /* the engine calls on_tick at least this often */
 
 void bc_failover_run_defaults(struct bc_failover_run_cfg *c)
 {
@@ -196,9 +197,24 @@ static int action_done(struct fo_setup *s, bool restore, bool wait, struct bc_er
 	return r;
 }
 
+static int tick(struct fo_setup *s, int64_t elapsed, struct bc_error *err);
+
+/* on_tick: the cut and restore steps, and how long the loop went without a tick */
 static int on_tick(void *ctx, int64_t elapsed, struct bc_error *err)
 {
 	struct fo_setup *s = ctx;
+	int64_t now = bc_mono_ns();
+	int r;
+
+	if (s->last_tick_mono && now - s->last_tick_mono - TICK_MS * MS > s->max_stall_ns)
+		s->max_stall_ns = now - s->last_tick_mono - TICK_MS * MS;
+	r = tick(s, elapsed, err);
+	s->last_tick_mono = bc_mono_ns(); /* an action's own time is not a stall */
+	return r;
+}
+
+static int tick(struct fo_setup *s, int64_t elapsed, struct bc_error *err)
+{
 	int64_t now = bc_mono_ns();
 	int r;
 
@@ -214,11 +230,11 @@ static int on_tick(void *ctx, int64_t elapsed, struct bc_error *err)
 	if (!s->cut_in_place) {
 		r = action_done(s, false, false, err);
 		if (r <= 0)
-			return r < 0 ? r : 1000;
+			return r;
 	}
 	if (!s->restoring) {
 		if (now < s->cut_in_place_mono + s->hold_ns)
-			return (int)((s->cut_in_place_mono + s->hold_ns - now) / MS + 1000);
+			return 0;
 		r = start_action(s, true, err);
 		if (r < 0)
 			return r;
@@ -226,12 +242,12 @@ static int on_tick(void *ctx, int64_t elapsed, struct bc_error *err)
 	if (!s->restored) {
 		r = action_done(s, true, false, err);
 		if (r <= 0)
-			return r < 0 ? r : 1000;
+			return r;
 	}
-	/* a negative return would be an error: past the settle, nothing to extend */
+	/* the settle counts from the slave back: end the streams then (1: at once) */
 	return now < s->restored_mono + s->settle_ns
-		       ? (int)((s->restored_mono + s->settle_ns - now) / MS)
-		       : 0;
+		       ? (int)((s->restored_mono + s->settle_ns - now) / MS) + 1
+		       : 1;
 }
 
 /* The journal before the first change (bondcheck/journal.h): `bondcheck restore` after a crash. */
@@ -497,7 +513,13 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	cc.plan.proto = BC_L4_UDP;
 	cc.plan.dir = BC_DIR_BIDIR;
 	cc.plan.length = c->length;
-	cc.plan.duration_ms = c->pre_ms + hold + settle;
+	/*
+	 * Room for slow cut and restore commands (seconds each on a loaded host):
+	 * the senders stop at the duration by themselves, so it must be long
+	 * enough; on_tick ends the test as soon as the settle has passed.
+	 */
+	cc.plan.duration_ms =
+		c->pre_ms + hold + settle + (c->cut == BC_FO_CUT_SILENT ? 20000 : 5000);
 	cc.plan.capture_neigh = true;
 	/* the bond was read before (find_bond); the agent's egress metadata still
 	 * carries its bond options: no per-run collector snapshots */
@@ -520,7 +542,7 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	    s.xmit_hash_policy == 1)
 		cc.place_k = 1;
 	cc.on_tick = on_tick;
-	cc.tick_ms = 5;
+	cc.tick_ms = TICK_MS;
 	cc.on_interval = NULL;
 	cc.ctx = &s;
 	progress(&s, "streams to %s: %u datagrams/s each way, cut %s after %.1f s, hold %.1f s",

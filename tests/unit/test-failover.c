@@ -195,6 +195,8 @@ static const char *ev(const struct bc_finding *x, const char *key)
 	return "";
 }
 
+static uint64_t host_stall; /* cfg.host_stall_ns for the next run_ab() */
+
 static void run_ab(struct bc_failover *f, uint64_t cs, uint64_t as, int64_t off)
 {
 	struct bc_fo_cfg c;
@@ -203,6 +205,7 @@ static void run_ab(struct bc_failover *f, uint64_t cs, uint64_t as, int64_t off)
 
 	cfg_init(&c);
 	c.rx_on_tx_slave_only[BC_FO_CLIENT] = c.rx_on_tx_slave_only[BC_FO_AGENT] = true;
+	c.host_stall_ns = host_stall;
 	ab_end(&ce, 100);
 	ab_end(&ae, 100);
 	assert_int_equal(bc_failover_expect(&ce, &ae, BC_FO_CUT_CARRIER, &c.expect), 0);
@@ -297,7 +300,9 @@ static void test_slow(void **state)
 	const struct bc_finding *x;
 
 	(void)state;
+	host_stall = 250 * MS; /* a busy host says so in the evidence */
 	run_ab(&f, 1400, 1060, 0);
+	host_stall = 0;
 	assert_int_equal(f.dir[0].gap_ns, 401 * MS);
 	assert_int_equal(f.dir[1].gap_ns, 401 * MS);
 	assert_int_equal(f.n_findings, 2);
@@ -308,6 +313,7 @@ static void test_slow(void **state)
 	assert_string_equal(ev(x, "direction"), "client-to-agent");
 	assert_string_equal(ev(x, "gap_ms"), "401");
 	assert_string_equal(ev(x, "limit_ms"), "200");
+	assert_non_null(strstr(ev(x, "host_stall_ms"), "250 "));
 	assert_string_equal(ev(find(&f, "failover-slow", 1), "direction"), "agent-to-client");
 	bc_failover_free(&f);
 }
