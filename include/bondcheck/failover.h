@@ -143,8 +143,10 @@ struct bc_fo_expect {
  *     the LACP timeout: 3 LACPDU periods of the partner, fast 3 s (1 s
  *     periods), slow 90 s (30 s periods) (IEEE 802.1AX 6.4.4, short/long
  *     timeout); the last LACPDU arrived up to one period before the cut,
- *     so min = 2 periods, worst = 3 periods + 100 ms (the state machines'
- *     tick, drivers/net/bonding/bond_3ad.c AD_TIMER_INTERVAL);
+ *     and the current_while timer counts whole 100 ms ticks of the state
+ *     machines (drivers/net/bonding/bond_3ad.c AD_TIMER_INTERVAL), its first
+ *     tick coming up to one tick after the LACPDU: min = 2 periods - 100 ms
+ *     (1977 ms was measured in the testbed), worst = 3 periods + 100 ms;
  *   - ARP (arp_interval > 0 with a target): nominal arp_interval x
  *     arp_missed_max (default 2); the active slave is declared down when
  *     nothing arrived for missed_max intervals plus half an interval,

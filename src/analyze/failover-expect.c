@@ -83,7 +83,7 @@ static void detect(const struct bc_fo_end *e, enum bc_fo_cut cut, struct det *d)
 
 		d->by = BC_FO_BY_LACP;
 		d->nominal = 3 * period;
-		d->min = 2 * period;
+		d->min = 2 * period - LACP_TICK_MS;
 		d->worst = 3 * period + LACP_TICK_MS;
 		snprintf(d->basis, sizeof(d->basis), "LACP %s timeout %llu ms (3 x %llu ms)%s",
 			 e->lacp_rate == 1 ? "short (lacp_rate fast)" : "long (lacp_rate slow)",

@@ -388,7 +388,8 @@ static int streams_analyze(struct bc_failover *f)
 			s->duplicates += s->arr_n[k] - 1u;
 			a[n++] = (struct arr){s->arr_ts[k], s->min_seq + k, s->arr_link[k]};
 		}
-		qsort(a, n, sizeof(*a), cmp_arr);
+		if (n > 1) /* a is still NULL for a stream of span 0 */
+			qsort(a, n, sizeof(*a), cmp_arr);
 		stream_gaps(f, s, a, n);
 		s->left_after = s->down.first_left_link;
 		s->moved = s->down.found && !s->down.open &&

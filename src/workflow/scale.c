@@ -700,11 +700,14 @@ static void notes(struct bc_scale *s)
 static double udp_offer(const struct bc_scale *s, double top)
 {
 	double full = bc_scale_config_ceiling(s, 1, (uint32_t)s->n_sl);
+	/* floor(K/n), flows on the fullest slave; >= 1 (K < n is refused when
+	 * placeable, but say so here too rather than divide by 0) */
+	uint32_t per = s->n_sl ? (uint32_t)(s->k / s->n_sl) : 0;
 
 	if (top <= 0)
 		return 100e6;
 	if (s->placeable)
-		return 1.1 * top * s->k / (double)(s->k / s->n_sl);
+		return 1.1 * top * s->k / (per ? per : 1);
 	return full > 0 ? 1.1 * full : 1.1 * top * (double)s->n_sl;
 }
 

@@ -704,7 +704,7 @@ static void test_expect(void **state)
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_SILENT, &x), 0);
 	assert_int_equal(x.by, BC_FO_BY_LACP);
 	assert_int_equal(x.nominal_ms, 3000);
-	assert_int_equal(x.min_ms, 2000);
+	assert_int_equal(x.min_ms, 1900);
 	assert_int_equal(x.worst_ms, 3100);
 	assert_int_equal(x.limit_ms, 3100 + 775);
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
