@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bondcheck/grow.h"
 #include "analyze/attrib-int.h"
 
 #define TCP_FIN	  0x01
@@ -91,19 +92,7 @@ struct tcp_priv {
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
+	return bc_grow(p, cap, need, elem, 256);
 }
 
 /* The MSS option (RFC 9293 3.2, kind 2) of a SYN, 0 when absent or snapped. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bondcheck/grow.h"
 #include "analyze/attrib-int.h"
 
 void bc_attrib_cfg_default(struct bc_attrib_cfg *cfg)
@@ -99,19 +100,7 @@ int bc_attrib_add_link(struct bc_attrib *a, enum bc_side side, const char *name,
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	size_t n = *cap ? *cap : 1024;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
+	return bc_grow(p, cap, need, elem, 1024);
 }
 
 static int pair_index(struct priv *pv, const struct bc_pkt *p)

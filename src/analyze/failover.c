@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/failover-int.h"
+#include "bondcheck/grow.h"
 #include "bondcheck/packet.h"
 
 #define ETH_P_ARP    0x0806
@@ -110,19 +111,7 @@ int bc_failover_add_link(struct bc_failover *f, enum bc_fo_host host, const char
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	size_t n = *cap ? *cap : 1024;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
+	return bc_grow(p, cap, need, elem, 1024);
 }
 
 /* 0 client, 1 agent, -1 neither (IP address @a of family @version). */

@@ -3,6 +3,10 @@
 #ifndef BC_CLI_H
 #define BC_CLI_H
 
+#include <stdint.h>
+
+struct bc_auth_key;
+
 /* Exit statuses, DESIGN.md "Commands". */
 enum {
 	BC_EXIT_OK = 0,       /* ran, no error-level finding */
@@ -31,6 +35,21 @@ int bc_cmd_sweep(int argc, char **argv);
  * level) when missing.  Returns BC_EXIT_OK or the exit status, said on stderr.
  */
 int bc_cli_plot_dir(const char *cmd, const char *dir);
+
+/*
+ * Options shared by the commands (src/cli/cli-opts.c).  Each says what is
+ * wrong on stderr, as "bondcheck CMD: ...", and returns the exit status:
+ *   bc_cli_bad()      - OPT's value VAL is invalid, ALLOWED says what is
+ *                       expected; returns BC_EXIT_USAGE;
+ *   bc_cli_port()     - --port: decimal 1..65535 into *@port; BC_EXIT_OK or
+ *                       BC_EXIT_USAGE;
+ *   bc_cli_auth_key() - --auth-key FILE loaded into *@key
+ *                       (bc_auth_key_load()); BC_EXIT_OK, BC_EXIT_USAGE for
+ *                       a bad key, BC_EXIT_ENV when the file cannot be read.
+ */
+int bc_cli_bad(const char *cmd, const char *opt, const char *val, const char *allowed);
+int bc_cli_port(const char *cmd, const char *arg, uint16_t *port);
+int bc_cli_auth_key(const char *cmd, const char *path, struct bc_auth_key *key);
 int bc_cmd_scale(int argc, char **argv);
 int bc_cmd_failover(int argc, char **argv);
 

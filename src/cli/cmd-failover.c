@@ -76,8 +76,7 @@ static void usage(FILE *out)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck failover: %s '%s' is invalid; expected %s\n", opt, val, allowed);
-	return BC_EXIT_USAGE;
+	return bc_cli_bad("failover", opt, val, allowed);
 }
 
 static void on_progress(void *ctx, const char *line)
@@ -143,6 +142,7 @@ static int from_json(const char *file, bool json, const char *plot_dir)
 
 int bc_cmd_failover(int argc, char **argv)
 {
+	int key_rc;
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
 		{"slave", required_argument, NULL, 'S'},
@@ -189,16 +189,13 @@ int bc_cmd_failover(int argc, char **argv)
 			allow = true;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 65535)
-				return bad("--port", optarg, "a port number 1..65535");
-			cfg.client.port = (uint16_t)v;
+			if (bc_cli_port("failover", optarg, &cfg.client.port))
+				return BC_EXIT_USAGE;
 			break;
 		case 'k':
-			if (bc_auth_key_load(optarg, &cfg.client.key, &err) < 0) {
-				fprintf(stderr, "bondcheck failover: --auth-key: %s\n", err.msg);
-				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
-			}
+			key_rc = bc_cli_auth_key("failover", optarg, &cfg.client.key);
+			if (key_rc)
+				return key_rc;
 			break;
 		case '4':
 			cfg.client.family = 4;

@@ -53,8 +53,7 @@ static void usage(FILE *out)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck matrix: %s '%s' is invalid; expected %s\n", opt, val, allowed);
-	return BC_EXIT_USAGE;
+	return bc_cli_bad("matrix", opt, val, allowed);
 }
 
 static void on_progress(void *ctx, const char *line)
@@ -94,6 +93,7 @@ static int split_hosts(char *list, const char **hosts, int max, const char **why
 
 int bc_cmd_matrix(int argc, char **argv)
 {
+	int key_rc;
 	static const struct option opts[] = {
 		{"hosts", required_argument, NULL, 'H'},
 		{"auth-key", required_argument, NULL, 'k'},
@@ -134,17 +134,14 @@ int bc_cmd_matrix(int argc, char **argv)
 			host_list = optarg;
 			break;
 		case 'k':
-			if (bc_auth_key_load(optarg, &cfg.key, &err) < 0) {
-				fprintf(stderr, "bondcheck matrix: --auth-key: %s\n", err.msg);
-				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
-			}
+			key_rc = bc_cli_auth_key("matrix", optarg, &cfg.key);
+			if (key_rc)
+				return key_rc;
 			have_key = true;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 65535)
-				return bad("--port", optarg, "a port number 1..65535");
-			cfg.port = (uint16_t)v;
+			if (bc_cli_port("matrix", optarg, &cfg.port))
+				return BC_EXIT_USAGE;
 			break;
 		case 'c':
 			v = strtol(optarg, &end, 10);

@@ -132,8 +132,7 @@ static void usage(FILE *out)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck run: %s '%s' is invalid; expected %s\n", opt, val, allowed);
-	return BC_EXIT_USAGE;
+	return bc_cli_bad("run", opt, val, allowed);
 }
 
 static void on_interval(void *ctx, struct json_object *ivl)
@@ -166,6 +165,7 @@ static int exit_for(int r)
 
 int bc_cmd_run(int argc, char **argv)
 {
+	int key_rc;
 	enum { OPT_QUICK = 256, OPT_JSON_FILE, OPT_CSV, OPT_PLOT, OPT_FROM_JSON };
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
@@ -224,16 +224,13 @@ int bc_cmd_run(int argc, char **argv)
 			cfg.peer = optarg;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 65535)
-				return bad("--port", optarg, "a port number 1..65535");
-			cfg.port = (uint16_t)v;
+			if (bc_cli_port("run", optarg, &cfg.port))
+				return BC_EXIT_USAGE;
 			break;
 		case 'k':
-			if (bc_auth_key_load(optarg, &cfg.key, &err) < 0) {
-				fprintf(stderr, "bondcheck run: --auth-key: %s\n", err.msg);
-				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
-			}
+			key_rc = bc_cli_auth_key("run", optarg, &cfg.key);
+			if (key_rc)
+				return key_rc;
 			break;
 		case 'u':
 			cfg.plan.proto = BC_L4_UDP;

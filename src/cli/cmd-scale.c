@@ -100,8 +100,7 @@ static void usage(FILE *out)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck scale: %s '%s' is invalid; expected %s\n", opt, val, allowed);
-	return BC_EXIT_USAGE;
+	return bc_cli_bad("scale", opt, val, allowed);
 }
 
 /* "5%", "5 %", "0.05" -> 0.05 */
@@ -270,6 +269,7 @@ static int split_order(char *buf, const char **names, size_t *n)
 
 int bc_cmd_scale(int argc, char **argv)
 {
+	int key_rc;
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
 		{"port", required_argument, NULL, 'p'},
@@ -321,16 +321,13 @@ int bc_cmd_scale(int argc, char **argv)
 			cfg.client.peer = optarg;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 65535)
-				return bad("--port", optarg, "a port number 1..65535");
-			cfg.client.port = (uint16_t)v;
+			if (bc_cli_port("scale", optarg, &cfg.client.port))
+				return BC_EXIT_USAGE;
 			break;
 		case 'k':
-			if (bc_auth_key_load(optarg, &cfg.client.key, &err) < 0) {
-				fprintf(stderr, "bondcheck scale: --auth-key: %s\n", err.msg);
-				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
-			}
+			key_rc = bc_cli_auth_key("scale", optarg, &cfg.client.key);
+			if (key_rc)
+				return key_rc;
 			break;
 		case 'M':
 			if (!strcmp(optarg, "placement"))

@@ -105,12 +105,12 @@ static int serve_journal_dir(const char *user, struct bc_error *err)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck serve: %s '%s' is invalid; expected %s\n", opt, val, allowed);
-	return BC_EXIT_USAGE;
+	return bc_cli_bad("serve", opt, val, allowed);
 }
 
 int bc_cmd_serve(int argc, char **argv)
 {
+	int key_rc;
 	static const struct option opts[] = {
 		{"bind", required_argument, NULL, 'B'},
 		{"port", required_argument, NULL, 'p'},
@@ -150,19 +150,16 @@ int bc_cmd_serve(int argc, char **argv)
 			cfg.bind_addr = optarg;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 65535)
-				return bad("--port", optarg, "a port number 1..65535");
-			cfg.port = (uint16_t)v;
+			if (bc_cli_port("serve", optarg, &cfg.port))
+				return BC_EXIT_USAGE;
 			break;
 		case '1':
 			cfg.once = true;
 			break;
 		case 'k':
-			if (bc_auth_key_load(optarg, &cfg.key, &err) < 0) {
-				fprintf(stderr, "bondcheck serve: --auth-key: %s\n", err.msg);
-				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
-			}
+			key_rc = bc_cli_auth_key("serve", optarg, &cfg.key);
+			if (key_rc)
+				return key_rc;
 			break;
 		case 'D':
 			if (bc_parse_seconds(optarg, &cfg.limits.max_duration_ms) < 0 ||

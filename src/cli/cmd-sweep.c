@@ -73,8 +73,7 @@ static void usage(FILE *out)
 
 static int bad(const char *opt, const char *val, const char *allowed)
 {
-	fprintf(stderr, "bondcheck sweep: %s '%s' is invalid; expected %s\n", opt, val, allowed);
-	return BC_EXIT_USAGE;
+	return bc_cli_bad("sweep", opt, val, allowed);
 }
 
 static void on_progress(void *ctx, const char *line)
@@ -85,6 +84,7 @@ static void on_progress(void *ctx, const char *line)
 
 int bc_cmd_sweep(int argc, char **argv)
 {
+	int key_rc;
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
 		{"param", required_argument, NULL, 'X'},
@@ -146,16 +146,13 @@ int bc_cmd_sweep(int argc, char **argv)
 			cfg.stable_timeout_ms = (int)ms;
 			break;
 		case 'p':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 65535)
-				return bad("--port", optarg, "a port number 1..65535");
-			cfg.client.port = (uint16_t)v;
+			if (bc_cli_port("sweep", optarg, &cfg.client.port))
+				return BC_EXIT_USAGE;
 			break;
 		case 'k':
-			if (bc_auth_key_load(optarg, &cfg.client.key, &err) < 0) {
-				fprintf(stderr, "bondcheck sweep: --auth-key: %s\n", err.msg);
-				return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
-			}
+			key_rc = bc_cli_auth_key("sweep", optarg, &cfg.client.key);
+			if (key_rc)
+				return key_rc;
 			break;
 		case 'u':
 			cfg.client.plan.proto = BC_L4_UDP;
