@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Options that several commands share: see cli/cli.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bondcheck/ctl-auth.h"
 #include "bondcheck/error.h"
@@ -34,4 +36,41 @@ int bc_cli_auth_key(const char *cmd, const char *path, struct bc_auth_key *key)
 		return err.code == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
 	}
 	return BC_EXIT_OK;
+}
+
+int bc_cli_write_csv(const char *cmd, const char *path, struct json_object *doc,
+		     void (*csv)(FILE *out, struct json_object *doc))
+{
+	bool to_stdout = !strcmp(path, "-");
+	FILE *f = to_stdout ? stdout : fopen(path, "we");
+
+	if (!f) {
+		fprintf(stderr, "bondcheck %s: --csv %s: cannot write: %s\n", cmd, path,
+			strerror(errno));
+		return BC_EXIT_ENV;
+	}
+	csv(f, doc);
+	if (to_stdout ? fflush(f) != 0 : fclose(f) != 0) {
+		fprintf(stderr, "bondcheck %s: --csv %s: %s\n", cmd, path, strerror(errno));
+		return BC_EXIT_ENV;
+	}
+	return BC_EXIT_OK;
+}
+
+int bc_cli_write_plot(const char *cmd, const char *dir, const char *name,
+		      struct json_object *doc,
+		      int (*plot)(const char *path, struct json_object *doc, struct bc_error *err))
+{
+	struct bc_error err = {0};
+	char path[4096];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	r = plot(path, doc, &err);
+	if (r == 0) {
+		fprintf(stderr, "bondcheck %s: wrote %s\n", cmd, path);
+		return BC_EXIT_OK;
+	}
+	fprintf(stderr, "bondcheck %s: no %s: %s\n", cmd, path, err.msg);
+	return r == -ENODATA ? BC_EXIT_OK : BC_EXIT_ENV;
 }

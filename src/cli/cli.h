@@ -4,8 +4,11 @@
 #define BC_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct bc_auth_key;
+struct bc_error;
+struct json_object;
 
 /* Exit statuses, DESIGN.md "Commands". */
 enum {
@@ -50,6 +53,20 @@ int bc_cli_plot_dir(const char *cmd, const char *dir);
 int bc_cli_bad(const char *cmd, const char *opt, const char *val, const char *allowed);
 int bc_cli_port(const char *cmd, const char *arg, uint16_t *port);
 int bc_cli_auth_key(const char *cmd, const char *path, struct bc_auth_key *key);
+
+/*
+ * bc_cli_write_csv() - --csv PATH of command @cmd: @csv renders @doc into
+ * PATH ("-": stdout).  Returns BC_EXIT_OK, or BC_EXIT_ENV when PATH cannot
+ * be written (said on stderr).
+ * bc_cli_write_plot() - --plot DIR: @plot draws @doc into DIR/@name (an SVG)
+ * and the path is said on stderr.  -ENODATA from @plot (nothing to draw) is
+ * said and is not an error; other errors give BC_EXIT_ENV.
+ */
+int bc_cli_write_csv(const char *cmd, const char *path, struct json_object *doc,
+		     void (*csv)(FILE *out, struct json_object *doc));
+int bc_cli_write_plot(const char *cmd, const char *dir, const char *name,
+		      struct json_object *doc,
+		      int (*plot)(const char *path, struct json_object *doc, struct bc_error *err));
 int bc_cmd_scale(int argc, char **argv);
 int bc_cmd_failover(int argc, char **argv);
 

@@ -44,7 +44,8 @@ static void usage(FILE *out)
 		"  --dport N              agents' data port base (default %d)\n"
 		"  --no-pmtu              skip the DF probes\n"
 		"  -j, --json             the matrix document (docs/matrix.md)\n"
-		"  --csv FILE             one row per ordered pair\n"
+		"  --csv FILE             one row per ordered pair (- : standard output, the\n"
+		"                         CSV alone)\n"
 		"  --plot DIR             DIR/matrix.svg: the goodput heatmap (PLplot)\n"
 		"Exit status: 0 no error-level finding, 1 error-level findings (slow host, MTU\n"
 		"mismatch, unreachable host, failed pair), 2 usage, 3 no pair could run.\n",
@@ -205,6 +206,11 @@ int bc_cmd_matrix(int argc, char **argv)
 			return BC_EXIT_USAGE;
 		}
 	}
+	if (json && csv && !strcmp(csv, "-")) {
+		fprintf(stderr, "bondcheck matrix: -j and --csv - both want standard output; give "
+				"--csv a file\n");
+		return BC_EXIT_USAGE;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "bondcheck matrix: unexpected argument '%s'; hosts go in --hosts\n",
 			argv[optind]);
@@ -260,39 +266,14 @@ int bc_cmd_matrix(int argc, char **argv)
 		fprintf(stderr, "bondcheck matrix: %s\n", err.msg);
 		return r == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
 	}
-	if (csv) {
-		FILE *f = fopen(csv, "we");
-
-		if (!f) {
-			fprintf(stderr, "bondcheck matrix: --csv %s: %s\n", csv, strerror(errno));
-			rc = BC_EXIT_ENV;
-		} else {
-			bc_matrix_report_csv(f, doc);
-			if (fclose(f) != 0) {
-				fprintf(stderr, "bondcheck matrix: --csv %s: %s\n", csv,
-					strerror(errno));
-				rc = BC_EXIT_ENV;
-			}
-		}
-	}
-	if (plot) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/matrix.svg", plot);
-		bc_error_clear(&err);
-		r = bc_matrix_report_plot(path, doc, &err);
-		if (r == 0) {
-			fprintf(stderr, "bondcheck matrix: wrote %s\n", path);
-		} else {
-			fprintf(stderr, "bondcheck matrix: no %s: %s\n", path, err.msg);
-			if (r != -ENODATA)
-				rc = BC_EXIT_ENV;
-		}
-	}
+	if (csv && bc_cli_write_csv("matrix", csv, doc, bc_matrix_report_csv))
+		rc = BC_EXIT_ENV;
+	if (plot && bc_cli_write_plot("matrix", plot, "matrix.svg", doc, bc_matrix_report_plot))
+		rc = BC_EXIT_ENV;
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
-	else
+	else if (!csv || strcmp(csv, "-")) /* --csv -: the table alone on stdout */
 		bc_matrix_report_text(stdout, doc);
 	if (rc == BC_EXIT_OK) {
 		struct json_object *pairs = json_object_object_get(doc, "pairs");

@@ -204,20 +204,8 @@ static int emit(struct json_object *doc, const struct outputs *o)
 			strerror(errno));
 		return BC_EXIT_ENV;
 	}
-	if (csv) {
-		FILE *f = strcmp(csv, "-") ? fopen(csv, "we") : stdout;
-
-		if (!f) {
-			fprintf(stderr, "bondcheck scale: --csv %s: cannot write: %s\n", csv,
-				strerror(errno));
-			return BC_EXIT_ENV;
-		}
-		bc_scale_report_csv(f, doc);
-		if (f != stdout && fclose(f)) {
-			fprintf(stderr, "bondcheck scale: --csv %s: %s\n", csv, strerror(errno));
-			return BC_EXIT_ENV;
-		}
-	}
+	if (csv && bc_cli_write_csv("scale", csv, doc, bc_scale_report_csv))
+		return BC_EXIT_ENV;
 	return plot ? write_plots(plot, doc) : BC_EXIT_OK;
 }
 

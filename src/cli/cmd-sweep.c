@@ -64,7 +64,8 @@ static void usage(FILE *out)
 		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (+ 14)\n"
 		"  --dport N              agent data port base (default %d)\n"
 		"  -j, --json             the sweep document (docs/sweep.md)\n"
-		"  --csv FILE             one row per point\n"
+		"  --csv FILE             one row per point (- : standard output, the\n"
+		"                         CSV alone)\n"
 		"  --plot DIR             DIR/sweep.svg: goodput with its CI and the ceiling\n"
 		"Exit status: 0 every point ran, 1 some runs failed, 2 usage, 3 no run\n"
 		"succeeded, the changes failed or interrupted (both ends restored).\n",
@@ -226,6 +227,11 @@ int bc_cmd_sweep(int argc, char **argv)
 			return BC_EXIT_USAGE;
 		}
 	}
+	if (json && csv && !strcmp(csv, "-")) {
+		fprintf(stderr, "bondcheck sweep: -j and --csv - both want standard output; give "
+				"--csv a file\n");
+		return BC_EXIT_USAGE;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "bondcheck sweep: unexpected argument '%s'\n", argv[optind]);
 		return BC_EXIT_USAGE;
@@ -285,32 +291,14 @@ int bc_cmd_sweep(int argc, char **argv)
 			return r == -EINVAL ? BC_EXIT_USAGE : BC_EXIT_ENV;
 		rc = BC_EXIT_ENV;
 	}
-	if (csv) {
-		FILE *f = fopen(csv, "we");
-
-		if (!f || (bc_sweep_report_csv(f, doc), fclose(f) != 0)) {
-			fprintf(stderr, "bondcheck sweep: --csv %s: %s\n", csv, strerror(errno));
-			rc = BC_EXIT_ENV;
-		}
-	}
-	if (plot) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/sweep.svg", plot);
-		bc_error_clear(&err);
-		r = bc_sweep_report_plot(path, doc, &err);
-		if (r == 0) {
-			fprintf(stderr, "bondcheck sweep: wrote %s\n", path);
-		} else {
-			fprintf(stderr, "bondcheck sweep: no %s: %s\n", path, err.msg);
-			if (r != -ENODATA)
-				rc = BC_EXIT_ENV;
-		}
-	}
+	if (csv && bc_cli_write_csv("sweep", csv, doc, bc_sweep_report_csv))
+		rc = BC_EXIT_ENV;
+	if (plot && bc_cli_write_plot("sweep", plot, "sweep.svg", doc, bc_sweep_report_plot))
+		rc = BC_EXIT_ENV;
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
-	else
+	else if (!csv || strcmp(csv, "-")) /* --csv -: the table alone on stdout */
 		bc_sweep_report_text(stdout, doc);
 	points = json_object_object_get(doc, "points");
 	for (size_t i = 0; i < bc_json_len(points); i++) {
