@@ -6,7 +6,7 @@
  *
  * Sequence: read the bond (collector) and check that the route to the
  * agent leaves by it; journal the bond; run the traffic engine's --bidir
- * UDP test with capture on every slave of both ends (plan member
+ * UDP test (with @tcp, plus one paced TCP stream client -> agent) with capture on every slave of both ends (plan member
  * capture_neigh: the hosts' gratuitous ARPs and NAs too); pre_ms after the
  * streams start, cut the slave (admin down; or run @cut_cmd for a silent
  * cut); hold_ms later bring it back (admin up; or @restore_cmd); keep the
@@ -38,6 +38,10 @@ struct bc_failover_run_cfg {
 	const char *slave;	     /* the local slave to cut */
 	uint32_t rate_pps;	     /* datagrams/s per direction, all streams together */
 	uint32_t length;	     /* UDP payload bytes (>= 32, the test header) */
+	/* --tcp: one TCP stream client -> agent alongside the UDP streams (plan
+	 * member tcp_streams), paced at tcp_rate_bps (payload bits/s, 0 unpaced) */
+	bool tcp;
+	uint64_t tcp_rate_bps;
 	uint32_t pre_ms;	     /* streams before the cut */
 	uint32_t hold_ms;	     /* 0: 2000, or the configuration's worst detection + 1000 */
 	uint32_t settle_ms;	     /* after the restore; 0: from the configuration */

@@ -196,6 +196,14 @@ struct bc_fo_cfg {
 	uint64_t bin_ns;	     /* timeline bin (BC_FO_DEFAULT_BIN) */
 	struct bc_fo_expect expect;  /* from bc_failover_expect() */
 	bool have_expect;
+	/* --tcp: the TCP flow client -> agent to its port @tcp_dport (0: none
+	 * analysed) from @tcp_sport (0: any); @tcp_srtt_ns its sender's smoothed
+	 * RTT (TCP_INFO; 0 unknown), for the expected retransmission timeout;
+	 * @tcp_sender_retrans its segments retransmitted over the whole test
+	 * (TCP_INFO total_retrans; -1 unknown), reported as they are */
+	uint16_t tcp_dport, tcp_sport;
+	uint64_t tcp_srtt_ns;
+	int64_t tcp_sender_retrans;
 };
 
 /* bc_fo_cfg_default() - zeroes, 10 ms bins, carrier cut. */
@@ -283,6 +291,67 @@ struct bc_fo_dirsum {
 	bool not_recovered;		      /* a stream delivered nothing after the restore */
 };
 
+/*
+ * The TCP flow client -> agent (cfg.tcp_dport), from the captures: data
+ * segments that left on a client slave and arrived on an agent slave
+ * (delivered as for datagrams, "Delivered arrivals"), sequence numbers
+ * relative to the earliest data segment seen.
+ *  - the stall: the receiver's in-order point (RCV.NXT, RFC 9293 3.3.1)
+ *    advances when a delivered segment covers it (later segments already
+ *    held count then); among the intervals between two advances that end
+ *    after the cut and start before the restore, the longest; open when
+ *    its last advance came before the restore and the capture went on
+ *    after it (stall_ns: to the last datagram captured);
+ *  - retransmissions seen: a data segment leaving the client that starts
+ *    below the highest sequence sent so far (TCP sends below SND.NXT only
+ *    to retransmit), over the whole capture and between the cut and the
+ *    restore.  A lower bound: a segment whose first copy never reached the
+ *    capture (dropped by a slave taken admin down) looks new when it is
+ *    sent again; the sender's own count is cfg.tcp_sender_retrans;
+ *  - goodput before: in-order bytes delivered in the BC_FO_TCP_WINDOW
+ *    before the cut (from the first delivery when later), after: in the
+ *    BC_FO_TCP_WINDOW after the stall ended (up to the restore when
+ *    sooner), bits/s of payload;
+ *  - links: the client slave of the last data segment that left before the
+ *    cut, and of the latest one that left up to the end of the stall; the
+ *    agent slave of the last delivery before the stall, and of the one
+ *    that ended it.
+ * What is expected (the reference is the longest down gap of the
+ * client-to-agent UDP streams that left on the same client slave before
+ * the cut, else of the direction): TCP cannot deliver while the path is
+ * down, so the stall is at least that gap (min = gap - BC_FO_TCP_TOL); and
+ * TCP only resends when its retransmission timer fires, the timeout
+ * doubling each time (RFC 6298 5.5), so the first retransmission after a
+ * path that returned G after the loss comes before 2 G + RTO (the timer
+ * fires at RTO (2^k - 1)): max = 2 x gap + RTO + BC_FO_TCP_TOL_MAX.  RTO is
+ * the sender's srtt + 200 ms: Linux's smallest (TCP_RTO_MIN 200 ms, added
+ * to srtt in tcp_set_rto()); RFC 6298 2.4 recommends 1 s, which other
+ * stacks may use.  A tail loss probe (RFC 8985 7) can only shorten it.
+ */
+#define BC_FO_TCP_WINDOW  (1000ull * 1000 * 1000) /* 1 s */
+#define BC_FO_TCP_TOL	  (20ull * 1000 * 1000)	  /* 20 ms: segments and datagrams interleave */
+#define BC_FO_TCP_TOL_MAX (100ull * 1000 * 1000)  /* 100 ms */
+#define BC_FO_TCP_RTO_MIN (200ull * 1000 * 1000)  /* Linux TCP_RTO_MIN */
+
+struct bc_fo_tcp {
+	bool present; /* data segments of the flow were captured */
+	uint16_t sport, dport;
+	uint64_t segments_left, segments_arrived, not_delivered;
+	uint64_t bytes_sent;	  /* highest relative sequence sent */
+	uint64_t bytes_delivered; /* in order at the agent */
+	bool stall_found, stall_open;
+	uint64_t last_before_ns, first_after_ns, stall_ns;
+	uint64_t retrans, retrans_in_hold; /* seen in the capture: a lower bound */
+	uint64_t first_retrans_ns;	   /* first one seen after the cut; BC_FO_NONE */
+	uint64_t goodput_before_bps, goodput_after_bps;
+	int left_before, left_after, arrived_before, arrived_after; /* links, -1 */
+	/* expected */
+	uint64_t udp_gap_ns; /* the reference UDP gap */
+	uint64_t rto_ns;     /* srtt + TCP_RTO_MIN */
+	uint64_t min_ns, max_ns;
+	const char *verdict; /* within, longer, shorter, not-recovered, no-stall, no-data */
+};
+
 struct bc_failover {
 	struct bc_fo_cfg cfg;
 	struct bc_fo_link links[BC_FO_MAX_LINKS];
@@ -297,6 +366,7 @@ struct bc_failover {
 	uint64_t tl_start_ns, tl_bin_ns; /* timeline */
 	size_t tl_bins;
 	uint64_t foreign; /* our header, other test id or out-of-range seq */
+	struct bc_fo_tcp tcp;
 	struct bc_finding *findings;
 	size_t n_findings;
 	bool finished;

@@ -62,7 +62,18 @@ struct bc_plan {
 	/* skip the collector snapshots of metadata.bond on both ends (the
 	 * suite's short trials: the bond was inspected once already) */
 	bool no_bond_meta;
+	/* TCP streams alongside a UDP plan (`failover --tcp`; plan member
+	 * "tcp_streams", absent = 0): forward only (client -> agent), numbered
+	 * after the UDP streams, connecting to the agent's TCP port dport (the
+	 * data-connection hello of a TCP plan), each writing BC_PLAN_TCP_WRITE
+	 * bytes per call and paced by the sender at tcp_rate_bps (bits/s of
+	 * payload, SO_MAX_PACING_RATE; "tcp_rate_bps", 0 = unpaced).  0..BC_PLAN_MAX_TCP_ALONGSIDE. */
+	uint32_t tcp_streams;
+	uint64_t tcp_rate_bps;
 };
+
+#define BC_PLAN_MAX_TCP_ALONGSIDE 4
+#define BC_PLAN_TCP_WRITE	  (16u * 1024)
 
 #define BC_PLAN_CAPTURE_VERSION	   1
 #define BC_PLAN_CAPTURE_BUFFER_MIN (1u << 20)
@@ -77,10 +88,16 @@ struct bc_plan_limits {
 /* bc_plan_defaults() - TCP, 1 stream forward, 10 s, interval 1 s, Tmax 1 s, IPv4. */
 void bc_plan_defaults(struct bc_plan *p);
 
-/* bc_plan_total_streams() - streams in both directions. */
+/* bc_plan_total_streams() - streams of the plan's protocol in both directions. */
 uint32_t bc_plan_total_streams(const struct bc_plan *p);
 
-/* bc_plan_stream_reverse() - true when stream @i is sent by the agent. */
+/* bc_plan_all_streams() - bc_plan_total_streams() + the TCP streams alongside (tcp_streams). */
+uint32_t bc_plan_all_streams(const struct bc_plan *p);
+
+/* bc_plan_stream_tcp() - true when stream @i is a TCP stream (a TCP plan, or one alongside). */
+bool bc_plan_stream_tcp(const struct bc_plan *p, uint32_t i);
+
+/* bc_plan_stream_reverse() - true when stream @i is sent by the agent (never one alongside). */
 bool bc_plan_stream_reverse(const struct bc_plan *p, uint32_t i);
 
 /* bc_plan_max_length() - largest UDP payload: 65507 (IPv4) or 65527 (IPv6). */

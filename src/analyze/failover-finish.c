@@ -631,6 +631,8 @@ int fo_finish(struct bc_failover *f, struct bc_error *err)
 	returned(f, pv);
 	events(f, pv);
 	summaries(f);
+	if (fo_tcp_finish(f) < 0)
+		goto oom;
 	return 0;
 oom:
 	return bc_error_set(err, -ENOMEM, "out of memory in the failover analysis");

@@ -8,6 +8,7 @@
 #define BC_ANALYZE_FAILOVER_INT_H
 
 #include "bondcheck/failover.h"
+#include "bondcheck/packet.h"
 
 #define MAX_MACS 8 /* source MACs learned per host */
 
@@ -33,7 +34,17 @@ struct fo_ev {
 	int8_t sender;	    /* ARP/NA by address: 0 client, 1 agent, -1 unknown (by MAC later) */
 };
 
+/* A TCP data segment of the flow alongside (cfg.tcp_dport) seen on a link. */
+struct fo_tcp_rec {
+	uint64_t ts;
+	uint32_t seq, len;
+	uint8_t link;
+	uint8_t left;
+};
+
 struct fo_priv {
+	struct fo_tcp_rec *tcp;
+	size_t n_tcp, cap_tcp;
 	struct fo_rec *recs;
 	size_t n_recs, cap_recs;
 	struct fo_ev *evs;
@@ -45,6 +56,12 @@ struct fo_priv {
 
 /* failover-finish.c */
 int fo_finish(struct bc_failover *f, struct bc_error *err);
+/* failover-tcp.c */
+int fo_tcp_packet(struct bc_failover *f, int link, uint64_t ts, const struct bc_pkt *p, int src,
+		  int dst);
+int fo_tcp_finish(struct bc_failover *f);
+/* failover.c: make room for @need elements of @elem bytes in *@p (doubling); -ENOMEM */
+int fo_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* failover-expect.c */
 int fo_findings(struct bc_failover *f);
 

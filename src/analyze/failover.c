@@ -25,6 +25,7 @@ void bc_fo_cfg_default(struct bc_fo_cfg *cfg)
 	cfg->version = 4;
 	cfg->bin_ns = BC_FO_DEFAULT_BIN;
 	cfg->cut = BC_FO_CUT_CARRIER;
+	cfg->tcp_sender_retrans = -1;
 }
 
 const char *bc_fo_dir_name(enum bc_fo_dir d)
@@ -60,6 +61,7 @@ void bc_failover_free(struct bc_failover *f)
 	if (pv) {
 		free(pv->recs);
 		free(pv->evs);
+		free(pv->tcp);
 		free(pv);
 	}
 	for (size_t i = 0; i < f->n_links; i++) {
@@ -109,7 +111,7 @@ int bc_failover_add_link(struct bc_failover *f, enum bc_fo_host host, const char
 	return (int)f->n_links++;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+int fo_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	return bc_grow(p, cap, need, elem, 1024);
 }
@@ -130,7 +132,7 @@ static int host_of_addr(const struct bc_failover *f, const uint8_t *a, uint8_t v
 
 static int add_ev(struct fo_priv *pv, const struct fo_ev *e)
 {
-	if (grow((void **)&pv->evs, &pv->cap_evs, pv->n_evs + 1, sizeof(*pv->evs)))
+	if (fo_grow((void **)&pv->evs, &pv->cap_evs, pv->n_evs + 1, sizeof(*pv->evs)))
 		return -ENOMEM;
 	pv->evs[pv->n_evs++] = *e;
 	return 0;
@@ -249,6 +251,11 @@ int bc_failover_add_packet(struct bc_failover *f, int link, uint64_t ts_ns, cons
 		return arp(f, link, ts_ns, data, caplen, &p);
 	if (p.layer == BC_PKT_L3 && p.ip_version == 6 && p.proto == ICMPV6 && !p.frag)
 		return neigh_adv(f, link, ts_ns, data, caplen, &p);
+	if (p.layer == BC_PKT_L4 && p.proto == 6 && f->cfg.tcp_dport) {
+		src = host_of_addr(f, p.src, p.ip_version);
+		dst = host_of_addr(f, p.dst, p.ip_version);
+		return fo_tcp_packet(f, link, ts_ns, &p, src, dst);
+	}
 	if (p.layer != BC_PKT_OURS)
 		return 0;
 	if (p.ours.flags & BC_UDPHDR_F_HELLO)
@@ -276,7 +283,7 @@ int bc_failover_add_packet(struct bc_failover *f, int link, uint64_t ts_ns, cons
 	r.left = (int)l->host == src;
 	if (r.left)
 		learn_mac(pv, src, data + 6);
-	if (grow((void **)&pv->recs, &pv->cap_recs, pv->n_recs + 1, sizeof(*pv->recs)))
+	if (fo_grow((void **)&pv->recs, &pv->cap_recs, pv->n_recs + 1, sizeof(*pv->recs)))
 		return -ENOMEM;
 	pv->recs[pv->n_recs++] = r;
 	if (r.left)

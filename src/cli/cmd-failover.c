@@ -49,6 +49,15 @@ static void usage(FILE *out)
 		"  --rate PPS          datagrams/s in each direction (default 2000); the gap\n"
 		"                      resolution is one datagram interval\n"
 		"  -l, --length N      UDP payload bytes, 32..1472 (default 256)\n"
+		"  --tcp               also run one TCP flow, client -> agent only, beside the\n"
+		"                      UDP streams, and report its stall (the longest time\n"
+		"                      without new in-order data at the agent around the\n"
+		"                      cut), retransmissions, goodput before/after and the\n"
+		"                      slaves it used.  Expect the stall to be at least the\n"
+		"                      client-to-agent UDP gap, and up to one retransmission\n"
+		"                      timeout longer (RFC 6298; Linux: 200 ms at least)\n"
+		"  --tcp-rate RATE     its pacing, payload bits/s (default 8M; 0: unpaced,\n"
+		"                      which fills the link and delays the UDP streams)\n"
 		"  --pre S             seconds of traffic before the cut (default 1)\n"
 		"  --hold S            seconds the slave stays cut (default 2, or the\n"
 		"                      configuration's longest detection + 1 s)\n"
@@ -152,6 +161,7 @@ int bc_cmd_failover(int argc, char **argv)
 		{"rate", required_argument, NULL, 'r'},
 		{"length", required_argument, NULL, 'l'},
 		{"tcp", no_argument, NULL, 'T'},
+		{"tcp-rate", required_argument, NULL, 'R'},
 		{"pre", required_argument, NULL, 'P'},
 		{"hold", required_argument, NULL, 'H'},
 		{"settle", required_argument, NULL, 's'},
@@ -169,7 +179,7 @@ int bc_cmd_failover(int argc, char **argv)
 	struct bc_error err = {0};
 	struct json_object *doc = NULL;
 	struct sigaction sa = {.sa_handler = on_signal};
-	bool allow = false, json = false, tcp = false;
+	bool allow = false, json = false, tcp_rate = false;
 	const char *from = NULL;
 	char *end;
 	long v;
@@ -217,8 +227,18 @@ int bc_cmd_failover(int argc, char **argv)
 			cfg.length = (uint32_t)v;
 			break;
 		case 'T':
-			tcp = true;
+			cfg.tcp = true;
 			break;
+		case 'R': {
+			double bps;
+
+			if (bc_parse_rate(optarg, &bps) < 0 || bps > 100e9)
+				return bad("--tcp-rate", optarg,
+					   "payload bits/s such as 8M or 500k (0: unpaced)");
+			cfg.tcp_rate_bps = (uint64_t)bps;
+			tcp_rate = true;
+			break;
+		}
 		case 'P':
 			if (seconds("--pre", optarg, &cfg.pre_ms, 200))
 				return BC_EXIT_USAGE;
@@ -283,9 +303,9 @@ int bc_cmd_failover(int argc, char **argv)
 			cfg.slave);
 		return BC_EXIT_USAGE;
 	}
-	if (tcp) {
-		fprintf(stderr, "bondcheck failover: --tcp is not built yet (the agent serves one "
-				"test at a time, and a test has one protocol); run without it\n");
+	if (tcp_rate && !cfg.tcp) {
+		fprintf(stderr, "bondcheck failover: --tcp-rate paces the TCP flow of --tcp; "
+				"give --tcp too\n");
 		return BC_EXIT_USAGE;
 	}
 	if (cfg.cut == BC_FO_CUT_CARRIER && (cfg.cut_cmd || cfg.restore_cmd)) {

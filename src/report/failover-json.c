@@ -383,6 +383,56 @@ static struct json_object *notes_json(const struct bc_failover *f)
 	return a;
 }
 
+/* The TCP flow alongside (--tcp); NULL when there was none. */
+static struct json_object *tcp_json(const struct bc_failover *f)
+{
+	const struct bc_fo_tcp *t = &f->tcp;
+	struct json_object *o, *x;
+
+	if (!f->cfg.tcp_dport)
+		return NULL;
+	o = json_object_new_object();
+	x = json_object_new_object();
+	json_object_object_add(o, "direction", json_object_new_string(bc_fo_dir_name(BC_FO_C2A)));
+	json_object_object_add(o, "sport", U64(t->sport));
+	json_object_object_add(o, "dport", U64(f->cfg.tcp_dport));
+	json_object_object_add(o, "verdict", json_object_new_string(t->verdict));
+	json_object_object_add(o, "segments_left", U64(t->segments_left));
+	json_object_object_add(o, "segments_arrived", U64(t->segments_arrived));
+	json_object_object_add(o, "not_delivered", U64(t->not_delivered));
+	json_object_object_add(o, "bytes_sent", U64(t->bytes_sent));
+	json_object_object_add(o, "bytes_delivered", U64(t->bytes_delivered));
+	json_object_object_add(o, "stall_ms", t->stall_found ? jms((int64_t)t->stall_ns) : NULL);
+	json_object_object_add(o, "stall_open", json_object_new_boolean(t->stall_open));
+	json_object_object_add(o, "last_before_ms", rel(t->last_before_ns, f->cfg.cut_ns));
+	json_object_object_add(o, "first_after_ms", rel(t->first_after_ns, f->cfg.cut_ns));
+	json_object_object_add(o, "retransmissions_seen", U64(t->retrans));
+	json_object_object_add(o, "retransmissions_seen_in_hold", U64(t->retrans_in_hold));
+	json_object_object_add(o, "sender_retransmissions",
+			       f->cfg.tcp_sender_retrans >= 0 ? U64(f->cfg.tcp_sender_retrans)
+							      : NULL);
+	json_object_object_add(o, "first_retransmission_ms",
+			       rel(t->first_retrans_ns, f->cfg.cut_ns));
+	json_object_object_add(o, "goodput_before_bps", U64(t->goodput_before_bps));
+	json_object_object_add(o, "goodput_after_bps", U64(t->goodput_after_bps));
+	json_object_object_add(o, "left_before", link_name(f, t->left_before));
+	json_object_object_add(o, "left_after", link_name(f, t->left_after));
+	json_object_object_add(o, "arrived_before", link_name(f, t->arrived_before));
+	json_object_object_add(o, "arrived_after", link_name(f, t->arrived_after));
+	json_object_object_add(x, "udp_gap_ms", jms((int64_t)t->udp_gap_ns));
+	json_object_object_add(x, "rto_ms", jms((int64_t)t->rto_ns));
+	json_object_object_add(x, "min_ms", jms((int64_t)t->min_ns));
+	json_object_object_add(x, "max_ms", jms((int64_t)t->max_ns));
+	json_object_object_add(
+		x, "rule",
+		json_object_new_string(
+			"at least the client-to-agent UDP gap (minus 20 ms), at most twice it plus "
+			"one retransmission timeout (srtt + 200 ms, Linux TCP_RTO_MIN; RFC 6298 "
+			"5.5 doubles it on each timeout) plus 100 ms"));
+	json_object_object_add(o, "expected", x);
+	return o;
+}
+
 struct json_object *bc_failover_json(const struct bc_failover *f)
 {
 	struct json_object *o = json_object_new_object(), *c = json_object_new_object();
@@ -410,6 +460,8 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 	json_object_object_add(o, "streams", streams_json(f));
 	json_object_object_add(o, "links", links_json(f));
 	json_object_object_add(o, "recovery", recovery_json(f));
+	if (f->cfg.tcp_dport)
+		json_object_object_add(o, "tcp", tcp_json(f));
 	json_object_object_add(o, "timeline", timeline_json(f));
 	json_object_object_add(o, "events", events_json(f));
 	json_object_object_add(o, "findings", findings_json(f));

@@ -97,6 +97,61 @@ static void directions(FILE *out, struct json_object *doc)
 	}
 }
 
+static const char *link_or(struct json_object *o, const char *k)
+{
+	return get(o, k) ? bc_json_str(o, k) : "-";
+}
+
+/* The TCP flow alongside (--tcp): stall, what is expected, retransmissions, goodput, slaves. */
+static void tcp(FILE *out, struct json_object *doc)
+{
+	struct json_object *t = get(doc, "tcp"), *x;
+	char a[32], b[32], c[32], d[32], e[32];
+
+	if (!t)
+		return;
+	x = get(t, "expected");
+	fprintf(out, "\nTCP %s (port %lld -> %lld): ", bc_json_str(t, "direction"),
+		bc_json_i64(t, "sport", 0), bc_json_i64(t, "dport", 0));
+	if (!bc_json_i64(t, "segments_left", 0) && !bc_json_i64(t, "segments_arrived", 0)) {
+		fputs("no data segment captured\n", out);
+		return;
+	}
+	if (!get(t, "stall_ms"))
+		fprintf(out, "no stall found around the cut, %s\n", bc_json_str(t, "verdict"));
+	else if (json_object_get_boolean(get(t, "stall_open")))
+		fprintf(out, "stalled from %s ms to the end of the capture (%s ms), %s\n",
+			msf(t, "last_before_ms", a, sizeof(a)), msf(t, "stall_ms", b, sizeof(b)),
+			bc_json_str(t, "verdict"));
+	else
+		fprintf(out, "stall %s ms (from %s to +%s ms), %s\n", msf(t, "stall_ms", a, sizeof(a)),
+			msf(t, "last_before_ms", b, sizeof(b)),
+			msf(t, "first_after_ms", c, sizeof(c)), bc_json_str(t, "verdict"));
+	fprintf(out,
+		"  expected: at least the UDP gap %s ms - 20; at most 2 x %s + RTO %s + 100 = %s "
+		"ms (%s ms..%s ms)\n",
+		msf(x, "udp_gap_ms", a, sizeof(a)), msf(x, "udp_gap_ms", b, sizeof(b)),
+		msf(x, "rto_ms", c, sizeof(c)), msf(x, "max_ms", d, sizeof(d)),
+		msf(x, "min_ms", e, sizeof(e)), msf(x, "max_ms", d, sizeof(d)));
+	fprintf(out, "  retransmissions seen: %lld between the cut and the restore",
+		bc_json_i64(t, "retransmissions_seen_in_hold", 0));
+	if (get(t, "first_retransmission_ms"))
+		fprintf(out, " (first at +%s ms)", msf(t, "first_retransmission_ms", a, sizeof(a)));
+	fprintf(out, ", %lld in all", bc_json_i64(t, "retransmissions_seen", 0));
+	if (get(t, "sender_retransmissions"))
+		fprintf(out, "; the sender's count (TCP_INFO): %lld",
+			bc_json_i64(t, "sender_retransmissions", 0));
+	fputc('\n', out);
+	fprintf(out,
+		"  goodput: %.2f Mbit/s in the second before the cut, %.2f Mbit/s in the second "
+		"after the stall\n",
+		bc_json_dbl(t, "goodput_before_bps", 0) / 1e6,
+		bc_json_dbl(t, "goodput_after_bps", 0) / 1e6);
+	fprintf(out, "  slaves: left %s -> %s, arrived %s -> %s\n", link_or(t, "left_before"),
+		link_or(t, "left_after"), link_or(t, "arrived_before"),
+		link_or(t, "arrived_after"));
+}
+
 static void streams(FILE *out, struct json_object *doc)
 {
 	struct json_object *ss = get(doc, "streams");
@@ -229,6 +284,7 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 
 	header(out, doc);
 	directions(out, doc);
+	tcp(out, doc);
 	streams(out, doc);
 	links(out, doc);
 	recovery(out, doc);

@@ -27,8 +27,20 @@ uint32_t bc_plan_total_streams(const struct bc_plan *p)
 	return p->dir == BC_DIR_BIDIR ? 2 * p->streams : p->streams;
 }
 
+uint32_t bc_plan_all_streams(const struct bc_plan *p)
+{
+	return bc_plan_total_streams(p) + p->tcp_streams;
+}
+
+bool bc_plan_stream_tcp(const struct bc_plan *p, uint32_t i)
+{
+	return p->proto == BC_L4_TCP || i >= bc_plan_total_streams(p);
+}
+
 bool bc_plan_stream_reverse(const struct bc_plan *p, uint32_t i)
 {
+	if (i >= bc_plan_total_streams(p))
+		return false; /* TCP alongside: forward */
 	if (p->dir == BC_DIR_REVERSE)
 		return true;
 	return p->dir == BC_DIR_BIDIR && i >= p->streams;
@@ -41,7 +53,7 @@ uint32_t bc_plan_max_length(int family)
 
 int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, struct bc_error *err)
 {
-	uint32_t total = bc_plan_total_streams(p);
+	uint32_t total = bc_plan_all_streams(p);
 
 	if (p->family != 4 && p->family != 6)
 		return bc_error_set(err, -EINVAL, "family: IPv%d; expected 4 or 6", p->family);
@@ -49,6 +61,12 @@ int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, str
 		return bc_error_set(err, -EINVAL, "protocol: expected tcp or udp");
 	if (p->dir > BC_DIR_BIDIR)
 		return bc_error_set(err, -EINVAL, "direction: expected forward, reverse or bidir");
+	if (p->tcp_streams > BC_PLAN_MAX_TCP_ALONGSIDE)
+		return bc_error_set(err, -EINVAL, "tcp_streams: %u; expected 0..%d", p->tcp_streams,
+				    BC_PLAN_MAX_TCP_ALONGSIDE);
+	if (p->tcp_streams && p->proto != BC_L4_UDP)
+		return bc_error_set(err, -EINVAL,
+				    "tcp_streams: TCP streams alongside need a UDP plan");
 	if (p->streams < 1 || total > BC_PLAN_MAX_STREAMS)
 		return bc_error_set(err, -EINVAL, "streams: %u in all; expected 1..%d", total,
 				    BC_PLAN_MAX_STREAMS);
@@ -76,16 +94,21 @@ int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, str
 			return bc_error_set(
 				err, -EINVAL, "length: %u bytes; UDP over IPv%d allows %d..%u",
 				p->length, p->family, BC_UDPHDR_LEN, bc_plan_max_length(p->family));
+		/* the TCP streams alongside count in the cap and must be paced too */
 		if (lim && lim->max_rate_bps &&
-		    (p->rate_bps == 0 || p->rate_bps * total > lim->max_rate_bps))
+		    (p->rate_bps == 0 || (p->tcp_streams && p->tcp_rate_bps == 0) ||
+		     p->rate_bps * bc_plan_total_streams(p) + p->tcp_rate_bps * p->tcp_streams >
+			     lim->max_rate_bps))
 			return bc_error_set(err, -EINVAL,
 					    "rate: %s; this agent allows at most %llu bit/s in all",
-					    p->rate_bps ? "above the cap" : "unpaced",
+					    p->rate_bps && (!p->tcp_streams || p->tcp_rate_bps)
+						    ? "above the cap"
+						    : "unpaced",
 					    (unsigned long long)lim->max_rate_bps);
-		if ((uint32_t)p->dport + total - 1 > 65535)
+		if ((uint32_t)p->dport + bc_plan_total_streams(p) - 1 > 65535)
 			return bc_error_set(err, -EINVAL,
 					    "dport: %u + %u streams runs past port 65535", p->dport,
-					    total);
+					    bc_plan_total_streams(p));
 	} else if (p->udp_gso) {
 		return bc_error_set(err, -EINVAL, "gso: UDP GSO applies to UDP streams only");
 	} else if (p->length < 1 || p->length > 16 * 1024 * 1024) {
@@ -136,6 +159,10 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 				       json_object_new_int64(p->capture_buffer));
 	if (p->no_bond_meta) /* absent: both ends snapshot the bond */
 		json_object_object_add(o, "bond_meta", json_object_new_boolean(0));
+	if (p->tcp_streams) { /* absent when none, as capture */
+		json_object_object_add(o, "tcp_streams", json_object_new_int64(p->tcp_streams));
+		json_object_object_add(o, "tcp_rate_bps", json_object_new_uint64(p->tcp_rate_bps));
+	}
 	return o;
 }
 
@@ -243,6 +270,25 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 	/* optional: false = no collector snapshots for metadata.bond */
 	p->no_bond_meta = json_object_object_get_ex(o, "bond_meta", &v) &&
 			  json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v);
+	/* optional: TCP streams alongside a UDP plan; absent = none */
+	if (json_object_object_get_ex(o, "tcp_streams", &v)) {
+		int64_t k = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || k < 0 ||
+		    k > BC_PLAN_MAX_TCP_ALONGSIDE)
+			return bc_error_set(err, -EINVAL,
+					    "plan: \"tcp_streams\" is %s; expected 0..%d",
+					    json_object_to_json_string(v), BC_PLAN_MAX_TCP_ALONGSIDE);
+		p->tcp_streams = (uint32_t)k;
+		if (json_object_object_get_ex(o, "tcp_rate_bps", &v)) {
+			if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+				return bc_error_set(err, -EINVAL,
+						    "plan: \"tcp_rate_bps\" is %s; expected bits/s, "
+						    "0 for unpaced",
+						    json_object_to_json_string(v));
+			p->tcp_rate_bps = json_object_get_uint64(v);
+		}
+	}
 	if (!json_object_object_get_ex(o, "protocol", &v) || !(s = json_object_get_string(v)) ||
 	    (strcmp(s, "tcp") && strcmp(s, "udp")))
 		return bc_error_set(err, -EINVAL, "plan: \"protocol\" must be \"tcp\" or \"udp\"");

@@ -32,7 +32,7 @@ static void set_timeout(int fd, int opt, int ms)
 void *bc_tcp_send_main(void *arg)
 {
 	struct bc_stream *s = arg;
-	size_t len = s->plan->length;
+	size_t len = s->alongside ? BC_PLAN_TCP_WRITE : s->plan->length;
 	int64_t end = s->start_ns + (int64_t)s->plan->duration_ms * 1000000, w0;
 	uint64_t c0;
 	char *buf = malloc(len);
@@ -44,6 +44,15 @@ void *bc_tcp_send_main(void *arg)
 	}
 	memset(buf, 0x5a, len);
 	set_timeout(s->fd, SO_SNDTIMEO, 200);
+	if (s->alongside && s->offered_bps) {
+		/* bytes/s; TCP paces itself without the fq qdisc since Linux 4.13 */
+		uint64_t pace = s->offered_bps / 8;
+
+		if (pace > UINT32_MAX)
+			pace = UINT32_MAX;
+		setsockopt(s->fd, SOL_SOCKET, SO_MAX_PACING_RATE, &(uint32_t){(uint32_t)pace},
+			   sizeof(uint32_t));
+	}
 	w0 = bc_mono_ns();
 	c0 = thread_cpu_ns();
 	while (!atomic_load(s->stop) && bc_mono_ns() < end) {

@@ -36,14 +36,15 @@ int bc_stream_init(struct bc_stream *s, uint32_t id, const struct bc_plan *p, bo
 
 	memset(s, 0, sizeof(*s));
 	s->id = id;
-	s->proto = p->proto;
+	s->proto = bc_plan_stream_tcp(p, id) ? BC_L4_TCP : BC_L4_UDP;
+	s->alongside = p->proto == BC_L4_UDP && s->proto == BC_L4_TCP;
 	s->sender = sender;
 	s->plan = p;
 	s->stop = stop;
 	s->fd = -1;
-	s->offered_bps = p->proto == BC_L4_UDP ? p->rate_bps : 0;
+	s->offered_bps = s->proto == BC_L4_UDP ? p->rate_bps : s->alongside ? p->tcp_rate_bps : 0;
 	pthread_mutex_init(&s->mu, NULL);
-	if (p->proto == BC_L4_UDP && !sender) {
+	if (s->proto == BC_L4_UDP && !sender) {
 		bc_seqwin_cfg_default(&cfg);
 		r = bc_seqwin_init(&s->win, &cfg, err);
 		if (r < 0)

@@ -42,6 +42,9 @@ struct bc_tcp_sample {
 struct bc_stream {
 	uint32_t id;
 	enum bc_l4 proto;
+	/* a TCP stream alongside a UDP plan (plan.tcp_streams): writes
+	 * BC_PLAN_TCP_WRITE bytes, paced at offered_bps when not 0 */
+	bool alongside;
 	bool sender;
 	int fd;
 	const struct bc_plan *plan;

@@ -62,6 +62,8 @@ static int plan_family(const struct bc_test *t)
 
 static uint16_t client_port(const struct bc_test *t, uint32_t i)
 {
+	if (i >= bc_plan_total_streams(&t->plan))
+		return 0; /* TCP alongside: an ephemeral port (cports covers the plan's streams) */
 	if (t->cports)
 		return t->cports[i];
 	if (!t->cport_base)
@@ -105,7 +107,7 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 	int fd;
 
 	if (t->plan.proto == BC_L4_UDP) {
-		for (uint32_t i = 0; i < t->n; i++) {
+		for (uint32_t i = 0; i < bc_plan_total_streams(&t->plan); i++) {
 			struct bc_stream *s = &t->streams[i];
 
 			fd = bc_udp_socket(plan_family(t), (struct sockaddr *)&ss,
@@ -128,7 +130,8 @@ static int agent_open(struct bc_test *t, struct bc_error *err)
 			if (fd < 0)
 				return fd; /* the socket is closed with the stream */
 		}
-		return 0;
+		if (!t->plan.tcp_streams)
+			return 0;
 	}
 	bc_sockaddr_set_port(&ss, t->plan.dport);
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -240,7 +243,7 @@ int bc_test_open(struct bc_test *t, struct bc_error *err)
 	bc_sockaddr_unmap(&t->peer);
 	bc_sockaddr_unmap(&t->local);
 	t->plan.family = plan_family(t);
-	t->n = bc_plan_total_streams(&t->plan);
+	t->n = bc_plan_all_streams(&t->plan);
 	t->streams = calloc(t->n, sizeof(*t->streams));
 	t->peer_sent = calloc(t->n, sizeof(*t->peer_sent));
 	if (!t->streams || !t->peer_sent)
@@ -256,8 +259,8 @@ int bc_test_open(struct bc_test *t, struct bc_error *err)
 	if (!t->client)
 		return agent_open(t, err);
 	for (uint32_t i = 0; i < t->n; i++) {
-		r = t->plan.proto == BC_L4_UDP ? client_open_udp(t, &t->streams[i], i, err)
-					       : client_open_tcp(t, &t->streams[i], i, err);
+		r = t->streams[i].proto == BC_L4_UDP ? client_open_udp(t, &t->streams[i], i, err)
+						     : client_open_tcp(t, &t->streams[i], i, err);
 		if (r < 0)
 			return r;
 	}
@@ -285,15 +288,18 @@ static int read_full(int fd, uint8_t *buf, size_t len, int64_t deadline_ns)
 }
 
 /*
- * Accept one data connection per stream; only from the control peer, with
- * our test id.  All within 5 s, each hello within 2 s of its accept.
+ * Accept one data connection per TCP stream; only from the control peer,
+ * with our test id and the id of a TCP stream.  All within 5 s, each hello
+ * within 2 s of its accept.
  */
 static int agent_accept(struct bc_test *t, struct bc_error *err)
 {
 	int64_t deadline = bc_mono_ns() + 5000000000ll;
-	uint32_t got = 0;
+	uint32_t got = 0, want = 0;
 
-	while (got < t->n) {
+	for (uint32_t i = 0; i < t->n; i++)
+		want += t->streams[i].proto == BC_L4_TCP;
+	while (got < want) {
 		struct pollfd p = {.fd = t->tcp_listen, .events = POLLIN};
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
@@ -305,7 +311,7 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
 			return bc_error_set(err, -ETIMEDOUT,
 					    "only %u of %u TCP data connections arrived within 5 s",
-					    got, t->n);
+					    got, want);
 		fd = accept4(t->tcp_listen, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -322,7 +328,8 @@ static int agent_accept(struct bc_test *t, struct bc_error *err)
 		memcpy(&sid, hello + 8, 4);
 		tid = ntohl(tid);
 		sid = ntohl(sid);
-		if (tid != t->plan.test_id || sid >= t->n || t->streams[sid].fd >= 0) {
+		if (tid != t->plan.test_id || sid >= t->n || t->streams[sid].proto != BC_L4_TCP ||
+		    t->streams[sid].fd >= 0) {
 			close(fd);
 			continue;
 		}
@@ -356,7 +363,7 @@ int bc_test_start(struct bc_test *t, struct bc_error *err)
 
 	if (!err)
 		err = &t->err;
-	if (!t->client && t->plan.proto == BC_L4_TCP) {
+	if (!t->client && t->tcp_listen >= 0) {
 		r = agent_accept(t, err);
 		if (r < 0)
 			return r;
@@ -423,7 +430,7 @@ struct json_object *bc_test_ports_json(struct bc_test *t)
 
 		json_object_object_add(o, "id", json_object_new_int64(i));
 		json_object_object_add(o, "port",
-				       json_object_new_int(t->plan.proto == BC_L4_UDP
+				       json_object_new_int(t->streams[i].proto == BC_L4_UDP
 								   ? t->plan.dport + (int)i
 								   : t->plan.dport));
 		json_object_array_add(a, o);

@@ -68,7 +68,7 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 			json_object_new_string(rev ? "agent-to-client" : "client-to-agent"));
 		json_object_object_add(s, "goodput_bps", json_object_new_double(gp));
 		json_object_object_add(s, "received_bytes", json_object_new_int64((int64_t)bytes));
-		if (t->plan.proto == BC_L4_UDP) {
+		if (t->streams[i].proto == BC_L4_UDP) {
 			json_object_object_add(
 				s, "sent_packets",
 				json_object_new_int64(bc_json_i64(tx, "sent_packets", 0) -
@@ -149,7 +149,7 @@ struct json_object *bc_client_merge_streams(struct bc_test *t, struct json_objec
 		json_object_object_add(s, "id", json_object_new_int64(i));
 		json_object_object_add(
 			s, "protocol",
-			json_object_new_string(t->plan.proto == BC_L4_UDP ? "udp" : "tcp"));
+			json_object_new_string(t->streams[i].proto == BC_L4_UDP ? "udp" : "tcp"));
 		json_object_object_add(
 			s, "direction",
 			json_object_new_string(rev ? "agent-to-client" : "client-to-agent"));
@@ -159,7 +159,7 @@ struct json_object *bc_client_merge_streams(struct bc_test *t, struct json_objec
 				       json_object_new_int64(t->streams[i].remote_port));
 		copy_keys(s, tx, tx_keys);
 		copy_keys(s, rx, rx_keys);
-		if (t->plan.proto == BC_L4_TCP) {
+		if (t->streams[i].proto == BC_L4_TCP) {
 			json_object_object_add(
 				s, "retransmits",
 				json_object_new_int64(

@@ -166,6 +166,22 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 		agent.known ? agent.is_bond && agent.mode == BC_MODE_ACTIVEBACKUP
 			    : s->client_end.mode == BC_MODE_ACTIVEBACKUP;
 	cfg.have_expect = bc_failover_expect(&s->client_end, &agent, s->cut, &cfg.expect) == 0;
+	/* --tcp: the TCP stream's ports and its sender's smoothed RTT (TCP_INFO at the end) */
+	for (size_t i = 0; i < bc_json_len(json_object_object_get(res, "streams")); i++) {
+		struct json_object *st =
+			json_object_array_get_idx(json_object_object_get(res, "streams"), i);
+		struct json_object *ti = json_object_object_get(json_object_object_get(st, "sender"),
+								"tcp_info");
+
+		if (strcmp(bc_json_str(st, "protocol"), "tcp"))
+			continue;
+		cfg.tcp_dport = (uint16_t)bc_json_i64(st, "agent_port", 0);
+		cfg.tcp_sport = (uint16_t)bc_json_i64(st, "client_port", 0);
+		cfg.tcp_srtt_ns = (uint64_t)bc_json_i64(ti, "rtt_us", 0) * 1000;
+		if (ti)
+			cfg.tcp_sender_retrans = bc_json_i64(ti, "total_retrans", -1);
+		break;
+	}
 	r = bc_failover_init(&f, &cfg, err);
 	if (r < 0)
 		return r;

@@ -37,6 +37,7 @@ void bc_failover_run_defaults(struct bc_failover_run_cfg *c)
 	bc_client_cfg_defaults(&c->client);
 	c->rate_pps = 2000;
 	c->length = 256;
+	c->tcp_rate_bps = 8000000;
 	c->pre_ms = 1000;
 	c->cut = BC_FO_CUT_CARRIER;
 }
@@ -513,6 +514,10 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	cc.plan.proto = BC_L4_UDP;
 	cc.plan.dir = BC_DIR_BIDIR;
 	cc.plan.length = c->length;
+	if (c->tcp) { /* one TCP flow client -> agent beside the UDP ones */
+		cc.plan.tcp_streams = 1;
+		cc.plan.tcp_rate_bps = c->tcp_rate_bps;
+	}
 	/*
 	 * Room for slow cut and restore commands (seconds each on a loaded host):
 	 * the senders stop at the duration by themselves, so it must be long
@@ -545,8 +550,9 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	cc.tick_ms = TICK_MS;
 	cc.on_interval = NULL;
 	cc.ctx = &s;
-	progress(&s, "streams to %s: %u datagrams/s each way, cut %s after %.1f s, hold %.1f s",
-		 c->client.peer, c->rate_pps, s.slave, c->pre_ms / 1000.0, hold / 1000.0);
+	progress(&s, "streams to %s: %u datagrams/s each way%s, cut %s after %.1f s, hold %.1f s",
+		 c->client.peer, c->rate_pps, c->tcp ? " and one TCP flow" : "", s.slave,
+		 c->pre_ms / 1000.0, hold / 1000.0);
 	t_run = bc_mono_ns();
 	r = bc_client_run(&cc, &res, err);
 	t_traffic = bc_mono_ns();

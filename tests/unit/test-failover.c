@@ -651,6 +651,202 @@ static void test_report(void **state)
 	bc_failover_free(&f);
 }
 
+/* A TCP data segment client -> agent (port 40000 -> 5302) of @len bytes at @seq, on @link. */
+static void tcp_seg(struct bc_failover *f, int link, uint64_t ts, uint32_t seq, uint32_t len)
+{
+	struct bc_pkt_spec s = {.ip_version = 4,
+				.proto = 6,
+				.sport = 40000,
+				.dport = 5302,
+				.payload_len = len,
+				.tcp_seq = seq,
+				.tcp_flags = 0x18};
+	uint8_t buf[1600];
+	int n;
+
+	s.src[0] = s.dst[0] = 10;
+	s.src[3] = 1;
+	s.dst[3] = 2;
+	n = bc_pkt_build(&s, buf, sizeof(buf));
+	assert_true(n > 0);
+	memcpy(buf + 6, client_mac, 6);
+	assert_int_equal(bc_failover_add_packet(f, link, ts, buf, (uint32_t)n, (uint32_t)n), 0);
+}
+
+#define ISN 4294000000u /* wraps past 2^32 within the test */
+
+/*
+ * The TCP flow beside gen_ab(1080, 1060): one 1000-byte segment per ms on
+ * client eth0 until the cut; what it sends in [1000, 1080) is lost before
+ * the tap (after it with @orig_seen, as a silent cut: the capture sees them
+ * leave); its retransmission timer fires at @at ms: segments 1000..1079
+ * again on eth1, 10 us apart, 1001 last (held out of order until then); new
+ * data from 1080 on, one per ms from @at + 1 ms.  100 us one way.
+ */
+static void gen_tcp(struct bc_failover *f, uint64_t at, bool orig_seen)
+{
+	uint64_t t;
+
+	for (uint32_t k = 0; k < 1080; k++) {
+		t = T0 + k * MS;
+		if (k >= 1000) { /* lost: after the tap only with @orig_seen */
+			if (orig_seen)
+				tcp_seg(f, C0, t, ISN + k * 1000, 1000);
+			continue;
+		}
+		tcp_seg(f, C0, t, ISN + k * 1000, 1000);
+		tcp_seg(f, A0, t + 100000, ISN + k * 1000, 1000);
+	}
+	for (uint32_t i = 0; i < 80; i++) {
+		uint32_t k = i == 79 ? 1001 : i == 0 ? 1000 : 1001 + i;
+
+		t = T0 + at * MS + i * 10000;
+		if (t >= T0 + END * MS)
+			break;
+		tcp_seg(f, C1, t, ISN + k * 1000, 1000);
+		tcp_seg(f, A1, t + 100000, ISN + k * 1000, 1000);
+	}
+	for (uint32_t k = 1080; k < END; k++) {
+		t = T0 + (at + k - 1079) * MS;
+		if (t >= T0 + END * MS)
+			break;
+		tcp_seg(f, C1, t, ISN + k * 1000, 1000);
+		tcp_seg(f, A1, t + 100000, ISN + k * 1000, 1000);
+	}
+}
+
+static void run_tcp(struct bc_failover *f, uint16_t dport, uint64_t at, bool orig_seen)
+{
+	struct bc_fo_cfg c;
+	struct bc_fo_end ce, ae;
+	struct bc_error err = {0};
+
+	cfg_init(&c);
+	c.rx_on_tx_slave_only[BC_FO_CLIENT] = c.rx_on_tx_slave_only[BC_FO_AGENT] = true;
+	c.tcp_dport = dport;
+	c.tcp_sport = 40000;
+	c.tcp_srtt_ns = 1 * MS;
+	c.tcp_sender_retrans = 80;
+	ab_end(&ce, 100);
+	ab_end(&ae, 100);
+	assert_int_equal(bc_failover_expect(&ce, &ae, BC_FO_CUT_CARRIER, &c.expect), 0);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(f, &c, &err), 0);
+	links(f, 2);
+	gen_ab(f, 1080, 1060, 0);
+	gen_tcp(f, at, orig_seen);
+	assert_int_equal(bc_failover_finish(f, &err), 0);
+}
+
+/* The TCP flow's stall, retransmissions, goodput and links; its JSON and text. */
+static void test_tcp(void **state)
+{
+	struct bc_failover f;
+	const struct bc_fo_tcp *t = &f.tcp;
+	struct json_object *o, *j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	run_tcp(&f, 5302, 1300, false);
+	/* the datagrams are what they were without it */
+	assert_int_equal(f.n_streams, 2);
+	assert_int_equal(f.streams[0].down.gap_ns, 81 * MS);
+	assert_true(t->present);
+	assert_int_equal(t->sport, 40000);
+	/* in order up to segment 999 at 999.1 ms; next advance: the retransmitted 1000 at 1300.1 */
+	assert_true(t->stall_found && !t->stall_open);
+	assert_int_equal(t->last_before_ns, T0 + 999 * MS + 100000);
+	assert_int_equal(t->first_after_ns, T0 + 1300 * MS + 100000);
+	assert_int_equal(t->stall_ns, 301 * MS);
+	/*
+	 * The first copies of 1000..1079 never reached the capture: sent again they
+	 * look new, except 1001, which left after 1079 (a lower bound: 1 of 80)
+	 */
+	assert_int_equal(t->retrans, 1);
+	assert_int_equal(t->retrans_in_hold, 1);
+	assert_int_equal(t->first_retrans_ns, T0 + 1300 * MS + 79 * 10000);
+	assert_int_equal(t->segments_left, 1000 + 80 + 1699);
+	assert_int_equal(t->bytes_sent, (1080 + 1699) * 1000ull);
+	assert_int_equal(t->bytes_delivered, t->bytes_sent);
+	assert_int_equal(t->not_delivered, 0);
+	assert_int_equal(t->left_before, C0);
+	assert_int_equal(t->left_after, C1);
+	assert_int_equal(t->arrived_before, A0);
+	assert_int_equal(t->arrived_after, A1);
+	/* 1,000,000 bytes from 0.1 ms to the cut; 779 segments from 1300.1 ms to the restore */
+	assert_int_equal(t->goodput_before_bps, 8000800);
+	assert_int_equal(t->goodput_after_bps, 8904129);
+	/* expected: UDP gap of the stream on the same slave 81 ms; RTO 1 + 200 ms */
+	assert_int_equal(t->udp_gap_ns, 81 * MS);
+	assert_int_equal(t->rto_ns, 201 * MS);
+	assert_int_equal(t->min_ns, 61 * MS);
+	assert_int_equal(t->max_ns, (2 * 81 + 201 + 100) * MS);
+	assert_string_equal(t->verdict, "within");
+	o = bc_failover_json(&f);
+	j = json_object_object_get(o, "tcp");
+	assert_non_null(j);
+	assert_true(bc_json_dbl(j, "stall_ms", 0) == 301.0);
+	assert_true(bc_json_dbl(j, "last_before_ms", 0) == -0.9);
+	assert_true(bc_json_dbl(j, "first_retransmission_ms", 0) == 300.79);
+	assert_int_equal(bc_json_i64(j, "retransmissions_seen_in_hold", 0), 1);
+	assert_int_equal(bc_json_i64(j, "sender_retransmissions", 0), 80);
+	assert_string_equal(bc_json_str(j, "left_before"), "client/eth0");
+	assert_string_equal(bc_json_str(j, "arrived_after"), "agent/eth1");
+	assert_true(bc_json_dbl(json_object_object_get(j, "expected"), "max_ms", 0) == 463.0);
+	json_object_object_add(o, "peer", json_object_new_string("10.0.0.2"));
+	m = open_memstream(&buf, &len);
+	bc_failover_report_text(m, o);
+	fclose(m);
+	assert_non_null(strstr(buf, "TCP client-to-agent (port 40000 -> 5302): stall 301.0 ms "
+				    "(from -0.9 to +300.1 ms), within\n"));
+	assert_non_null(strstr(buf, "  expected: at least the UDP gap 81.0 ms - 20; at most 2 x "
+				    "81.0 + RTO 201.0 + 100 = 463.0 ms (61.0 ms..463.0 ms)\n"));
+	assert_non_null(strstr(buf, "  retransmissions seen: 1 between the cut and the restore "
+				    "(first at +300.8 ms), 1 in all; the sender's count "
+				    "(TCP_INFO): 80\n"));
+	assert_non_null(strstr(buf, "  goodput: 8.00 Mbit/s in the second before the cut, 8.90 "
+				    "Mbit/s in the second after the stall\n"));
+	assert_non_null(strstr(buf, "  slaves: left client/eth0 -> client/eth1, arrived "
+				    "agent/eth0 -> agent/eth1\n"));
+	free(buf);
+	json_object_put(o);
+	bc_failover_free(&f);
+	/*
+	 * The timer fires at 1700 ms: 701 ms is longer than 2 x 81 + 201 + 100.  The
+	 * first copies were seen leaving (a silent cut): all 80 count, from 1000 ms
+	 */
+	run_tcp(&f, 5302, 1700, true);
+	assert_int_equal(f.tcp.stall_ns, 701 * MS);
+	assert_string_equal(f.tcp.verdict, "longer");
+	assert_int_equal(f.tcp.retrans, 80);
+	assert_int_equal(f.tcp.retrans_in_hold, 80);
+	assert_int_equal(f.tcp.first_retrans_ns, T0 + 1700 * MS);
+	assert_int_equal(f.tcp.segments_left, 1080 + 80 + 1299);
+	bc_failover_free(&f);
+	/* never again within the capture: open from 999.1 ms to the last datagram (2999.1 ms) */
+	run_tcp(&f, 5302, 5000, false);
+	assert_true(f.tcp.stall_open);
+	assert_int_equal(f.tcp.stall_ns, 2000 * MS);
+	assert_int_equal(f.tcp.retrans, 0);
+	assert_string_equal(f.tcp.verdict, "not-recovered");
+	bc_failover_free(&f);
+	/* no TCP port in the configuration: its segments are ignored, no "tcp" member */
+	run_tcp(&f, 0, 1300, false);
+	assert_false(f.tcp.present);
+	assert_null(f.tcp.verdict);
+	o = bc_failover_json(&f);
+	assert_null(json_object_object_get(o, "tcp"));
+	json_object_put(o);
+	bc_failover_free(&f);
+	/* another port: nothing of it seen, the verdict says no data */
+	run_tcp(&f, 5999, 1300, false);
+	assert_false(f.tcp.present);
+	assert_string_equal(f.tcp.verdict, "no-data");
+	bc_failover_free(&f);
+}
+
 /* What each configuration implies (bc_failover_expect). */
 static void test_expect(void **state)
 {
@@ -764,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_pcap_file),
 		cmocka_unit_test(test_expect),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_tcp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
