@@ -37,7 +37,14 @@
  * lacp_defaulted_ms (after the cut), lacp_resync_ms, returned_ms {client-to-agent,
  * agent-to-client}, truncated}], "recovery" {slave, carries_again_ms, lacp_resync_ms,
  * expected_up_ms (miimon + updelay: the longest before the returned slave
- * counts as up)}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
+ * counts as up)}, "tcp" (only when cfg.tcp_dport: struct bc_fo_tcp) {direction,
+ * sport, dport, verdict (within, longer, shorter, not-recovered, no-stall,
+ * no-data), segments_left, segments_arrived, not_delivered, bytes_sent,
+ * bytes_delivered, stall_ms, stall_open, last_before_ms, first_after_ms,
+ * retransmissions_seen, retransmissions_seen_in_hold, sender_retransmissions
+ * (TCP_INFO, null unknown), first_retransmission_ms, goodput_before_bps,
+ * goodput_after_bps, left_before, left_after, arrived_before, arrived_after,
+ * expected {udp_gap_ms, rto_ms, min_ms, max_ms, rule}}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
  * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
  * the agent's), frames[] (client-to-agent datagrams per bin: left on a
  * client link, arrived on an agent link), reverse_frames[] (agent-to-client

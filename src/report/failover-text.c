@@ -120,13 +120,13 @@ static void tcp(FILE *out, struct json_object *doc)
 	if (!get(t, "stall_ms"))
 		fprintf(out, "no stall found around the cut, %s\n", bc_json_str(t, "verdict"));
 	else if (json_object_get_boolean(get(t, "stall_open")))
-		fprintf(out, "stalled from %s ms to the end of the capture (%s ms), %s\n",
-			msf(t, "last_before_ms", a, sizeof(a)), msf(t, "stall_ms", b, sizeof(b)),
+		fprintf(out, "stalled from %+.1f ms to the end of the capture (%s ms), %s\n",
+			bc_json_dbl(t, "last_before_ms", 0), msf(t, "stall_ms", b, sizeof(b)),
 			bc_json_str(t, "verdict"));
 	else
-		fprintf(out, "stall %s ms (from %s to +%s ms), %s\n", msf(t, "stall_ms", a, sizeof(a)),
-			msf(t, "last_before_ms", b, sizeof(b)),
-			msf(t, "first_after_ms", c, sizeof(c)), bc_json_str(t, "verdict"));
+		fprintf(out, "stall %s ms (from %+.1f to %+.1f ms), %s\n",
+			msf(t, "stall_ms", a, sizeof(a)), bc_json_dbl(t, "last_before_ms", 0),
+			bc_json_dbl(t, "first_after_ms", 0), bc_json_str(t, "verdict"));
 	fprintf(out,
 		"  expected: at least the UDP gap %s ms - 20; at most 2 x %s + RTO %s + 100 = %s "
 		"ms (%s ms..%s ms)\n",

@@ -91,6 +91,79 @@ static void test_validation(void **state)
 	assert_non_null(strstr(err.msg, "at most 4"));
 }
 
+/* TCP streams alongside a UDP plan (`failover --tcp`): numbering, JSON, limits. */
+static void test_tcp_alongside(void **state)
+{
+	struct bc_plan p, q;
+	struct bc_error err = {0};
+	struct bc_plan_limits lim = {.max_streams = 4, .max_rate_bps = 10000000};
+	struct json_object *o;
+
+	(void)state;
+	bc_plan_defaults(&p);
+	p.proto = BC_L4_UDP;
+	p.dir = BC_DIR_BIDIR;
+	p.streams = 1;
+	p.length = 256;
+	p.rate_bps = 2000000;
+	/* absent when none: agents from before the member see the plan they know */
+	o = bc_plan_to_json(&p);
+	assert_null(json_object_object_get(o, "tcp_streams"));
+	json_object_put(o);
+	p.tcp_streams = 1;
+	p.tcp_rate_bps = 4000000;
+	o = bc_plan_to_json(&p);
+	assert_int_equal(json_object_get_int(json_object_object_get(o, "tcp_streams")), 1);
+	assert_int_equal(bc_plan_from_json(o, &lim, &q, &err), 0);
+	json_object_put(o);
+	assert_memory_equal(&p, &q, sizeof(p));
+	/* UDP 0 forward, 1 reverse; the TCP stream after them, forward */
+	assert_int_equal(bc_plan_total_streams(&q), 2);
+	assert_int_equal(bc_plan_all_streams(&q), 3);
+	assert_false(bc_plan_stream_tcp(&q, 1));
+	assert_true(bc_plan_stream_reverse(&q, 1));
+	assert_true(bc_plan_stream_tcp(&q, 2));
+	assert_false(bc_plan_stream_reverse(&q, 2));
+	/* the agent's caps count it: 2 x 2 + 4 Mbit/s = 8 <= 10; 2 x 2 + 7 > 10 */
+	p.tcp_rate_bps = 7000000;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, &lim, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "above the cap"));
+	/* unpaced TCP beside capped UDP is refused like unpaced UDP */
+	p.tcp_rate_bps = 0;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, &lim, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "unpaced"));
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, NULL, &err), 0);
+	/* streams: 2 UDP + 3 TCP = 5 > 4 */
+	p.tcp_streams = 3;
+	p.tcp_rate_bps = 1000;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, &lim, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "streams: 5"));
+	p.tcp_streams = BC_PLAN_MAX_TCP_ALONGSIDE + 1;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, NULL, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "tcp_streams"));
+	/* only beside UDP */
+	p.tcp_streams = 1;
+	p.proto = BC_L4_TCP;
+	p.length = 1000;
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_check(&p, NULL, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "need a UDP plan"));
+	/* a bad member from the wire */
+	p.proto = BC_L4_UDP;
+	p.length = 256;
+	o = bc_plan_to_json(&p);
+	json_object_object_add(o, "tcp_streams", json_object_new_string("one"));
+	bc_error_clear(&err);
+	assert_int_equal(bc_plan_from_json(o, NULL, &q, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "\"tcp_streams\""));
+	json_object_put(o);
+}
+
 static void test_bad_json(void **state)
 {
 	struct bc_plan p;
@@ -118,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_bad_json),
+		cmocka_unit_test(test_tcp_alongside),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
