@@ -198,11 +198,12 @@ struct bc_fo_cfg {
 	bool have_expect;
 	/* --tcp: the TCP flow client -> agent to its port @tcp_dport (0: none
 	 * analysed) from @tcp_sport (0: any); @tcp_srtt_ns its sender's smoothed
-	 * RTT (TCP_INFO; 0 unknown), for the expected retransmission timeout;
+	 * RTT and @tcp_rto_ns its retransmission timeout (TCP_INFO at the end of
+	 * the test; 0 unknown), for the expected RTO;
 	 * @tcp_sender_retrans its segments retransmitted over the whole test
 	 * (TCP_INFO total_retrans; -1 unknown), reported as they are */
 	uint16_t tcp_dport, tcp_sport;
-	uint64_t tcp_srtt_ns;
+	uint64_t tcp_srtt_ns, tcp_rto_ns;
 	int64_t tcp_sender_retrans;
 };
 
@@ -324,9 +325,11 @@ struct bc_fo_dirsum {
  * doubling each time (RFC 6298 5.5), so the first retransmission after a
  * path that returned G after the loss comes before 2 G + RTO (the timer
  * fires at RTO (2^k - 1)): max = 2 x gap + RTO + BC_FO_TCP_TOL_MAX.  RTO is
- * the sender's srtt + 200 ms: Linux's smallest (TCP_RTO_MIN 200 ms, added
- * to srtt in tcp_set_rto()); RFC 6298 2.4 recommends 1 s, which other
- * stacks may use.  A tail loss probe (RFC 8985 7) can only shorten it.
+ * the sender's own (cfg.tcp_rto_ns), at least its srtt + 200 ms: Linux's
+ * smallest (__tcp_set_rto(): srtt + rttvar, rttvar at least TCP_RTO_MIN
+ * 200 ms); RFC 6298 2.4 recommends 1 s, which other stacks may use.  A tail
+ * loss probe (RFC 8985 7) fires no later than the RTO would and leaves it
+ * counted from the oldest unacknowledged segment (tcp_rearm_rto()).
  */
 #define BC_FO_TCP_WINDOW  (1000ull * 1000 * 1000) /* 1 s */
 #define BC_FO_TCP_TOL	  (20ull * 1000 * 1000)	  /* 20 ms: segments and datagrams interleave */
@@ -347,7 +350,7 @@ struct bc_fo_tcp {
 	int left_before, left_after, arrived_before, arrived_after; /* links, -1 */
 	/* expected */
 	uint64_t udp_gap_ns; /* the reference UDP gap */
-	uint64_t rto_ns;     /* srtt + TCP_RTO_MIN */
+	uint64_t rto_ns;     /* max(cfg.tcp_rto_ns, srtt + TCP_RTO_MIN) */
 	uint64_t min_ns, max_ns;
 	const char *verdict; /* within, longer, shorter, not-recovered, no-stall, no-data */
 };

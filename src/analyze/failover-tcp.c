@@ -196,6 +196,8 @@ static void expected(struct bc_failover *f, struct bc_fo_tcp *t)
 	}
 	t->udp_gap_ns = ref;
 	t->rto_ns = f->cfg.tcp_srtt_ns + BC_FO_TCP_RTO_MIN;
+	if (f->cfg.tcp_rto_ns > t->rto_ns)
+		t->rto_ns = f->cfg.tcp_rto_ns;
 	t->min_ns = ref > BC_FO_TCP_TOL ? ref - BC_FO_TCP_TOL : 0;
 	t->max_ns = 2 * ref + t->rto_ns + BC_FO_TCP_TOL_MAX;
 	if (!t->present)

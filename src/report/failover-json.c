@@ -427,8 +427,8 @@ static struct json_object *tcp_json(const struct bc_failover *f)
 		x, "rule",
 		json_object_new_string(
 			"at least the client-to-agent UDP gap (minus 20 ms), at most twice it plus "
-			"one retransmission timeout (srtt + 200 ms, Linux TCP_RTO_MIN; RFC 6298 "
-			"5.5 doubles it on each timeout) plus 100 ms"));
+			"one retransmission timeout (the sender's, at least srtt + 200 ms, Linux "
+			"TCP_RTO_MIN; RFC 6298 5.5 doubles it on each timeout) plus 100 ms"));
 	json_object_object_add(o, "expected", x);
 	return o;
 }

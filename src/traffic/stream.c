@@ -187,6 +187,7 @@ void bc_tcp_sample(int fd, struct bc_tcp_sample *out)
 	out->total_retrans = ti.tcpi_total_retrans;
 	out->reordering = ti.tcpi_reordering;
 	out->rtt_us = ti.tcpi_rtt;
+	out->rto_us = ti.tcpi_rto;
 	out->snd_cwnd = ti.tcpi_snd_cwnd;
 	out->snd_mss = ti.tcpi_snd_mss;
 	out->has_min_rtt = HAS(tcpi_min_rtt);
@@ -222,6 +223,7 @@ struct json_object *bc_tcp_sample_json(const struct bc_tcp_sample *t)
 		json_object_object_add(o, "dsack_dups", json_object_new_int64(t->dsack_dups));
 	}
 	json_object_object_add(o, "rtt_us", json_object_new_int64(t->rtt_us));
+	json_object_object_add(o, "rto_us", json_object_new_int64(t->rto_us));
 	if (t->has_min_rtt)
 		json_object_object_add(o, "min_rtt_us", json_object_new_int64(t->min_rtt_us));
 	json_object_object_add(o, "snd_cwnd", json_object_new_int64(t->snd_cwnd));

@@ -32,6 +32,7 @@ struct bc_tcp_sample {
 	uint32_t reord_seen;	/* events; 0 when len too short (has_reord_seen) */
 	uint32_t dsack_dups;
 	uint32_t rtt_us, min_rtt_us;
+	uint32_t rto_us; /* the retransmission timeout now (tcpi_rto) */
 	uint32_t snd_cwnd; /* segments */
 	uint32_t snd_mss;
 	uint64_t delivery_rate; /* bytes/s */

@@ -178,6 +178,7 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 		cfg.tcp_dport = (uint16_t)bc_json_i64(st, "agent_port", 0);
 		cfg.tcp_sport = (uint16_t)bc_json_i64(st, "client_port", 0);
 		cfg.tcp_srtt_ns = (uint64_t)bc_json_i64(ti, "rtt_us", 0) * 1000;
+		cfg.tcp_rto_ns = (uint64_t)bc_json_i64(ti, "rto_us", 0) * 1000;
 		if (ti)
 			cfg.tcp_sender_retrans = bc_json_i64(ti, "total_retrans", -1);
 		break;

@@ -715,6 +715,8 @@ static void gen_tcp(struct bc_failover *f, uint64_t at, bool orig_seen)
 	}
 }
 
+static uint64_t tcp_rto; /* cfg.tcp_rto_ns for the next run_tcp() */
+
 static void run_tcp(struct bc_failover *f, uint16_t dport, uint64_t at, bool orig_seen)
 {
 	struct bc_fo_cfg c;
@@ -727,6 +729,7 @@ static void run_tcp(struct bc_failover *f, uint16_t dport, uint64_t at, bool ori
 	c.tcp_sport = 40000;
 	c.tcp_srtt_ns = 1 * MS;
 	c.tcp_sender_retrans = 80;
+	c.tcp_rto_ns = tcp_rto;
 	ab_end(&ce, 100);
 	ab_end(&ae, 100);
 	assert_int_equal(bc_failover_expect(&ce, &ae, BC_FO_CUT_CARRIER, &c.expect), 0);
@@ -824,6 +827,14 @@ static void test_tcp(void **state)
 	assert_int_equal(f.tcp.retrans_in_hold, 80);
 	assert_int_equal(f.tcp.first_retrans_ns, T0 + 1700 * MS);
 	assert_int_equal(f.tcp.segments_left, 1080 + 80 + 1299);
+	bc_failover_free(&f);
+	/* the sender's own RTO was 450 ms (TCP_INFO): 2 x 81 + 450 + 100 = 712 ms, within */
+	tcp_rto = 450 * MS;
+	run_tcp(&f, 5302, 1700, true);
+	tcp_rto = 0;
+	assert_int_equal(f.tcp.rto_ns, 450 * MS);
+	assert_int_equal(f.tcp.max_ns, 712 * MS);
+	assert_string_equal(f.tcp.verdict, "within");
 	bc_failover_free(&f);
 	/* never again within the capture: open from 999.1 ms to the last datagram (2999.1 ms) */
 	run_tcp(&f, 5302, 5000, false);
