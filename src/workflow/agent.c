@@ -539,7 +539,7 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	bc_ctl_send(fd, o, 5000, NULL);
 	json_object_put(o);
 	say(c, "test %u running: %u stream(s), %u ms", t->plan.test_id,
-	    bc_plan_total_streams(&t->plan), t->plan.duration_ms);
+	    bc_plan_all_streams(&t->plan), t->plan.duration_ms);
 	next = t->start_ns + (int64_t)t->plan.interval_ms * 1000000;
 	hard_end = t->start_ns + ((int64_t)t->plan.duration_ms + t->plan.tmax_ms + 30000) * 1000000;
 	/* messages during the test: the test's own end is the deadline */
