@@ -60,8 +60,6 @@ int fo_finish(struct bc_failover *f, struct bc_error *err);
 int fo_tcp_packet(struct bc_failover *f, int link, uint64_t ts, const struct bc_pkt *p, int src,
 		  int dst);
 int fo_tcp_finish(struct bc_failover *f);
-/* failover.c: make room for @need elements of @elem bytes in *@p (doubling); -ENOMEM */
-int fo_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* failover-expect.c */
 int fo_findings(struct bc_failover *f);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/failover-int.h"
+#include "bondcheck/grow.h"
 
 #define TCP_MAX_SEGMENTS (1u << 24) /* records kept (a 20 s test at 8 Mbit/s: ~14000) */
 #define OOO_MAX		 4096	    /* out-of-order ranges held by the receiver model */
@@ -27,7 +28,7 @@ int fo_tcp_packet(struct bc_failover *f, int link, uint64_t ts, const struct bc_
 		return 0;
 	if (pv->n_tcp >= TCP_MAX_SEGMENTS)
 		return 0;
-	if (fo_grow((void **)&pv->tcp, &pv->cap_tcp, pv->n_tcp + 1, sizeof(*pv->tcp)))
+	if (bc_grow((void **)&pv->tcp, &pv->cap_tcp, pv->n_tcp + 1, sizeof(*pv->tcp), 1024))
 		return -ENOMEM;
 	memset(&r, 0, sizeof(r));
 	r.ts = ts;

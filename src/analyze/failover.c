@@ -111,7 +111,7 @@ int bc_failover_add_link(struct bc_failover *f, enum bc_fo_host host, const char
 	return (int)f->n_links++;
 }
 
-int fo_grow(void **p, size_t *cap, size_t need, size_t elem)
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	return bc_grow(p, cap, need, elem, 1024);
 }
@@ -132,7 +132,7 @@ static int host_of_addr(const struct bc_failover *f, const uint8_t *a, uint8_t v
 
 static int add_ev(struct fo_priv *pv, const struct fo_ev *e)
 {
-	if (fo_grow((void **)&pv->evs, &pv->cap_evs, pv->n_evs + 1, sizeof(*pv->evs)))
+	if (grow((void **)&pv->evs, &pv->cap_evs, pv->n_evs + 1, sizeof(*pv->evs)))
 		return -ENOMEM;
 	pv->evs[pv->n_evs++] = *e;
 	return 0;
@@ -283,7 +283,7 @@ int bc_failover_add_packet(struct bc_failover *f, int link, uint64_t ts_ns, cons
 	r.left = (int)l->host == src;
 	if (r.left)
 		learn_mac(pv, src, data + 6);
-	if (fo_grow((void **)&pv->recs, &pv->cap_recs, pv->n_recs + 1, sizeof(*pv->recs)))
+	if (grow((void **)&pv->recs, &pv->cap_recs, pv->n_recs + 1, sizeof(*pv->recs)))
 		return -ENOMEM;
 	pv->recs[pv->n_recs++] = r;
 	if (r.left)
