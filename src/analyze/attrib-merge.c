@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bondcheck/grow.h"
 #include "analyze/attrib-int.h"
 
 enum role { ROLE_LEFT = 0, ROLE_ARRIVED = 1 };
@@ -303,15 +304,8 @@ static int txj_cmp(const void *pa, const void *pb)
 
 static int txj_add(struct merge *m, uint64_t key, uint64_t ts, uint32_t stream, uint64_t seq)
 {
-	if (m->n_txj == m->cap_txj) {
-		size_t n = m->cap_txj ? m->cap_txj * 2 : 1024;
-		struct txj *t = realloc(m->txj, n * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		m->txj = t;
-		m->cap_txj = n;
-	}
+	if (bc_grow((void **)&m->txj, &m->cap_txj, m->n_txj + 1, sizeof(*m->txj), 1024))
+		return -ENOMEM;
 	m->txj[m->n_txj++] = (struct txj){.key = key, .ts = ts, .seq = seq, .stream = stream};
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "bondcheck/grow.h"
 #include "collect/link-watch.h"
 #include "collect/live-links.h"
 
@@ -75,17 +76,10 @@ static int on_msg(struct nl_msg *msg, void *arg)
 	e.carrier = !del && (ifi->ifi_flags & IFF_LOWER_UP);
 	e.removed = del;
 	pthread_mutex_lock(&w->mu);
-	if (w->n == w->cap) {
-		size_t n = w->cap ? w->cap * 2 : 32;
-		struct bc_link_event *v = realloc(w->ev, n * sizeof(*v));
-
-		if (!v) {
-			w->overrun = true;
-			pthread_mutex_unlock(&w->mu);
-			return NL_OK;
-		}
-		w->ev = v;
-		w->cap = n;
+	if (bc_grow((void **)&w->ev, &w->cap, w->n + 1, sizeof(*w->ev), 32)) {
+		w->overrun = true; /* out of memory: the change is not kept */
+		pthread_mutex_unlock(&w->mu);
+		return NL_OK;
 	}
 	w->ev[w->n++] = e;
 	pthread_mutex_unlock(&w->mu);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A run's link state changes and slave-down findings (workflow/link-events.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ void bc_link_events_add(struct json_object *counters, struct bc_link_watch *w, i
 		json_object_object_add(o, "interface", json_object_new_string(e->name));
 		json_object_object_add(
 			o, "time_ms",
-			json_object_new_double((double)((e->mono_ns - start_ns) / 1000) / 1000.0));
+			json_object_new_double(round((double)(e->mono_ns - start_ns) / 1e3) / 1e3));
 		json_object_object_add(o, "admin_up", json_object_new_boolean(e->admin_up));
 		json_object_object_add(o, "carrier", json_object_new_boolean(e->carrier));
 		json_object_object_add(o, "removed", json_object_new_boolean(e->removed));
