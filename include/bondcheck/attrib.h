@@ -56,7 +56,14 @@
  *    the source between two of its fragments, net/ipv4/ip_fragment.c
  *    ip_frag_too_far()).  A fragment later than the window after the first
  *    starts a new entry, so a message spread over more than ipfrag_time is
- *    incomplete, as the kernel's timer makes it.
+ *    incomplete, as the kernel's timer makes it.  When the first fragment
+ *    was lost, the receiver's other fragments of the message are joined to
+ *    it through the sender's captures (same key, the sender's first
+ *    fragment nearest in time within the window): the message counts as
+ *    incomplete and its stream's arrived_partial, not as a capture gap.
+ *    Per TX link, messages_lost counts the fragmented datagrams that
+ *    reached the receiver in part and lost a bracketed fragment on that
+ *    link (one lost fragment costs the whole message: 1 - (1 - p)^f);
  *  - a per-link timeline: captured frames and wire bytes per time bin, per
  *    link and direction (struct bc_attrib_timeline).
  *
@@ -122,7 +129,9 @@ struct bc_attrib_link {
 	uint64_t units_left, units_arrived; /* our datagrams/fragments */
 	uint64_t lost;			    /* left here, bracketed, never arrived */
 	uint64_t unbracketed;		    /* left here after the last arrival of its stream */
-	int peer;			    /* learned peer link (index), -1 unknown */
+	uint64_t messages_lost; /* fragmented datagrams that reached the receiver in part
+				 * and lost a bracketed fragment here: reassembly fails */
+	int peer;		/* learned peer link (index), -1 unknown */
 	uint64_t lacpdus;
 	struct bc_lacpdu last_lacp;
 	uint64_t other_frames; /* not IP and not LACP (ARP, ...) */
@@ -149,8 +158,9 @@ struct bc_attrib_flow {
 struct bc_attrib_stream {
 	uint32_t test_id, stream_id;
 	enum bc_dir dir;
-	int flow; /* index in flows[] */
-	uint64_t left, arrived, lost, unbracketed, duplicates;
+	int flow;					       /* index in flows[] */
+	uint64_t left, arrived, lost, unbracketed, duplicates; /* by first fragment */
+	uint64_t arrived_partial; /* fragmented: the first fragment lost, another arrived */
 	uint64_t max_rx_seq;
 	bool any_rx;
 	struct bc_seqwin win; /* receiver metrics in merged RX arrival order */
@@ -189,6 +199,8 @@ struct bc_attrib_frag {
 	uint64_t incomplete;   /* a fragment never arrived (reassembly fails; wire loss) */
 	uint64_t too_far;      /* complete but predicted to fail: ipfrag_max_dist */
 	uint64_t unjoined[2];  /* non-first fragments whose first never showed [side] */
+	uint64_t joined_late;  /* receiver messages whose first fragment was lost, joined
+				* to their datagram through the sender's captures */
 	int too_far_link;      /* RX link of the most too-far late fragments, -1 */
 	uint64_t fragments[2]; /* fragments seen [side] */
 };

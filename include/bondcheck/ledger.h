@@ -6,8 +6,8 @@
  *
  * Pure arithmetic on counts the caller collected: the captures' per-link
  * figures (bondcheck/attrib.h) and both ends' counter deltas over the run.
- * Stages, in datagrams (a fragmented message counts once, by its first
- * fragment):
+ * Stages, in datagrams (a fragmented message counts once: at the taps when
+ * any of its fragments was captured there):
  *
  *   0 sent_by_app      the sender app's sendmsg successes
  *   1 left_on_link     seen leaving by the sender's slave captures; the gap
@@ -23,8 +23,13 @@
  *                      their own kernels, by the receiver's softnet dropped
  *                      -> rx-loss-nic (backlog); what is left is wire-loss
  *   3 reassembled      messages whole at the receiver tap, minus those
- *                      predicted to fail reassembly (FRAG_TOO_FAR)
- *                      -> rx-loss-reassembly, ReasmFails as corroboration
+ *                      predicted to fail reassembly (FRAG_TOO_FAR); the gap
+ *                      to 2 is explained per TX link by the fragmented
+ *                      messages that reached the receiver in part and lost a
+ *                      fragment on that link (one lost fragment costs the
+ *                      whole message) -> rx-loss-reassembly on the link,
+ *                      then by FRAG_TOO_FAR -> rx-loss-reassembly on the
+ *                      receiver's bond; ReasmFails as corroboration
  *   4 reached_socket   receiver Udp InDatagrams + InErrors
  *   5 read_by_app      the receiver app's count; the gap to 4 is
  *                      RcvbufErrors/InErrors -> rx-loss-socket
@@ -54,11 +59,13 @@ struct bc_ledger_tx {
 	uint64_t lost;		   /* left, bracketed, never arrived */
 	int64_t qdisc_drops;	   /* root qdisc drops delta (rtnetlink TCA_STATS2), -1 */
 	int64_t tx_dropped;	   /* interface tx_dropped delta, -1 */
+	uint64_t messages_lost;	   /* fragmented datagrams that reached the receiver in part
+				    * and lost a fragment here (captures) */
 };
 
 /* One receiver slave. */
 struct bc_ledger_rx {
-	char name[BC_LEDGER_NAME]; /* "rx:agent/eth1" */
+	char name[BC_LEDGER_NAME];		/* "rx:agent/eth1" */
 	int64_t rx_dropped, rx_missed, rx_over; /* interface statistics deltas, -1 */
 	int64_t driver_drops;			/* sum of the driver's drop counters, -1 */
 	char driver_counter[48];		/* the driver counter that moved most */
@@ -68,11 +75,11 @@ struct bc_ledger_in {
 	char sender[16], receiver[16];		 /* "client", "agent" */
 	char sender_addr[48], receiver_addr[48]; /* the test addresses */
 	char sender_bond[16], receiver_bond[16]; /* "bond0" */
-	uint64_t sent_by_app;	       /* datagrams */
-	uint64_t left, arrived;	       /* datagrams (first fragments) at the taps */
-	uint64_t unbracketed;	       /* left after the last arrival of their stream */
-	uint64_t reassembled;	       /* messages whole and not too far */
-	uint64_t too_far;	       /* complete but predicted FRAG_TOO_FAR */
+	uint64_t sent_by_app;			 /* datagrams */
+	uint64_t left, arrived;			 /* datagrams at the taps (any fragment) */
+	uint64_t unbracketed;			 /* left after the last arrival of their stream */
+	uint64_t reassembled;			 /* messages whole and not too far */
+	uint64_t too_far;			 /* complete but predicted FRAG_TOO_FAR */
 	uint64_t read_by_app;
 	int64_t snd_buf_errors; /* sender Udp SndbufErrors delta */
 	int64_t rcv_in_datagrams, rcv_in_errors, rcv_buf_errors, rcv_reasm_fails;
@@ -110,8 +117,8 @@ struct bc_ledger {
 	struct bc_ledger_stage st[BC_LEDGER_STAGES];
 	struct bc_ledger_finding f[BC_LEDGER_MAX_FINDINGS];
 	size_t n_f;
-	uint64_t wire_lost;	    /* packets no counter explains, over all paths */
-	bool softnet_unsplittable;  /* softnet dropped moved on a shared kernel */
+	uint64_t wire_lost;	   /* packets no counter explains, over all paths */
+	bool softnet_unsplittable; /* softnet dropped moved on a shared kernel */
 };
 
 /* bc_ledger_in_init() - zero @in and mark every counter unknown (-1). */

@@ -30,21 +30,28 @@
 #define BC_VERDICT_LINK_NEAR 0.85
 /* ... and peers at <= 70 % of theirs run far below (or: fall short). */
 #define BC_VERDICT_LINK_FAR 0.70
+/* A receiving slave whose NIC dropped >= 1 % of the frames that arrived on it, while
+ * its peers dropped none, holds the bond back. */
+#define BC_VERDICT_RX_DROP_SHARE 0.01
 /* Per-link ceilings that differ by more than 10 % are a mismatch. */
 #define BC_VERDICT_CEILING_SPREAD 0.10
 
 #define BC_SUITE_MAX_LINKS    16
 #define BC_SUITE_MAX_MISMATCH 8
 
-/* One slave of the sending end in one test. */
+/* One slave of one end in one test (the client sends, the agent receives). */
 struct bc_suite_link {
 	char name[16];
 	char driver[32];       /* "" unknown */
 	long long speed_mbps;  /* < 0 unknown */
-	double ceiling_bps;    /* the link's own ceiling for the test's traffic; <= 0 unknown */
+	double ceiling_bps;    /* the link's own ceiling for the test's traffic; <= 0 unknown
+				* (the agent: a tbf/htb rate shapes its sending only) */
 	double goodput_bps;    /* capture share x the test's goodput; < 0 not measured */
 	long long retransmits; /* TCP retransmits of the flows placed on it; < 0 not attributable */
-	long long drops;       /* sending slave's qdisc + tx drops, + capture loss on the link */
+	long long frames;      /* frames of the test captured on it (left or arrived) */
+	long long drops;       /* client: qdisc + tx drops + capture loss on the link;
+				* agent: the receiving slave's NIC drops (rx_dropped,
+				* rx_missed_errors, rx_over_errors) */
 };
 
 /* The per-link evidence of one captured test. */
@@ -96,7 +103,8 @@ struct bc_suite_facts {
 	/* Drivers */
 	size_t n_mismatch;
 	char mismatch[BC_SUITE_MAX_MISMATCH][160]; /* "driver: e1000, 8139cp (client bond0)" */
-	struct bc_suite_evidence tcp, udp;	   /* aggregate test, over-rate probe */
+	struct bc_suite_evidence tcp, udp;	   /* aggregate test, over-rate probe: client */
+	struct bc_suite_evidence tcp_rx, udp_rx;   /* the same tests, the agent's slaves */
 };
 
 /* bc_suite_facts_init() - all "unknown / not measured". */
@@ -129,8 +137,9 @@ struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
 
 /*
  * bc_verdict_drivers() - {"status", "text", "mismatch": [...], "links":
- * [{name, driver, speed_mbps, test, ceiling_bps, goodput_bps, utilization,
- * retransmits, drops}], "cause_link", "cause", "cpu_bound"}.
+ * [{name, end, driver, speed_mbps, test, ceiling_bps, goodput_bps,
+ * utilization, retransmits, drops}], "cause_link", "cause_end", "cause",
+ * "cpu_bound"}.
  *   No mismatch: pass, "no mismatch".  With one:
  *   balance-rr and broadcast (equal shares): a saturated link -- at >=
  *   BC_VERDICT_LINK_NEAR of its own ceiling, or the only one whose queue
@@ -138,6 +147,10 @@ struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
  *   theirs and dropped nothing holds the bond back (fail, cause_link);
  *   placed flows: a link at <= BC_VERDICT_LINK_FAR while every peer is >=
  *   BC_VERDICT_LINK_NEAR falls short (fail, cause_link);
+ *   both ends are judged: the client's (sending) slaves first, then the
+ *   agent's (receiving) slaves, where a slave also holds the bond back when
+ *   it is the only one whose NIC dropped on receive, >= BC_VERDICT_RX_DROP_SHARE
+ *   of its frames (cause_end says which end, "client" or "agent");
  *   otherwise "the mismatch cost nothing measurable" (pass), or
  *   inconclusive when the ceilings or the per-link evidence are missing.
  */

@@ -251,6 +251,31 @@ static int reassembly(struct bc_attrib *a)
 	struct bc_finding *f;
 	char host[64];
 
+	for (size_t i = 0; i < a->n_links; i++) {
+		const struct bc_attrib_link *l = &a->links[i];
+
+		if (!l->messages_lost)
+			continue;
+		f = add(a, "rx-loss-reassembly", l->name,
+			"%llu fragmented messages reached the receiver in part: a fragment of "
+			"each was lost on %s (%llu packets lost there), so the receiver's "
+			"reassembly drops the rest of the message after net.ipv4.ipfrag_time "
+			"(ReasmFails); one lost fragment costs the whole message: fix the loss "
+			"on %s or send messages that fit the MTU",
+			(unsigned long long)l->messages_lost, l->name, (unsigned long long)l->lost,
+			l->name);
+		if (!f)
+			return -ENOMEM;
+		bc_finding_evidence(f, "host", "%s",
+				    host_of(a, &a->links[l->peer >= 0 ? (size_t)l->peer : i], host,
+					    sizeof(host)));
+		bc_finding_evidence(f, "path", "%s -> %s", l->name,
+				    l->peer >= 0 ? a->links[l->peer].name : "?");
+		bc_finding_evidence(f, "messages_lost", "%llu",
+				    (unsigned long long)l->messages_lost);
+		bc_finding_evidence(f, "fragments_lost", "%llu", (unsigned long long)l->lost);
+		bc_finding_evidence(f, "predicted_from", "captures (ReasmFails corroborates live)");
+	}
 	if (!fr->too_far)
 		return 0;
 	f = add(a, "rx-loss-reassembly", subj,

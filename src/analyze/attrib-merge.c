@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bondcheck/grow.h"
 #include "analyze/attrib-int.h"
 
 enum role { ROLE_LEFT = 0, ROLE_ARRIVED = 1 };
@@ -22,6 +23,16 @@ struct unit {
 	uint16_t off8;
 	uint8_t tx, rx; /* link indices, 0xff none */
 	uint8_t tx_n, rx_n;
+	uint8_t msg;	    /* first fragment's unit: MSG_* of its datagram (tally) */
+	uint32_t lost_mask; /* first fragment's unit: links that lost a fragment of it */
+};
+
+enum { MSG_FRAG = 0x01, MSG_PART = 0x02 };
+
+/* A datagram the sender's captures saw leave fragmented (key of its first fragment). */
+struct txj {
+	uint64_t key, ts, seq;
+	uint32_t stream;
 };
 
 struct jent {
@@ -41,6 +52,8 @@ struct merge {
 	struct jent *jt;
 	size_t jt_size, jt_used;
 	uint32_t *next;
+	struct txj *txj; /* sorted by key, ts after the ROLE_LEFT pass */
+	size_t n_txj, cap_txj;
 	uint32_t src_rid[MAX_PAIRS];
 	uint64_t too_far_by_link[BC_ATTRIB_MAX_LINKS];
 	bool have_left[2];
@@ -162,6 +175,21 @@ static struct unit *unit_get(struct merge *m, uint32_t stream, uint64_t seq, uin
 	}
 }
 
+static struct unit *unit_find(struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
+{
+	size_t k = mix(seq * 0x9e3779b97f4a7c15ull ^ ((uint64_t)stream << 16 | off8)) &
+		   (m->units_size - 1);
+
+	for (;; k = (k + 1) & (m->units_size - 1)) {
+		struct unit *u = &m->units[k];
+
+		if (!u->tx_n && !u->rx_n)
+			return NULL;
+		if (u->seq == seq && u->stream == stream && u->off8 == off8)
+			return u;
+	}
+}
+
 static int stream_rx(struct merge *m, struct bc_attrib_stream *s, uint32_t idx, uint64_t seq,
 		     uint64_t send_ns, uint64_t ts, uint8_t link)
 {
@@ -265,15 +293,76 @@ static int emit(struct merge *m, uint32_t stream, uint64_t seq, const struct rec
 	return stream_rx(m, &a->streams[stream], stream, seq, r->send_ns, r->ts, r->link);
 }
 
-static void jent_finalize(struct merge *m, struct jent *e)
+static int txj_cmp(const void *pa, const void *pb)
+{
+	const struct txj *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+static int txj_add(struct merge *m, uint64_t key, uint64_t ts, uint32_t stream, uint64_t seq)
+{
+	if (bc_grow((void **)&m->txj, &m->cap_txj, m->n_txj + 1, sizeof(*m->txj), 1024))
+		return -ENOMEM;
+	m->txj[m->n_txj++] = (struct txj){.key = key, .ts = ts, .seq = seq, .stream = stream};
+	return 0;
+}
+
+/* The sender's datagram of @key whose first fragment left nearest to @ts, within the
+ * join window; NULL when none. */
+static const struct txj *txj_find(const struct merge *m, uint64_t key, uint64_t ts)
+{
+	size_t lo = 0, hi = m->n_txj;
+	const struct txj *best = NULL;
+	uint64_t best_d = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->txj[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < m->n_txj && m->txj[i].key == key; i++) {
+		uint64_t d = m->txj[i].ts > ts ? m->txj[i].ts - ts : ts - m->txj[i].ts;
+
+		if (d <= m->a->cfg.ipfrag_window_ns && (!best || d < best_d)) {
+			best = &m->txj[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static int jent_finalize(struct merge *m, struct jent *e)
 {
 	struct bc_attrib_frag *fr = &m->a->frag;
+	int rc = 0;
 
+	if (m->role == ROLE_ARRIVED && !e->resolved && !e->foreign && e->pending) {
+		/* the first fragment was lost: the sender's captures know the datagram */
+		const struct txj *t = txj_find(m, e->key, e->first_ts);
+
+		if (t) {
+			e->resolved = 1;
+			e->stream = t->stream;
+			e->seq = t->seq;
+			for (uint32_t i = e->pending; i && !rc; i = m->next[i - 1])
+				rc = emit(m, t->stream, t->seq, &m->pv->recs[i - 1]);
+			e->pending = 0;
+			fr->joined_late++;
+			if (rc)
+				return rc;
+		}
+	}
 	for (uint32_t i = e->pending; i; i = m->next[i - 1])
 		fr->unjoined[m->role]++;
 	e->pending = 0;
 	if (m->role != ROLE_ARRIVED || !e->resolved)
-		return;
+		return 0;
 	fr->messages_rx++;
 	if (e->total && e->covered >= e->total) {
 		fr->complete++;
@@ -284,6 +373,7 @@ static void jent_finalize(struct merge *m, struct jent *e)
 	} else {
 		fr->incomplete++;
 	}
+	return 0;
 }
 
 static int jt_rehash(struct merge *m)
@@ -326,7 +416,10 @@ static int frag(struct merge *m, uint32_t gi, const struct rec *r)
 	if (e->used &&
 	    (r->ts - e->first_ts > m->a->cfg.ipfrag_window_ns ||
 	     (first_ours && e->resolved && (e->stream != r->stream || e->seq != r->seq)))) {
-		jent_finalize(m, e); /* the id was reused, or the kernel would have expired it */
+		/* the id was reused, or the kernel would have expired it */
+		rc = jent_finalize(m, e);
+		if (rc)
+			return rc;
 		memset(e, 0, sizeof(*e));
 		m->jt_used--;
 	}
@@ -351,6 +444,9 @@ static int frag(struct merge *m, uint32_t gi, const struct rec *r)
 	if (!(r->flags & R_MF))
 		e->total = (uint32_t)r->off8 * 8 + r->frag_len;
 	if (first_ours) {
+		if (m->role == ROLE_LEFT && !e->resolved &&
+		    txj_add(m, key, r->ts, r->stream, r->seq))
+			return -ENOMEM;
 		e->resolved = 1;
 		e->stream = r->stream;
 		e->seq = r->seq;
@@ -412,9 +508,13 @@ static int pass(struct merge *m, enum role role)
 		if (rc)
 			return rc;
 	}
-	for (size_t i = 0; i < m->jt_size; i++)
+	for (size_t i = 0; i < m->jt_size && !rc; i++)
 		if (m->jt[i].used)
-			jent_finalize(m, &m->jt[i]);
+			rc = jent_finalize(m, &m->jt[i]);
+	if (rc)
+		return rc;
+	if (role == ROLE_LEFT && m->n_txj)
+		qsort(m->txj, m->n_txj, sizeof(*m->txj), txj_cmp);
 	free(m->jt);
 	m->jt = NULL;
 	m->jt_size = m->jt_used = 0;
@@ -435,6 +535,53 @@ void attrib_learn_peers(struct bc_attrib *a)
 			}
 		if (a->links[t].peer >= 0 && a->links[a->links[t].peer].peer < 0)
 			a->links[a->links[t].peer].peer = (int)t;
+	}
+}
+
+static bool unit_lost(const struct bc_attrib *a, const struct unit *u)
+{
+	const struct bc_attrib_stream *s = &a->streams[u->stream];
+
+	return u->tx_n && !u->rx_n && u->tx < BC_ATTRIB_MAX_LINKS && s->any_rx &&
+	       u->seq < s->max_rx_seq;
+}
+
+/*
+ * Fragmented datagrams, by the unit of their first fragment: the links that lost one
+ * of their fragments (bracketed), and whether any fragment reached the receiver.  A
+ * datagram that reached it in part fails reassembly: it counts in messages_lost of
+ * every link that lost one of its fragments, and in arrived_partial of its stream
+ * when its first fragment was the one lost.
+ */
+static void tally_messages(struct merge *m)
+{
+	struct bc_attrib *a = m->a;
+
+	for (size_t i = 0; i < m->units_size; i++) {
+		const struct unit *u = &m->units[i];
+		struct unit *h;
+
+		if ((!u->tx_n && !u->rx_n) || !u->off8)
+			continue;
+		h = unit_find(m, u->stream, u->seq, 0);
+		if (!h)
+			continue; /* its first fragment was never seen: not ours to judge */
+		h->msg |= MSG_FRAG | (u->rx_n ? MSG_PART : 0);
+		if (unit_lost(a, u))
+			h->lost_mask |= 1u << u->tx;
+	}
+	for (size_t i = 0; i < m->units_size; i++) {
+		const struct unit *u = &m->units[i];
+		uint32_t mask;
+
+		if (!(u->msg & MSG_FRAG) || !(u->rx_n || (u->msg & MSG_PART)))
+			continue;
+		mask = u->lost_mask | (unit_lost(a, u) ? 1u << u->tx : 0);
+		for (size_t l = 0; l < a->n_links && mask; l++)
+			if (mask & (1u << l))
+				a->links[l].messages_lost++;
+		if (!u->rx_n)
+			a->streams[u->stream].arrived_partial++;
 	}
 }
 
@@ -471,6 +618,7 @@ static void tally(struct merge *m)
 			a->rx_without_tx++;
 		}
 	}
+	tally_messages(m);
 	attrib_learn_peers(a);
 	for (size_t s = 0; s < a->n_streams; s++) {
 		struct bc_attrib_stream *st = &a->streams[s];
@@ -519,6 +667,7 @@ int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 	free(m.units);
 	free(m.next);
 	free(m.jt);
+	free(m.txj);
 	if (rc)
 		return bc_error_set(err, rc, "out of memory while attributing packets");
 	return 0;

@@ -254,16 +254,40 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 	struct bc_ledger_finding *f;
 	uint64_t e;
 
+	uint64_t left = s3->drop, frag_lost = 0;
+
 	snprintf(subj, sizeof(subj), "%s/%s", in->receiver, in->receiver_bond);
-	s3->explained = min64(s3->drop, in->too_far);
+	/* a message that lost a fragment on a link: its other fragments wait in the
+	 * receiver's reassembly queue until ipfrag_time, then ReasmFails */
+	for (size_t i = 0; i < in->n_tx && left; i++) {
+		const struct bc_ledger_tx *t = &in->tx[i];
+
+		e = min64(t->messages_lost, left);
+		if (!e)
+			continue;
+		left -= e;
+		frag_lost += e;
+		append(s3->counter, sizeof(s3->counter), "fragment lost on %s: %llu messages",
+		       t->name, (unsigned long long)t->messages_lost);
+		f = add(l, "rx-loss-reassembly", t->name, in->receiver_addr, e, l->st[2].count);
+		if (!f)
+			continue;
+		snprintf(f->path, sizeof(f->path), "%s -> %s", t->name, t->peer[0] ? t->peer : "?");
+		snprintf(f->counter, sizeof(f->counter),
+			 "captures: %llu messages lost a fragment on %s (%llu fragments lost "
+			 "there); Ip ReasmFails +%lld",
+			 (unsigned long long)t->messages_lost, t->name, (unsigned long long)t->lost,
+			 (long long)in->rcv_reasm_fails);
+	}
+	s3->explained = min64(s3->drop, frag_lost + in->too_far);
 	if (in->too_far)
 		append(s3->counter, sizeof(s3->counter), "predicted FRAG_TOO_FAR %llu",
 		       (unsigned long long)in->too_far);
 	if (pos(in->rcv_reasm_fails))
 		append(s3->counter, sizeof(s3->counter), "Ip ReasmFails +%lld",
 		       (long long)in->rcv_reasm_fails);
-	if (in->too_far) {
-		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, in->too_far,
+	if (in->too_far && left) {
+		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, min64(in->too_far, left),
 			l->st[2].count);
 		if (f)
 			snprintf(

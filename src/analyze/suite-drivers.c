@@ -82,6 +82,28 @@ static int holding_back(const struct bc_suite_evidence *e)
 }
 
 /*
+ * The agent's receiving slaves: holding_back() by their ceilings, or the only
+ * slave whose NIC dropped on receive (>= BC_VERDICT_RX_DROP_SHARE of the frames
+ * that arrived on it) while every peer dropped nothing.  Its index, else -1.
+ */
+static int rx_holding_back(const struct bc_suite_evidence *e)
+{
+	int cand = holding_back(e);
+
+	if (cand >= 0 || !e->measured || e->n < 2)
+		return cand;
+	for (size_t i = 0; i < e->n; i++) {
+		if (!e->l[i].drops)
+			continue;
+		if (cand >= 0 ||
+		    (double)e->l[i].drops < BC_VERDICT_RX_DROP_SHARE * (double)e->l[i].frames)
+			return -1;
+		cand = (int)i;
+	}
+	return cand;
+}
+
+/*
  * Placed flows, one per link: a link at <= FAR of its ceiling while every
  * peer is at >= NEAR; without ceilings, a goodput <= FAR x every peer's.
  */
@@ -171,10 +193,10 @@ static void evidence_line(struct text *t, const char *what, const struct bc_suit
 static struct json_object *links_json(const struct bc_suite_facts *f)
 {
 	struct json_object *a = json_object_new_array();
-	const struct bc_suite_evidence *ev[2] = {&f->tcp, &f->udp};
-	static const char *const names[2] = {"tcp-k", "udp-over"};
+	const struct bc_suite_evidence *ev[4] = {&f->tcp, &f->udp, &f->tcp_rx, &f->udp_rx};
+	static const char *const names[4] = {"tcp-k", "udp-over", "tcp-k", "udp-over"};
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 4; k++) {
 		for (size_t i = 0; ev[k]->measured && i < ev[k]->n; i++) {
 			const struct bc_suite_link *l = &ev[k]->l[i];
 			struct json_object *o = json_object_new_object();
@@ -182,6 +204,8 @@ static struct json_object *links_json(const struct bc_suite_facts *f)
 
 			json_object_object_add(o, "test", json_object_new_string(names[k]));
 			json_object_object_add(o, "name", json_object_new_string(l->name));
+			json_object_object_add(o, "end",
+					       json_object_new_string(k < 2 ? "client" : "agent"));
 			json_object_object_add(o, "driver",
 					       l->driver[0] ? json_object_new_string(l->driver)
 							    : NULL);
@@ -212,6 +236,7 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 	struct text t = {0};
 	const char *status = "inconclusive", *cause = NULL;
 	const struct bc_suite_link *cl = NULL;
+	bool agent = false; /* the cause is one of the agent's (receiving) slaves */
 	bool cpu = false, by_ceiling = true;
 	struct json_object *o, *mm;
 	int c;
@@ -238,31 +263,66 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 			e = &f->tcp;
 			c = holding_back(e);
 		}
+		if (c < 0) { /* the receiving end: its NICs */
+			agent = true;
+			e = &f->udp_rx;
+			c = rx_holding_back(e);
+			if (c < 0) {
+				e = &f->tcp_rx;
+				c = rx_holding_back(e);
+			}
+		}
 		if (c >= 0) {
+			const char *test = e == &f->udp || e == &f->udp_rx ? "over-rate UDP probe"
+									  : "aggregate TCP test";
+
 			cl = &e->l[c];
 			cpu = e->cpu_bound;
 			cause = "holds-back";
-			add(&t, " ");
+			add(&t, " %s", agent ? "the agent's " : "");
 			link_name(&t, cl);
-			add(&t,
-			    " holds the bond back: in the %s it ran at %.0f %% of its own %s "
-			    "ceiling",
-			    e == &f->udp ? "over-rate UDP probe" : "aggregate TCP test",
-			    100 * util(cl), rate(cl->ceiling_bps));
-			if (cl->drops > 0)
-				add(&t, " and its queue overflowed (%lld drops)", cl->drops);
+			if (!agent || util(cl) >= BC_VERDICT_LINK_NEAR)
+				add(&t,
+				    " holds the bond back: in the %s it ran at %.0f %% of its own "
+				    "%s ceiling%s",
+				    test, 100 * util(cl), rate(cl->ceiling_bps),
+				    cl->drops > 0 ? " and" : "");
+			else
+				add(&t, " holds the bond back: in the %s", test);
+			if (cl->drops > 0 && agent)
+				add(&t, " its NIC dropped %lld of the %lld frames that arrived on it",
+				    cl->drops, cl->frames);
+			else if (cl->drops > 0)
+				add(&t, " its queue overflowed (%lld drops)", cl->drops);
 			add(&t, " while ");
-			peers_text(&t, e, c);
+			if (agent && util(cl) < BC_VERDICT_LINK_NEAR) {
+				bool first = true;
+
+				for (size_t i = 0; i < e->n; i++) {
+					if ((int)i == c)
+						continue;
+					add(&t, "%s", first ? "" : ", ");
+					link_name(&t, &e->l[i]);
+					first = false;
+				}
+				add(&t, " dropped none");
+			} else {
+				peers_text(&t, e, c);
+			}
+			if (agent && util(cl) < BC_VERDICT_LINK_NEAR)
+				add(&t, ". ");
+			else
+				add(&t, " of theirs. ");
 			if (f->mode == BC_MODE_ROUNDROBIN) {
 				add(&t,
-				    " of theirs. balance-rr gives every slave an equal share, so "
+				    "balance-rr gives every slave an equal share, so "
 				    "the "
 				    "slowest link caps the bond at %zu x its ceiling",
 				    e->n);
 				if (f->rr_cap_bps > 0)
 					add(&t, " (%s TCP)", rate(f->rr_cap_bps));
 			} else {
-				add(&t, " of theirs. broadcast sends every frame on every slave, "
+				add(&t, "broadcast sends every frame on every slave, "
 					"so the "
 					"slowest link caps the bond at its own ceiling");
 			}
@@ -295,12 +355,19 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 		add(&t, " active-backup: the active slave's evidence is missing.");
 		goto cpu;
 	} else if (f->placed) {
-		c = falls_short(&f->tcp, &by_ceiling);
+		const struct bc_suite_evidence *e = &f->tcp;
+
+		c = falls_short(e, &by_ceiling);
+		if (c < 0) { /* the receiving end: a switch may re-hash the flows */
+			e = &f->tcp_rx;
+			c = falls_short(e, &by_ceiling);
+			agent = c >= 0;
+		}
 		if (c >= 0) {
-			cl = &f->tcp.l[c];
-			cpu = f->tcp.cpu_bound;
+			cl = &e->l[c];
+			cpu = e->cpu_bound;
 			cause = "falls-short";
-			add(&t, " ");
+			add(&t, " %s", agent ? "the agent's " : "");
 			link_name(&t, cl);
 			if (by_ceiling)
 				add(&t,
@@ -312,7 +379,7 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 				    " falls short: %s with its placed flow, <= %.0f %% of every "
 				    "peer's goodput (ceilings unknown), while ",
 				    rate(cl->goodput_bps), 100 * BC_VERDICT_LINK_FAR);
-			peers_text(&t, &f->tcp, c);
+			peers_text(&t, e, c);
 			add(&t, "%s.", by_ceiling ? " of theirs" : "");
 		}
 	} else {
@@ -337,9 +404,10 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 		} else {
 			status = "pass";
 			add(&t,
-			    " The mismatch cost nothing measurable: no link stood out against "
-			    "its own ceiling (a link >= %.0f %% while its peers <= %.0f %%, or <= "
-			    "%.0f %% while its peers >= %.0f %%).",
+			    " The mismatch cost nothing measurable: no link of either end stood "
+			    "out against its own ceiling (a link >= %.0f %% while its peers <= "
+			    "%.0f %%, or <= %.0f %% while its peers >= %.0f %%), and no receiving "
+			    "slave alone dropped.",
 			    100 * BC_VERDICT_LINK_NEAR, 100 * BC_VERDICT_LINK_FAR,
 			    100 * BC_VERDICT_LINK_FAR, 100 * BC_VERDICT_LINK_NEAR);
 		}
@@ -349,6 +417,12 @@ cpu:
 		evidence_line(&t, "Aggregate TCP per link", &f->tcp);
 	if (f->udp.measured)
 		evidence_line(&t, "Over-rate UDP per link", &f->udp);
+	if (f->tcp_rx.measured)
+		evidence_line(&t, "Aggregate TCP per link, agent (received; NIC drops)",
+			      &f->tcp_rx);
+	if (f->udp_rx.measured)
+		evidence_line(&t, "Over-rate UDP per link, agent (received; NIC drops)",
+			      &f->udp_rx);
 	if (f->mode == BC_MODE_ROUNDROBIN && f->tcp.measured)
 		add(&t, " Retransmits are not attributable per link: balance-rr spreads each flow "
 			"over every slave.");
@@ -369,6 +443,8 @@ out:
 	json_object_object_add(o, "mismatch", mm);
 	json_object_object_add(o, "links", links_json(f));
 	json_object_object_add(o, "cause_link", cl ? json_object_new_string(cl->name) : NULL);
+	json_object_object_add(o, "cause_end",
+			       cl ? json_object_new_string(agent ? "agent" : "client") : NULL);
 	json_object_object_add(o, "cause", cause ? json_object_new_string(cause) : NULL);
 	json_object_object_add(o, "cpu_bound", json_object_new_boolean(cpu));
 	{

@@ -82,10 +82,11 @@ static double bond_ceiling(const struct bc_suite_facts *f, const double *c, size
 	}
 }
 
-static void evidence(struct json_object *doc, const char *test, struct bc_suite_evidence *e)
+static void evidence(struct json_object *doc, const char *test, const char *end,
+		     struct bc_suite_evidence *e)
 {
 	struct json_object *rows = bc_sj(doc, "links");
-	struct json_object *sl = bc_sj(bc_sj(bc_sj(doc, "ceilings"), "client"), "slaves");
+	struct json_object *sl = bc_sj(bc_sj(bc_sj(doc, "ceilings"), end), "slaves");
 	struct json_object *res = bc_suite_result(doc, test);
 
 	memset(e, 0, sizeof(*e));
@@ -95,7 +96,7 @@ static void evidence(struct json_object *doc, const char *test, struct bc_suite_
 		struct bc_suite_link *l = &e->l[e->n];
 		bool ok = false;
 
-		if (strcmp(bc_json_str(r, "test"), test) || strcmp(bc_json_str(r, "end"), "client"))
+		if (strcmp(bc_json_str(r, "test"), test) || strcmp(bc_json_str(r, "end"), end))
 			continue;
 		for (size_t k = 0; k < bc_json_len(sl); k++) {
 			struct json_object *s = json_object_array_get_idx(sl, k);
@@ -112,6 +113,7 @@ static void evidence(struct json_object *doc, const char *test, struct bc_suite_
 		l->ceiling_bps = bc_json_dbl(r, "ceiling_bps", 0);
 		l->goodput_bps = bc_json_dbl(r, "goodput_bps", -1);
 		l->retransmits = bc_sj(r, "retransmits") ? bc_json_i64(r, "retransmits", -1) : -1;
+		l->frames = bc_json_i64(r, "frames", 0);
 		l->drops = bc_json_i64(r, "drops", 0);
 		e->n++;
 	}
@@ -363,6 +365,8 @@ void bc_suite_facts_fill(struct json_object *doc, struct bc_suite_facts *f)
 			f->udp_cpu_bound = true;
 	}
 	mismatches(doc, f);
-	evidence(doc, "tcp-k", &f->tcp);
-	evidence(doc, "udp-over", &f->udp);
+	evidence(doc, "tcp-k", "client", &f->tcp);
+	evidence(doc, "udp-over", "client", &f->udp);
+	evidence(doc, "tcp-k", "agent", &f->tcp_rx);
+	evidence(doc, "udp-over", "agent", &f->udp_rx);
 }

@@ -329,7 +329,12 @@ static struct json_object *link_row(struct json_object *t, const char *end, stru
 		drops = bc_json_i64(ifc, "rx_dropped", 0) +
 			bc_json_i64(ifc, "rx_missed_errors", 0) +
 			bc_json_i64(ifc, "rx_over_errors", 0);
-	ceil = client ? bc_json_dbl(cs, udp ? "udp_ceiling_bps" : "tcp_ceiling_bps", 0) : 0;
+	/* the agent receives: a tbf/htb rate shapes only what it sends, the negotiated
+	 * speed and --link-rate bound both directions */
+	ceil = client || (strcmp(bc_json_str(cs, "rate_source"), "tbf") &&
+			  strcmp(bc_json_str(cs, "rate_source"), "htb"))
+		       ? bc_json_dbl(cs, udp ? "udp_ceiling_bps" : "tcp_ceiling_bps", 0)
+		       : 0;
 	json_object_object_add(o, "test", json_object_new_string(bc_json_str(t, "name")));
 	json_object_object_add(o, "name", json_object_new_string(name));
 	json_object_object_add(o, "end", json_object_new_string(end));

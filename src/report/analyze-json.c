@@ -26,7 +26,7 @@ void analyze_ledger(const struct bc_attrib *a, struct ledger_stage st[LEDGER_STA
 	}
 	for (size_t s = 0; s < a->n_streams; s++)
 		if (a->streams[s].dir == BC_DIR_FWD)
-			heads += a->streams[s].arrived;
+			heads += a->streams[s].arrived + a->streams[s].arrived_partial;
 	reasm = heads - (a->frag.incomplete + a->frag.too_far <= heads
 				 ? a->frag.incomplete + a->frag.too_far
 				 : heads);
@@ -118,6 +118,7 @@ static struct json_object *links_json(const struct bc_attrib *a)
 		json_object_object_add(o, "units_arrived", U64(l->units_arrived));
 		json_object_object_add(o, "lost", U64(l->lost));
 		json_object_object_add(o, "unbracketed", U64(l->unbracketed));
+		json_object_object_add(o, "messages_lost", U64(l->messages_lost));
 		json_object_object_add(o, "peer",
 				       l->peer >= 0 ? json_object_new_string(a->links[l->peer].name)
 						    : NULL);
@@ -202,6 +203,7 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 			json_object_new_string(s->dir == BC_DIR_FWD ? "forward" : "reverse"));
 		json_object_object_add(o, "left", U64(s->left));
 		json_object_object_add(o, "arrived", U64(s->arrived));
+		json_object_object_add(o, "arrived_partial", U64(s->arrived_partial));
 		json_object_object_add(o, "lost", U64(s->lost));
 		json_object_object_add(o, "unbracketed", U64(s->unbracketed));
 		json_object_object_add(o, "duplicates", U64(s->duplicates));
@@ -393,10 +395,12 @@ static struct json_object *timeline_json(const struct bc_attrib *a)
 		size_t n = tl->n_bins;
 
 		json_object_object_add(lo, "name", json_object_new_string(a->links[l].name));
-		json_object_object_add(lo, "side", json_object_new_string(
-							   a->links[l].side == BC_SIDE_TX ? "tx" : "rx"));
-		json_object_object_add(lo, "frames",
-				       u64_array(n ? bc_attrib_tl_frames(a, l, BC_DIR_FWD) : NULL, n));
+		json_object_object_add(
+			lo, "side",
+			json_object_new_string(a->links[l].side == BC_SIDE_TX ? "tx" : "rx"));
+		json_object_object_add(
+			lo, "frames",
+			u64_array(n ? bc_attrib_tl_frames(a, l, BC_DIR_FWD) : NULL, n));
 		json_object_object_add(
 			lo, "wire_bytes",
 			u64_array(n ? bc_attrib_tl_wire_bytes(a, l, BC_DIR_FWD) : NULL, n));
@@ -475,6 +479,7 @@ struct json_object *bc_analyze_json(const struct bc_attrib *a)
 	json_object_object_add(fr, "too_far", U64(a->frag.too_far));
 	json_object_object_add(fr, "unjoined_left", U64(a->frag.unjoined[0]));
 	json_object_object_add(fr, "unjoined_arrived", U64(a->frag.unjoined[1]));
+	json_object_object_add(fr, "joined_late", U64(a->frag.joined_late));
 	json_object_object_add(o, "fragments", fr);
 	json_object_object_add(o, "arrived_not_left", U64(a->rx_without_tx));
 	json_object_object_add(o, "clock_skew_packets", U64(a->skew_units));

@@ -10,6 +10,7 @@
 
 #include "bondcheck/inspect-report.h"
 #include "bondcheck/collect.h"
+#include "bondcheck/names.h"
 #include "traffic/bond-meta.h"
 #include "traffic/egress.h"
 
@@ -112,6 +113,16 @@ static struct json_object *slave_json(const struct bc_slave *s, const struct bc_
 	const struct bc_u32 *pause_f[] = {&s->pause_rx, &s->pause_tx, &s->pause_autoneg};
 
 	json_object_object_add(o, "name", json_object_new_string(s->name));
+	/* the slave's MII status before the run and after it (a slave that went down) */
+	json_object_object_add(o, "mii_status_before",
+			       bc_u32_known(&s->mii_status)
+				       ? json_object_new_string(bc_link_status_name((int)s->mii_status.v))
+				       : NULL);
+	json_object_object_add(
+		o, "mii_status",
+		after && bc_u32_known(&after->mii_status)
+			? json_object_new_string(bc_link_status_name((int)after->mii_status.v))
+			: NULL);
 	/* bonding's own count of this slave's link failures (miimon/ARP) over the run */
 	if (after && bc_u32_known(&s->link_failure_count) &&
 	    bc_u32_known(&after->link_failure_count))

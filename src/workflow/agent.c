@@ -43,6 +43,7 @@
 #include "workflow/bulk.h"
 #include "workflow/change-session.h"
 #include "workflow/end-inspect.h"
+#include "workflow/link-events.h"
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
 
@@ -501,7 +502,8 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	int fd = s->fd;
 	struct bc_host_sample a, b;
 	struct bc_bond_meta bm;
-	struct json_object *m = NULL, *o, *v;
+	struct bc_link_watch lw;
+	struct json_object *m = NULL, *o, *v, *counters;
 	int64_t next, hard_end;
 	unsigned idx = 0;
 	int r;
@@ -520,8 +522,12 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	else
 		bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&a);
+	/* a slave that goes down during the run: when (slave-down); no watch, no time */
+	if (bc_link_watch_start(&lw, NULL) < 0)
+		memset(&lw, 0, sizeof(lw));
 	if (cap && bc_run_capture_start(cap, &t->err) < 0) {
 		reply_error(fd, BC_CTL_E_CAPTURE, t->err.msg);
+		bc_link_watch_free(&lw);
 		bc_host_sample_free(&a);
 		bc_bond_meta_free(&bm);
 		return -EIO;
@@ -529,6 +535,7 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	r = bc_test_start(t, NULL);
 	if (r < 0) {
 		reply_error(fd, BC_CTL_E_BAD_PLAN, t->err.msg);
+		bc_link_watch_free(&lw);
 		bc_host_sample_free(&a);
 		bc_bond_meta_free(&bm);
 		return r;
@@ -592,7 +599,10 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	json_object_object_add(o, "type", json_object_new_string("result"));
 	json_object_object_add(o, "tmax_ms", json_object_new_int64(t->plan.tmax_ms));
 	json_object_object_add(o, "streams", bc_test_results_json(t));
-	json_object_object_add(o, "counters", bc_host_delta_json(&a, &b));
+	counters = bc_host_delta_json(&a, &b);
+	bc_link_events_add(counters, &lw, t->start_ns);
+	bc_link_watch_free(&lw);
+	json_object_object_add(o, "counters", counters);
 	{
 		struct json_object *meta = bc_host_metadata_json();
 		struct bc_egress e;
@@ -624,6 +634,7 @@ out:
 	test_set(s->ag, TEST_HELD);
 	bc_test_stop_senders(t);
 	bc_test_stop_receivers(t, 0);
+	bc_link_watch_free(&lw);
 	bc_host_sample_free(&a);
 	bc_bond_meta_free(&bm);
 	return r;

@@ -15,6 +15,7 @@
 #include "bondcheck/host-stats.h"
 #include "traffic/egress.h"
 #include "workflow/client-result.h"
+#include "workflow/link-events.h"
 
 static struct json_object *find_id(struct json_object *arr, int64_t id)
 {
@@ -496,10 +497,15 @@ int bc_client_flaps(struct json_object *ends, struct json_object *findings)
 			continue;
 		json_object_object_foreach(ifs, name, c)
 		{
-			long long ch = bc_json_i64(c, "carrier_changes", 0);
+			long long ch = bc_json_i64(c, "carrier_changes", 0), raw = ch;
 			struct json_object *f, *ev;
 			char buf[400];
+			double t;
 
+			/* a link that went down and stayed down is slave-down, not a flap */
+			if (ch > 0 && bc_link_ended_down(json_object_object_get(ends, hosts[h]),
+							 name, &t))
+				ch--;
 			if (ch <= 0)
 				continue;
 			f = json_object_new_object();
@@ -510,7 +516,7 @@ int bc_client_flaps(struct json_object *ends, struct json_object *findings)
 						       def ? def->severity : BC_SEV_WARNING)));
 			snprintf(buf, sizeof(buf), "%s/%s", hosts[h], name);
 			json_object_object_add(f, "subject", json_object_new_string(buf));
-			json_object_object_add(ev, "carrier_changes", json_object_new_int64(ch));
+			json_object_object_add(ev, "carrier_changes", json_object_new_int64(raw));
 			json_object_object_add(ev, "flaps", json_object_new_int64((ch + 1) / 2));
 			json_object_object_add(f, "evidence", ev);
 			snprintf(

@@ -72,7 +72,9 @@ void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
  * interface of either end (@ends: {client, agent} with counters.interfaces)
  * whose carrier_changes moved during the run: subject "client/IF" or
  * "agent/IF", evidence carrier_changes and flaps (down-and-up pairs,
- * rounded up).  Returns how many.
+ * rounded up).  A link whose link events show it ended down has its final
+ * loss of carrier left out (that is slave-down, workflow/link-events.h):
+ * one that went down once and stayed down is no flap.  Returns how many.
  */
 int bc_client_flaps(struct json_object *ends, struct json_object *findings);
 

@@ -28,6 +28,7 @@
 #include "traffic/test-end.h"
 #include "workflow/client-conn.h"
 #include "workflow/client-result.h"
+#include "workflow/link-events.h"
 #include "workflow/place.h"
 #include "workflow/run-capture.h"
 
@@ -221,7 +222,9 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	struct bc_ivl_state st = {.all = json_object_new_array()};
 	struct bc_host_sample ha, hb;
 	struct bc_bond_meta bm;
+	struct bc_link_watch lw;
 	struct json_object *o, *m = NULL, *v, *agent_streams = NULL, *res, *notes, *ends, *meta;
+	struct json_object *counters;
 	int64_t end;
 	unsigned n_ivl = 0, max_ivl;
 	uint64_t t1;
@@ -234,6 +237,9 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	else
 		bc_bond_meta_begin(&bm, &t->local);
 	bc_host_sample_take(&ha);
+	/* a slave that goes down during the run: when (slave-down); no watch, no time */
+	if (bc_link_watch_start(&lw, NULL) < 0)
+		memset(&lw, 0, sizeof(lw));
 	meta = bc_host_metadata_json();
 	{
 		struct bc_egress e;
@@ -386,14 +392,16 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	bc_client_summarize(c, t, res, o, notes);
 	bc_client_clock(ce, res, o, notes);
 	ends = json_object_new_object();
-	json_object_object_add(ends, "client",
-			       bc_client_end_json(bc_host_delta_json(&ha, &hb), meta));
+	counters = bc_host_delta_json(&ha, &hb);
+	bc_link_events_add(counters, &lw, t->start_ns);
+	json_object_object_add(ends, "client", bc_client_end_json(counters, meta));
 	meta = NULL;
 	json_object_object_add(
 		ends, "agent",
 		bc_client_end_json(json_object_get(json_object_object_get(m, "counters")),
 				   json_object_get(json_object_object_get(m, "metadata"))));
 	bc_client_notes(o, ends, notes);
+	bc_slave_down_findings(ends, findings);
 	bc_client_flaps(ends, findings);
 	json_object_object_add(res, "ends", ends);
 	json_object_object_add(res, "intervals", st.all);
@@ -419,6 +427,7 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	r = 0;
 	bc_host_sample_free(&hb);
 fail:
+	bc_link_watch_free(&lw);
 	bc_host_sample_free(&ha);
 	bc_bond_meta_free(&bm);
 	json_object_put(meta);

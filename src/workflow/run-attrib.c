@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -100,6 +101,32 @@ static int add_file(struct bc_attrib *a, enum bc_side side, const char *host, co
 	return 0;
 }
 
+/*
+ * The receiver's reassembly settings (forward: the agent, -R: the client) from its
+ * metadata sysctls: net.ipv4.ipfrag_time (s) is the fragment join window,
+ * net.ipv4.ipfrag_max_dist the FRAG_TOO_FAR distance; the defaults when absent.
+ */
+static void receiver_frag_cfg(struct bc_attrib_cfg *cfg, struct json_object *res)
+{
+	const char *dir = bc_json_str(json_object_object_get(res, "test"), "direction");
+	struct json_object *ends = json_object_object_get(res, "ends");
+	struct json_object *rcv = json_object_object_get(ends, strcmp(dir, "reverse") ? "agent"
+										       : "client");
+	struct json_object *sc = json_object_object_get(json_object_object_get(rcv, "metadata"),
+							"sysctls");
+	const char *t = bc_json_str(sc, "net.ipv4.ipfrag_time");
+	const char *d = bc_json_str(sc, "net.ipv4.ipfrag_max_dist");
+	char *end;
+	unsigned long v;
+
+	v = strtoul(t, &end, 10);
+	if (*t && !*end && v > 0 && v < 86400)
+		cfg->ipfrag_window_ns = (uint64_t)v * 1000000000ull;
+	v = strtoul(d, &end, 10);
+	if (*d && !*end && v < 1000000)
+		cfg->ipfrag_max_dist = (uint32_t)v;
+}
+
 /* A local file-system failure: the capture files could not be written here. */
 static bool write_error(int r)
 {
@@ -161,6 +188,7 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 		cfg.local_version = 4;
 		memcpy(cfg.local, &((const struct sockaddr_in *)client_addr)->sin_addr, 4);
 	}
+	receiver_frag_cfg(&cfg, res);
 	r = bc_attrib_init(&a, &cfg, err);
 	if (r < 0)
 		return r;

@@ -23,8 +23,7 @@ static uint64_t u64(struct json_object *o, const char *k)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
-static struct json_object *path(struct json_object *o, const char *a, const char *b,
-				const char *c)
+static struct json_object *path(struct json_object *o, const char *a, const char *b, const char *c)
 {
 	o = o ? json_object_object_get(o, a) : NULL;
 	o = o && b ? json_object_object_get(o, b) : o;
@@ -40,8 +39,7 @@ static const char *ifname_of(const char *link)
 }
 
 /* Receive drop counters of the driver (ethtool -S deltas): rx drops, misses, no-buffer. */
-static void driver_drops(struct json_object *meta_bond, const char *ifname,
-			 struct bc_ledger_rx *rx)
+static void driver_drops(struct json_object *meta_bond, const char *ifname, struct bc_ledger_rx *rx)
 {
 	struct json_object *sl = json_object_object_get(meta_bond, "slaves");
 	int64_t best = 0;
@@ -90,6 +88,7 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 			snprintf(t->peer, sizeof(t->peer), "%s", bc_json_str(l, "peer"));
 			t->left = u64(l, "units_left") - u64(l, "unbracketed");
 			t->lost = u64(l, "lost");
+			t->messages_lost = u64(l, "messages_lost");
 			c = json_object_object_get(sif, ifname_of(name));
 			t->qdisc_drops = bc_json_i64(c, "qdisc_drops", -1);
 			t->tx_dropped = bc_json_i64(c, "tx_dropped", -1);
@@ -135,7 +134,8 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 	for (size_t i = 0; i < bc_json_len(streams); i++) {
 		struct json_object *s = json_object_array_get_idx(streams, i);
 
-		if (strcmp(bc_json_str(s, "direction"), want) || strcmp(bc_json_str(s, "protocol"), "udp"))
+		if (strcmp(bc_json_str(s, "direction"), want) ||
+		    strcmp(bc_json_str(s, "protocol"), "udp"))
 			return false;
 		in->sent_by_app += u64(s, "sent_packets");
 		in->read_by_app += u64(s, "received_packets");
@@ -146,13 +146,14 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 		if (strcmp(bc_json_str(s, "direction"), adir))
 			continue;
 		in->left += u64(s, "left");
-		in->arrived += u64(s, "arrived");
+		in->arrived += u64(s, "arrived") + u64(s, "arrived_partial");
 		in->unbracketed += u64(s, "unbracketed");
 	}
 	for (size_t i = 0; i < bc_json_len(flows); i++) {
 		struct json_object *f = json_object_array_get_idx(flows, i);
 
-		if (strcmp(bc_json_str(f, "direction"), adir) || strcmp(bc_json_str(f, "proto"), "udp"))
+		if (strcmp(bc_json_str(f, "direction"), adir) ||
+		    strcmp(bc_json_str(f, "proto"), "udp"))
 			continue;
 		snprintf(in->sender_addr, sizeof(in->sender_addr), "%s", bc_json_str(f, "src"));
 		snprintf(in->receiver_addr, sizeof(in->receiver_addr), "%s", bc_json_str(f, "dst"));
@@ -177,8 +178,8 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 
 static const char *const stage_source[BC_LEDGER_STAGES] = {
 	"sender app (sendmsg successes)",
-	"sender slave captures (first fragments)",
-	"receiver slave captures (first fragments)",
+	"sender slave captures (datagrams; a fragmented one once)",
+	"receiver slave captures (datagrams any fragment of which arrived)",
 	"receiver captures: whole messages minus predicted FRAG_TOO_FAR",
 	"receiver Udp InDatagrams + InErrors delta",
 	"receiver app",
@@ -206,27 +207,26 @@ static struct json_object *finding_json(const struct bc_ledger_in *in,
 	if (lf->path[0])
 		json_object_object_add(ev, "path", json_object_new_string(lf->path));
 	json_object_object_add(o, "evidence", ev);
-	snprintf(buf, sizeof(buf),
-		 "%llu %s on %s (%s, %s -> %s); the counter that moved: %s",
+	snprintf(buf, sizeof(buf), "%llu %s on %s (%s, %s -> %s); the counter that moved: %s",
 		 (unsigned long long)lf->count,
 		 !strcmp(lf->id, "wire-loss") || !strncmp(lf->id, "tx", 2) ? "packets lost"
-									     : "datagrams lost",
+									   : "datagrams lost",
 		 lf->subject, lf->host, in->sender, in->receiver, lf->counter);
 	json_object_object_add(o, "advice", json_object_new_string(buf));
 	return o;
 }
 
-int bc_run_ledger(struct json_object *analysis, struct json_object *res,
-		  struct json_object *notes)
+int bc_run_ledger(struct json_object *analysis, struct json_object *res, struct json_object *notes)
 {
 	struct json_object *arr, *old = json_object_object_get(analysis, "findings"), *nf;
 	struct bc_ledger_in in;
 	struct bc_ledger l;
 
 	if (!gather(&in, analysis, res)) {
-		json_object_array_add(notes, json_object_new_string(
-						     "capture: the live loss ledger needs a one-way "
-						     "UDP run (forward or -R); stages left as captured"));
+		json_object_array_add(
+			notes,
+			json_object_new_string("capture: the live loss ledger needs a one-way "
+					       "UDP run (forward or -R); stages left as captured"));
 		return 0;
 	}
 	bc_ledger_compute(&in, &l);
@@ -235,9 +235,9 @@ int bc_run_ledger(struct json_object *analysis, struct json_object *res,
 		struct json_object *s = json_object_new_object();
 
 		json_object_object_add(s, "stage", json_object_new_string(l.st[i].stage));
-		json_object_object_add(s, "count", l.st[i].known ? json_object_new_int64(
-									   (int64_t)l.st[i].count)
-								 : NULL);
+		json_object_object_add(s, "count",
+				       l.st[i].known ? json_object_new_int64((int64_t)l.st[i].count)
+						     : NULL);
 		json_object_object_add(s, "drop", json_object_new_int64((int64_t)l.st[i].drop));
 		json_object_object_add(s, "explained",
 				       json_object_new_int64((int64_t)l.st[i].explained));
@@ -256,7 +256,8 @@ int bc_run_ledger(struct json_object *analysis, struct json_object *res,
 	for (size_t i = 0; i < bc_json_len(old); i++) {
 		struct json_object *f = json_object_array_get_idx(old, i);
 
-		if (!strcmp(bc_json_str(f, "id"), "wire-loss") || !strcmp(bc_json_str(f, "id"), "rx-loss-reassembly"))
+		if (!strcmp(bc_json_str(f, "id"), "wire-loss") ||
+		    !strcmp(bc_json_str(f, "id"), "rx-loss-reassembly"))
 			continue;
 		json_object_array_add(nf, json_object_get(f));
 	}
@@ -265,8 +266,9 @@ int bc_run_ledger(struct json_object *analysis, struct json_object *res,
 	json_object_object_add(analysis, "findings", nf);
 	if (l.softnet_unsplittable)
 		json_object_array_add(
-			notes, json_object_new_string(
-				       "capture: softnet_stat dropped moved; it is global per CPU and "
-				       "both ends run on one kernel, so it cannot be split between them"));
+			notes,
+			json_object_new_string(
+				"capture: softnet_stat dropped moved; it is global per CPU and "
+				"both ends run on one kernel, so it cannot be split between them"));
 	return 0;
 }

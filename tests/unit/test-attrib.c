@@ -207,7 +207,8 @@ static void test_striped_loss_reorder(void **state)
 	bc_attrib_free(&a);
 }
 
-/* IPv4 fragments: 3 per message over 2 links; one fragment lost, one too far. */
+/* IPv4 fragments: 3 per message over 2 links; a middle fragment lost, a first fragment
+ * lost (its message joined through the sender's capture), one too far. */
 static void test_fragments(void **state)
 {
 	struct bc_attrib_cfg cfg;
@@ -251,7 +252,7 @@ static void test_fragments(void **state)
 			assert_int_equal(bc_attrib_add_packet(&a, l ? t1 : t0, ts, buf,
 							      (uint32_t)len, (uint32_t)len),
 					 0);
-			if (m == 3 && k == 1)
+			if ((m == 3 && k == 1) || (m == 7 && k == 0))
 				continue; /* lost */
 			if (m == 5 && k == 2)
 				continue; /* delivered below, after 12 other fragments */
@@ -272,17 +273,38 @@ static void test_fragments(void **state)
 	}
 	assert_int_equal(bc_attrib_finish(&a, &err), 0);
 	assert_int_equal(a.frag.fragments[0], 30);
-	assert_int_equal(a.frag.fragments[1], 29);
+	assert_int_equal(a.frag.fragments[1], 28);
 	assert_int_equal(a.frag.messages_rx, 10);
-	assert_int_equal(a.frag.incomplete, 1);
-	assert_int_equal(a.frag.complete, 9);
+	assert_int_equal(a.frag.incomplete, 2);
+	assert_int_equal(a.frag.complete, 8);
 	assert_int_equal(a.frag.too_far, 1);
 	assert_int_equal(a.frag.too_far_link, r1);
-	assert_int_equal(a.links[t0].lost + a.links[t1].lost, 1);
-	assert_int_equal(a.links[(3 + 1) % 2 ? t1 : t0].lost, 1);
-	assert_non_null(find(&a, "rx-loss-reassembly"));
-	assert_string_equal(find(&a, "rx-loss-reassembly")->subject, "rx:b/eth1");
+	assert_int_equal(a.frag.joined_late, 1);
+	/* message 3 lost its middle fragment on eth0, message 7 its first on eth1; the
+	 * other fragments of message 7 arrived (joined late): not counted lost */
+	assert_int_equal(a.links[t0].lost, 1);
+	assert_int_equal(a.links[t1].lost, 1);
+	assert_int_equal(a.links[t0].messages_lost, 1);
+	assert_int_equal(a.links[t1].messages_lost, 1);
+	assert_int_equal(a.n_streams, 1);
+	assert_int_equal(a.streams[0].arrived, 9);
+	assert_int_equal(a.streams[0].arrived_partial, 1);
+	assert_int_equal(a.streams[0].lost, 1);
 	assert_int_equal(a.frag.unjoined[0] + a.frag.unjoined[1], 0);
+	assert_null(find(&a, "capture-incomplete"));
+	{
+		const char *want[] = {"tx:a/eth0", "tx:a/eth1", "rx:b/eth1"};
+		size_t n = 0;
+
+		for (size_t i = 0; i < a.n_findings; i++) {
+			if (strcmp(a.findings[i].id, "rx-loss-reassembly"))
+				continue;
+			assert_true(n < 3);
+			assert_string_equal(a.findings[i].subject, want[n]);
+			n++;
+		}
+		assert_int_equal(n, 3);
+	}
 	bc_attrib_free(&a);
 }
 

@@ -259,6 +259,50 @@ static void test_reassembly_unknown_socket(void **state)
 	assert_int_equal(l.n_f, 1);
 }
 
+/*
+ * Field note 1's 10240-byte messages: 490 sent, 7 fragments each over two slaves; 47
+ * fragments lost on the eth1 wire cost 46 messages (two fragments of one message
+ * lost), every message reached the receiver in part.  The messages are lost at
+ * the reassembled stage, on eth1; the fragments stay a wire-loss of eth1.
+ */
+static void test_reassembly_fragment_lost(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 0);
+	in.n_tx = in.n_rx = 2;
+	in.tx[0].left = 1713;
+	in.tx[1].left = 1710;
+	in.tx[1].lost = 47;
+	in.tx[1].messages_lost = 46;
+	in.sent_by_app = in.left = in.arrived = 490;
+	in.reassembled = in.read_by_app = 444;
+	in.rcv_in_datagrams = 444;
+	in.rcv_reasm_fails = 46;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[2].drop, 0);
+	assert_int_equal(l.st[3].drop, 46);
+	assert_int_equal(l.st[3].explained, 46);
+	assert_non_null(strstr(l.st[3].counter, "fragment lost on tx:client/eth1: 46 messages"));
+	assert_non_null(strstr(l.st[3].counter, "Ip ReasmFails +46"));
+	f = find(&l, "rx-loss-reassembly", "tx:client/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 46);
+	assert_int_equal(f->of, 490);
+	assert_string_equal(f->host, "10.0.0.2");
+	assert_string_equal(f->path, "tx:client/eth1 -> rx:agent/eth1");
+	assert_non_null(strstr(f->counter, "47 fragments lost"));
+	f = find(&l, "wire-loss", "tx:client/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 47);
+	assert_int_equal(f->of, 1710);
+	assert_null(find(&l, "rx-loss-reassembly", "agent/bond0"));
+	assert_int_equal(l.n_f, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_softnet_own_kernel),
 		cmocka_unit_test(test_socket),
 		cmocka_unit_test(test_reassembly_unknown_socket),
+		cmocka_unit_test(test_reassembly_fragment_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,59 @@ static void test_rr_slow_link(void **state)
 	json_object_put(a);
 }
 
+/*
+ * The mismatch is on the agent: its eth1 (8139cp) NIC drops what arrives.  The
+ * client's slaves (one driver) all run at the same share of their ceilings and
+ * drop nothing, so the cause is the agent's receiving slave; a 0.5 % drop share
+ * is below the threshold and the mismatch then costs nothing measurable.
+ */
+static void test_rr_agent_rx_drops(void **state)
+{
+	struct bc_suite_facts f;
+	struct json_object *d;
+
+	(void)state;
+	bc_suite_facts_init(&f);
+	f.mode = BC_MODE_ROUNDROBIN;
+	f.n_usable = 3;
+	f.n_mismatch = 1;
+	snprintf(f.mismatch[0], sizeof(f.mismatch[0]), "drivers e1000, 8139cp, e1000 (agent)");
+	for (int k = 0; k < 2; k++) {
+		struct bc_suite_evidence *e = k ? &f.udp : &f.tcp;
+
+		link(e, "eth0", "e1000", 14.35e6, 6.0e6, 0);
+		link(e, "eth1", "e1000", 14.35e6, 6.0e6, 0);
+		link(e, "eth2", "e1000", 14.35e6, 6.0e6, 0);
+	}
+	link(&f.tcp_rx, "eth0", "e1000", -1, 6.0e6, 0);
+	link(&f.tcp_rx, "eth1", "8139cp", -1, 6.0e6, 0);
+	link(&f.tcp_rx, "eth2", "e1000", -1, 6.0e6, 0);
+	link(&f.udp_rx, "eth0", "e1000", -1, 6.0e6, 0);
+	link(&f.udp_rx, "eth1", "8139cp", -1, 5.4e6, 300);
+	link(&f.udp_rx, "eth2", "e1000", -1, 6.0e6, 0);
+	for (size_t i = 0; i < 3; i++)
+		f.udp_rx.l[i].frames = f.tcp_rx.l[i].frames = 3000;
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "fail");
+	assert_string_equal(str(d, "cause_link"), "eth1");
+	assert_string_equal(str(d, "cause_end"), "agent");
+	assert_string_equal(str(d, "cause"), "holds-back");
+	assert_contains(str(d, "text"),
+			"the agent's eth1 (8139cp) holds the bond back: in the over-rate UDP "
+			"probe its NIC dropped 300 of the 3000 frames that arrived on it while "
+			"eth0 (e1000), eth2 (e1000) dropped none. balance-rr gives");
+	assert_contains(str(d, "text"), "Over-rate UDP per link, agent (received; NIC drops)");
+	assert_int_equal(json_object_array_length(json_object_object_get(d, "links")), 12);
+	json_object_put(d);
+
+	f.udp_rx.l[1].drops = 15; /* 0.5 % of 3000 */
+	d = bc_verdict_drivers(&f);
+	assert_string_equal(str(d, "status"), "pass");
+	assert_null(str(d, "cause_end"));
+	assert_contains(str(d, "text"), "The mismatch cost nothing measurable");
+	json_object_put(d);
+}
+
 /* The same bond, but the TCP test alone shows it: the probe is missing. */
 static void test_rr_slow_link_tcp_only(void **state)
 {
@@ -474,6 +527,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rr_slow_link),
+		cmocka_unit_test(test_rr_agent_rx_drops),
 		cmocka_unit_test(test_rr_slow_link_tcp_only),
 		cmocka_unit_test(test_mismatch_cost_nothing),
 		cmocka_unit_test(test_placed_falls_short),
