@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "bondcheck/json-get.h"
 #include "bondcheck/sweep.h"
+#include "bondcheck/tcp-metrics.h"
 #include "workflow/sweep-int.h"
 
 void bc_sweep_cfg_defaults(struct bc_sweep_cfg *c)
@@ -111,15 +113,41 @@ static struct json_object *run_json(unsigned rep, struct json_object *res)
 	return r;
 }
 
+/*
+ * Every TCP run starts from the same state: forget the kernel's cached
+ * metrics (cwnd, ssthresh, reordering; bondcheck/tcp-metrics.h) of the
+ * peer, or the previous point's run would seed this one.  Returns 0 or a
+ * negative errno with @e set (no CAP_NET_ADMIN, no tcp_metrics family, a
+ * peer name that does not resolve).
+ */
+static int forget_tcp_metrics(const struct bc_sweep_cfg *c, struct bc_error *e)
+{
+	struct addrinfo hints = {0}, *ai = NULL;
+	struct sockaddr_storage dst = {0};
+	int r;
+
+	hints.ai_family = c->client.family == 4 ? AF_INET :
+			  c->client.family == 6 ? AF_INET6 : AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	r = getaddrinfo(c->client.peer, NULL, &hints, &ai);
+	if (r != 0 || !ai)
+		return bc_error_set(e, -ENOENT, "%s: %s", c->client.peer, gai_strerror(r));
+	memcpy(&dst, ai->ai_addr, ai->ai_addrlen < sizeof(dst) ? ai->ai_addrlen : sizeof(dst));
+	freeaddrinfo(ai);
+	return bc_tcp_metrics_forget(&dst, e);
+}
+
 int bc_sweep_run_point(const struct bc_sweep_cfg *c, struct json_object *point, unsigned rep)
 {
 	struct bc_client_cfg cc;
-	struct bc_error err = {0};
+	struct bc_error err = {0}, me = {0};
 	struct json_object *res = NULL, *r;
 	double v = bc_json_dbl(point, "value", 0);
 	int rc;
 
 	rc = apply(c, v, &cc, &err);
+	if (rc == 0 && cc.plan.proto == BC_L4_TCP && forget_tcp_metrics(c, &me) < 0)
+		bc_sweep_say(c, "TCP metrics not cleared: %s", me.msg);
 	if (rc == 0)
 		rc = bc_client_run(&cc, &res, &err);
 	if (rc < 0) {
@@ -136,6 +164,8 @@ int bc_sweep_run_point(const struct bc_sweep_cfg *c, struct json_object *point, 
 			     bc_json_dbl(r, "ceiling_bps", 0) / 1e6);
 		json_object_put(res);
 	}
+	if (me.msg[0])
+		json_object_object_add(r, "tcp_metrics_error", json_object_new_string(me.msg));
 	json_object_array_add(json_object_object_get(point, "runs"), r);
 	return rc;
 }
@@ -178,6 +208,7 @@ int bc_sweep_run(const struct bc_sweep_cfg *c, struct json_object **doc, struct 
 {
 	struct json_object *d, *points, *notes;
 	bool incomplete = false, cpu = false;
+	const char *metrics_error = NULL;
 	int r = 0;
 
 	*doc = NULL;
@@ -223,9 +254,24 @@ int bc_sweep_run(const struct bc_sweep_cfg *c, struct json_object **doc, struct 
 		bc_sweep_point_finish(p, BC_SWEEP_CONFIDENCE);
 		if (bc_json_i64(p, "n", 0) < (long long)c->repetitions)
 			incomplete = true;
-		for (size_t k = 0; k < bc_json_len(runs); k++)
-			cpu |= json_object_get_boolean(json_object_object_get(
-				json_object_array_get_idx(runs, k), "cpu_bound"));
+		for (size_t k = 0; k < bc_json_len(runs); k++) {
+			struct json_object *run = json_object_array_get_idx(runs, k);
+			struct json_object *me = json_object_object_get(run, "tcp_metrics_error");
+
+			cpu |= json_object_get_boolean(json_object_object_get(run, "cpu_bound"));
+			if (me && !metrics_error)
+				metrics_error = json_object_get_string(me);
+		}
+	}
+	if (metrics_error) {
+		char note[400];
+
+		snprintf(note, sizeof(note),
+			 "the kernel's TCP metrics of the peer could not be cleared before each "
+			 "run (%s): a run may start from the cwnd, ssthresh and reordering an "
+			 "earlier run taught the kernel",
+			 metrics_error);
+		json_object_array_add(notes, json_object_new_string(note));
 	}
 	if (cpu)
 		json_object_array_add(notes, json_object_new_string(

@@ -60,6 +60,16 @@ case_streams() {
 	check "TCP streams sweep exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	check "2 points, 2 runs each" [ "$(jq -r '[.points[] | .n] | join(",")' "$WORK/out")" = "2,2" ]
 	check "param streams, unit streams" [ "$(jq -r '.param + " " + .unit' "$WORK/out")" = "streams streams" ]
+	check "TCP metrics of the peer cleared before each run" \
+		[ "$(jq '[.points[].runs[] | select(has("tcp_metrics_error"))] | length' "$WORK/out")" = 0 ]
+	# without CAP_NET_ADMIN the metrics cannot be cleared: every run and a note say so
+	ip netns exec "$C" capsh --drop=cap_net_admin -- -c \
+		"exec '$BC' sweep --peer 10.77.2.1 --param streams=1 --repetitions 1 -t 0.5 -j" \
+		>"$WORK/out2" 2>"$WORK/err2"
+	check "no CAP_NET_ADMIN: each run carries the error" \
+		[ "$(jq '[.points[].runs[] | select(.tcp_metrics_error | test("permission|EPERM|not permitted|CAP_NET_ADMIN"; "i"))] | length' "$WORK/out2")" = 1 ]
+	check "no CAP_NET_ADMIN: a note names it" \
+		[ "$(jq '[.notes[] | select(test("TCP metrics"))] | length' "$WORK/out2")" = 1 ]
 	sweep --peer 10.77.2.1 -u --param rate=2M,6M --repetitions 2 -t 1 -j
 	check "UDP rate sweep exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	# 2 Mbit/s x 1 s / (8 x 1472) = 169.8 datagrams; 6M: 509.5
