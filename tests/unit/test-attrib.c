@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "bondcheck/analyze-report.h"
 #include "bondcheck/attrib.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/packet.h"
@@ -296,6 +297,113 @@ static void test_vlan_striped(void **state)
 	bc_attrib_free(&a);
 }
 
+/*
+ * 200 datagrams striped over 2 links; rx:eth1's capture missed 4 of its
+ * arrivals (ps_drop 4: the ring was full), nothing was lost on the wire.
+ * Each figure must say what it is worth: rx:eth1's counts a lower bound,
+ * the capture-derived loss (4, all false) an upper bound, reordering
+ * unknown; then the same with only tx:eth0's capture dropping: its counts
+ * a lower bound, the loss on it a lower bound, reordering exact.
+ */
+static void bounds_run(struct bc_attrib *a, int drop_link)
+{
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	uint8_t buf[2048];
+	int l[4];
+
+	bc_attrib_cfg_default(&cfg);
+	assert_int_equal(bc_attrib_init(a, &cfg, &err), 0);
+	l[0] = bc_attrib_add_link(a, BC_SIDE_TX, "eth0", &err);
+	l[1] = bc_attrib_add_link(a, BC_SIDE_TX, "eth1", &err);
+	l[2] = bc_attrib_add_link(a, BC_SIDE_RX, "eth0", &err);
+	l[3] = bc_attrib_add_link(a, BC_SIDE_RX, "eth1", &err);
+	for (uint64_t s = 0; s < 200; s++) {
+		int k = (int)(s % 2), len = udp_frame(s, buf);
+		uint64_t t = s * 10 * US;
+		/* the ring of drop_link's capture overflowed 4 times */
+		bool missed = (s / 2) % 25 == 7 && (drop_link == l[k] || drop_link == l[2 + k]);
+
+		if (!(missed && drop_link == l[k]))
+			assert_int_equal(bc_attrib_add_packet(a, l[k], t, buf, (uint32_t)len,
+							      (uint32_t)len),
+					 0);
+		if (!(missed && drop_link == l[2 + k]))
+			assert_int_equal(bc_attrib_add_packet(a, l[2 + k], t + 50 * US, buf,
+							      (uint32_t)len, (uint32_t)len),
+					 0);
+	}
+	a->links[drop_link].ps_drop = 4;
+	assert_int_equal(bc_attrib_finish(a, &err), 0);
+}
+
+static const char *jstr(struct json_object *o, const char *k1, int i, const char *k2,
+			const char *k3)
+{
+	o = json_object_object_get(o, k1);
+	if (i >= 0)
+		o = json_object_array_get_idx(o, (size_t)i);
+	if (k2)
+		o = json_object_object_get(o, k2);
+	if (k3)
+		o = json_object_object_get(o, k3);
+	return o ? json_object_get_string(o) : "(none)";
+}
+
+static void test_capture_bounds(void **state)
+{
+	struct bc_attrib a;
+	struct json_object *j;
+
+	(void)state;
+	bounds_run(&a, 3); /* rx:eth1 dropped */
+	assert_int_equal(a.links[3].dir[BC_DIR_FWD].frames, 96);
+	assert_int_equal(a.links[1].lost, 4); /* the capture's loss, not the wire's */
+	assert_true(bc_attrib_link_incomplete(&a, 3));
+	assert_false(bc_attrib_link_incomplete(&a, 1));
+	assert_int_equal(bc_attrib_count_bound(&a, 3), BC_BOUND_LOWER);
+	assert_int_equal(bc_attrib_count_bound(&a, 2), BC_BOUND_EXACT);
+	assert_int_equal(bc_attrib_loss_bound(&a, 1), BC_BOUND_UPPER);
+	assert_int_equal(bc_attrib_loss_bound(&a, -1), BC_BOUND_UPPER);
+	assert_int_equal(bc_attrib_reorder_bound(&a), BC_BOUND_UNKNOWN);
+	assert_non_null(find(&a, "capture-incomplete"));
+	assert_string_equal(find(&a, "capture-incomplete")->subject, "rx:eth1");
+	j = bc_analyze_json(&a);
+	assert_string_equal(jstr(j, "capture_complete", -1, NULL, NULL), "false");
+	assert_string_equal(jstr(j, "loss_bound", -1, NULL, NULL), "upper");
+	assert_string_equal(jstr(j, "links", 1, "bounds", "lost"), "upper");
+	assert_string_equal(jstr(j, "links", 1, "bounds", "counts"), "exact");
+	assert_string_equal(jstr(j, "links", 3, "bounds", "counts"), "lower");
+	assert_string_equal(jstr(j, "links", 3, "complete", NULL), "false");
+	assert_string_equal(jstr(j, "links", 3, "bounds", "lost"), "(none)"); /* rx: no loss */
+	assert_string_equal(jstr(j, "streams", 0, "lost_bound", NULL), "upper");
+	assert_string_equal(jstr(j, "reordering", -1, "bound", NULL), "unknown");
+	json_object_put(j);
+	bc_attrib_free(&a);
+
+	bounds_run(&a, 0); /* tx:eth0 dropped */
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].frames, 96);
+	assert_int_equal(a.links[0].lost, 0);
+	assert_int_equal(a.rx_without_tx, 4);
+	assert_int_equal(bc_attrib_count_bound(&a, 0), BC_BOUND_LOWER);
+	assert_int_equal(bc_attrib_loss_bound(&a, 0), BC_BOUND_LOWER);
+	assert_int_equal(bc_attrib_loss_bound(&a, 1), BC_BOUND_EXACT);
+	assert_int_equal(bc_attrib_reorder_bound(&a), BC_BOUND_EXACT);
+	j = bc_analyze_json(&a);
+	assert_string_equal(jstr(j, "capture_complete", -1, NULL, NULL), "false");
+	assert_string_equal(jstr(j, "links", 0, "bounds", "lost"), "lower");
+	assert_string_equal(jstr(j, "links", 1, "bounds", "lost"), "exact");
+	assert_string_equal(jstr(j, "reordering", -1, "bound", NULL), "exact");
+	json_object_put(j);
+	bc_attrib_free(&a);
+
+	bounds_run(&a, 2); /* rx:eth0 dropped: no datagram is late, yet unknown */
+	assert_int_equal(a.rx_reordered, 0);
+	assert_int_equal(bc_attrib_reorder_bound(&a), BC_BOUND_UNKNOWN);
+	assert_int_equal(bc_attrib_loss_bound(&a, 1), BC_BOUND_UPPER);
+	bc_attrib_free(&a);
+}
+
 /* IPv4 fragments: 3 per message over 2 links; a middle fragment lost, a first fragment
  * lost (its message joined through the sender's capture), one too far. */
 static void test_fragments(void **state)
@@ -487,6 +595,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_striped_loss_reorder),
 		cmocka_unit_test(test_vlan_striped),
+		cmocka_unit_test(test_capture_bounds),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_bad_input),
 	};
