@@ -12,6 +12,12 @@
  *    rtnetlink (`tc -s qdisc`), where a netem/tbf drop on a slave shows, and
  *    "carrier_changes" (/sys/class/net/<dev>/carrier_changes, 3.15+): each
  *    carrier loss and return, so a link that flapped during the run shows;
+ *  - for a veth, its peer's tx_dropped (IFLA_STATS64 over rtnetlink, in the
+ *    peer's namespace through IFLA_TARGET_NETNSID when the peer is
+ *    elsewhere): a veth that cannot queue a frame onto its peer's input
+ *    backlog counts it on its own tx_dropped (drivers/net/veth.c
+ *    veth_xmit), so this is the receiving veth's backlog drop; and whether
+ *    that peer is enslaved (then it is the other end's bond slave);
  *  - /proc/stat per-CPU busy and softirq time, to flag a CPU-bound run.
  */
 #ifndef BONDCHECK_HOST_STATS_H
@@ -30,6 +36,9 @@
 struct bc_if_counters {
 	char name[16];
 	uint64_t v[BC_HOST_IF_COUNTERS]; /* order of if_counter_names in host-stats.c */
+	bool peer_known;		 /* a veth whose peer's statistics were read */
+	uint64_t peer_tx_dropped;	 /* that peer's tx_dropped */
+	bool peer_enslaved;		 /* that peer has a master (a bond slave) */
 };
 
 struct bc_host_sample {
