@@ -12,6 +12,10 @@
  *    rtnetlink (`tc -s qdisc`), where a netem/tbf drop on a slave shows, and
  *    "carrier_changes" (/sys/class/net/<dev>/carrier_changes, 3.15+): each
  *    carrier loss and return, so a link that flapped during the run shows;
+ *    and "rx_nohandler" (statistics/rx_nohandler, 4.6+): frames the stack
+ *    took in but no handler wanted, e.g. a bond slave's frames the bond
+ *    refused (an inactive or not collecting slave: bond_handle_frame returns
+ *    RX_HANDLER_EXACT), dropped after the capture tap;
  *  - for a veth, its peer's tx_dropped (IFLA_STATS64 over rtnetlink, in the
  *    peer's namespace through IFLA_TARGET_NETNSID when the peer is
  *    elsewhere): a veth that cannot queue a frame onto its peer's input
@@ -31,7 +35,7 @@
 #include "bondcheck/mib-text.h"
 
 #define BC_HOST_MAX_IFS	    64
-#define BC_HOST_IF_COUNTERS 12
+#define BC_HOST_IF_COUNTERS 13
 
 struct bc_if_counters {
 	char name[16];

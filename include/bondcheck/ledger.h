@@ -35,7 +35,11 @@
  *                      whole message) -> rx-loss-reassembly on the link,
  *                      then by FRAG_TOO_FAR -> rx-loss-reassembly on the
  *                      receiver's bond; ReasmFails as corroboration
- *   4 reached_socket   receiver Udp InDatagrams + InErrors
+ *   4 reached_socket   receiver Udp InDatagrams + InErrors; the gap to 3 is
+ *                      explained by the receiving slaves' rx_nohandler (frames
+ *                      the bond refused after the tap: an inactive or not
+ *                      collecting slave) -> rx-loss-nic; the receiver's
+ *                      Ip InReceives is named (what reached IP at all)
  *   5 read_by_app      the receiver app's count; the gap to 4 is
  *                      RcvbufErrors/InErrors, or the test sockets' own
  *                      drops column of /proc/net/udp (sk_drops; the larger)
@@ -80,6 +84,7 @@ struct bc_ledger_rx {
 	 * backlog refused), -1 unknown or not a veth */
 	int64_t peer_tx_dropped;
 	bool peer_is_sender; /* the peer is the sending end's slave (a direct veth cable) */
+	int64_t rx_nohandler; /* delta: delivered to no handler (the bond refused it), -1 */
 };
 
 struct bc_ledger_in {
@@ -95,6 +100,7 @@ struct bc_ledger_in {
 	int64_t snd_buf_errors; /* sender Udp SndbufErrors delta */
 	int64_t rcv_in_datagrams, rcv_in_errors, rcv_buf_errors, rcv_reasm_fails;
 	int64_t rcv_sock_drops; /* the receiving sockets' /proc/net/udp drops, summed; -1 */
+	int64_t rcv_ip_in_receives; /* receiver Ip InReceives delta (every protocol), -1 */
 	int64_t softnet_dropped; /* receiver softnet dropped delta */
 	bool shared_kernel;	 /* both ends on one kernel (same boot id) */
 	struct bc_ledger_tx tx[BC_LEDGER_MAX_LINKS];

@@ -35,8 +35,11 @@ void bc_ledger_in_init(struct bc_ledger_in *in)
 	in->rcv_reasm_fails = -1;
 	in->softnet_dropped = -1;
 	in->rcv_sock_drops = -1;
-	for (size_t i = 0; i < BC_LEDGER_MAX_LINKS; i++)
+	in->rcv_ip_in_receives = -1;
+	for (size_t i = 0; i < BC_LEDGER_MAX_LINKS; i++) {
 		in->rx[i].peer_tx_dropped = -1;
+		in->rx[i].rx_nohandler = -1;
+	}
 }
 
 uint64_t bc_ledger_nic_drops(const struct bc_ledger_rx *rx)
@@ -277,6 +280,44 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 	s->explained = min64(s->drop, explained);
 }
 
+/*
+ * Stage 4: whole at the receiver's tap but never counted by UDP: frames the
+ * bond refused after the tap (rx_nohandler on the receiving slaves).
+ */
+static void to_socket(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	struct bc_ledger_stage *s = &l->st[4];
+	uint64_t left = s->drop;
+
+	if (!s->known)
+		return;
+	for (size_t r = 0; r < in->n_rx; r++) {
+		const struct bc_ledger_rx *x = &in->rx[r];
+		uint64_t d = pos(x->rx_nohandler), e = min64(d, left);
+		struct bc_ledger_finding *f;
+
+		if (!d)
+			continue;
+		append(s->counter, sizeof(s->counter), "rx_nohandler %s +%llu", x->name,
+		       (unsigned long long)d);
+		if (!e)
+			continue;
+		f = add(l, "rx-loss-nic", x->name, in->receiver_addr, e, 0);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "rx_nohandler on %s +%llu (after the capture tap, the bond "
+				 "delivered them nowhere: an inactive or not collecting slave)",
+				 x->name, (unsigned long long)d);
+		left -= e;
+		s->explained += e;
+	}
+	if (s->drop && in->rcv_ip_in_receives >= 0)
+		append(s->counter, sizeof(s->counter),
+		       "Ip InReceives +%lld (every protocol: fewer than arrived means they never "
+		       "reached IP)",
+		       (long long)in->rcv_ip_in_receives);
+}
+
 /* Stages 3 to 5: reassembly and the socket. */
 static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 {
@@ -367,5 +408,6 @@ void bc_ledger_compute(const struct bc_ledger_in *in, struct bc_ledger *l)
 	stage(l, 5, "read_by_app", in->read_by_app, true);
 	before_tap(in, l);
 	on_path(in, l);
+	to_socket(in, l);
 	receiver(in, l);
 }

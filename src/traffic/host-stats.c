@@ -26,10 +26,12 @@ static const char *const if_counter_names[BC_HOST_IF_COUNTERS] = {
 	"rx_missed_errors", "rx_over_errors", "qdisc_drops", /* not sysfs: root qdisc drops over
 								rtnetlink (read_qdiscs) */
 	"carrier_changes", /* /sys/class/net/<dev>/carrier_changes, not statistics/ */
+	"rx_nohandler",	   /* statistics/ again: read after carrier_changes */
 };
 
 #define IF_QDISC_DROPS	   10
 #define IF_CARRIER_CHANGES 11
+#define IF_RX_NOHANDLER	   12
 
 /* Read a whole small file; NULL when unreadable.  Caller frees. */
 static char *slurp(const char *path)
@@ -94,6 +96,11 @@ static void read_ifs(struct bc_host_sample *s)
 				 de->d_name);
 			t = slurp(path);
 			c->v[IF_CARRIER_CHANGES] = t ? strtoull(t, NULL, 10) : 0;
+			free(t);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/rx_nohandler",
+				 de->d_name);
+			t = slurp(path);
+			c->v[IF_RX_NOHANDLER] = t ? strtoull(t, NULL, 10) : 0;
 			free(t);
 		}
 		s->n_ifs++;

@@ -106,6 +106,7 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 			r->peer_tx_dropped = bc_json_i64(c, "peer_tx_dropped", -1);
 			r->peer_is_sender = json_object_get_boolean(
 				json_object_object_get(c, "peer_enslaved"));
+			r->rx_nohandler = bc_json_i64(c, "rx_nohandler", -1);
 		}
 	}
 }
@@ -179,6 +180,7 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 	in->rcv_in_errors = bc_json_i64(rsnmp, "Udp.InErrors", -1);
 	in->rcv_buf_errors = bc_json_i64(rsnmp, "Udp.RcvbufErrors", -1);
 	in->rcv_reasm_fails = bc_json_i64(rsnmp, "Ip.ReasmFails", -1);
+	in->rcv_ip_in_receives = bc_json_i64(rsnmp, "Ip.InReceives", -1);
 	in->softnet_dropped = bc_json_i64(path(rcv, "counters", "softnet", NULL), "dropped", -1);
 	in->shared_kernel = bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id")[0] &&
 			    !strcmp(bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id"),

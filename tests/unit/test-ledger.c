@@ -354,6 +354,50 @@ static void test_socket_proc_drops(void **state)
 	assert_non_null(strstr(f->counter, "socket drops (/proc/net/udp) unknown"));
 }
 
+/*
+ * The run-ledger-8023ad gap (main's build-ledger run): 9212 whole at the
+ * receiver's taps, UDP counted 9081 (InDatagrams, InErrors 0), Ip
+ * InReceives 9088 (7 of them TCP): 131 never reached IP.  With the
+ * receiving slave's rx_nohandler +131 (the bond refused them after the tap)
+ * the reached_socket gap is rx-loss-nic on that slave; without a counter it
+ * stays unexplained and the stage names Ip InReceives.
+ */
+static void test_nohandler(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	base(&in, 3000);
+	in.sent_by_app = in.left = in.arrived = in.reassembled = 9212;
+	in.read_by_app = 9081;
+	in.rcv_in_datagrams = 9081;
+	in.rcv_ip_in_receives = 9088;
+	in.rx[1].rx_nohandler = 131;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[4].count, 9081);
+	assert_int_equal(l.st[4].drop, 131);
+	assert_int_equal(l.st[4].explained, 131);
+	assert_non_null(strstr(l.st[4].counter, "rx_nohandler rx:agent/eth1 +131"));
+	assert_non_null(strstr(l.st[4].counter, "Ip InReceives +9088"));
+	f = find(&l, "rx-loss-nic", "rx:agent/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 131);
+	assert_non_null(strstr(f->counter, "rx_nohandler on rx:agent/eth1 +131"));
+	assert_int_equal(l.st[5].drop, 0);
+	assert_int_equal(l.n_f, 1);
+	/* no counter moved: unexplained, no finding, Ip InReceives still named */
+	in.rx[1].rx_nohandler = 0;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[4].drop, 131);
+	assert_int_equal(l.st[4].explained, 0);
+	assert_int_equal(l.n_f, 0);
+	assert_string_equal(l.st[4].counter,
+			    "Ip InReceives +9088 (every protocol: fewer than arrived means they "
+			    "never reached IP)");
+}
+
 /* Fragmented messages: 12 complete but too far, 9 ReasmFails; unknown socket counters. */
 static void test_reassembly_unknown_socket(void **state)
 {
@@ -439,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_veth_peer_wire),
 		cmocka_unit_test(test_veth_peer_is_sender),
 		cmocka_unit_test(test_socket_proc_drops),
+		cmocka_unit_test(test_nohandler),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
