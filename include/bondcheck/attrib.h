@@ -298,6 +298,52 @@ int bc_attrib_read_pcap(struct bc_attrib *a, int link, const char *path, struct 
 /* bc_attrib_finish() - merge, join, attribute; then findings.  0 or -ENOMEM. */
 int bc_attrib_finish(struct bc_attrib *a, struct bc_error *err);
 
+/*
+ * What a figure is worth when a capture is incomplete (issue "capture-
+ * incomplete"; reference/measurement.md 3.1 "Capture loss invalidates
+ * capture-derived stages", 3.8).  A link's capture is incomplete when pcap
+ * dropped frames (ps_drop), the file was truncated, a frame was cut before
+ * our header, or the snap length is too small for it.
+ *   counts (frames, bytes, units) on an incomplete link: a lower bound;
+ *   loss derived from the captures: an upper bound when a receiver capture
+ *     is incomplete (a missed arrival looks lost), a lower bound when only
+ *     the sender's link is (a missed departure is never counted lost),
+ *     unknown when both are;
+ *   reordering (from the merged receiver captures): unknown when any
+ *     receiver capture is incomplete.
+ */
+enum bc_bound {
+	BC_BOUND_EXACT = 0,
+	BC_BOUND_LOWER,
+	BC_BOUND_UPPER,
+	BC_BOUND_UNKNOWN,
+};
+
+/* bc_bound_name() - "exact", "lower", "upper", "unknown". */
+const char *bc_bound_name(enum bc_bound b);
+
+/* bc_attrib_link_incomplete() - link @l's capture missed or cut frames. */
+bool bc_attrib_link_incomplete(const struct bc_attrib *a, size_t l);
+
+/*
+ * bc_attrib_side_incomplete() - any link of @side is incomplete; for the
+ * sender side also when packets arrived that no sender capture saw leave.
+ */
+bool bc_attrib_side_incomplete(const struct bc_attrib *a, enum bc_side side);
+
+/* bc_attrib_count_bound() - link @l's frame/byte/unit counts: EXACT or LOWER. */
+enum bc_bound bc_attrib_count_bound(const struct bc_attrib *a, size_t l);
+
+/*
+ * bc_attrib_loss_bound() - capture-derived loss of what left on sender link
+ * @l (or, with @l < 0, over all links): EXACT, UPPER (a receiver capture is
+ * incomplete), LOWER (only the sender's) or UNKNOWN (both).
+ */
+enum bc_bound bc_attrib_loss_bound(const struct bc_attrib *a, long l);
+
+/* bc_attrib_reorder_bound() - EXACT, or UNKNOWN when a receiver capture is incomplete. */
+enum bc_bound bc_attrib_reorder_bound(const struct bc_attrib *a);
+
 /* bc_attrib_reordered_ratio() - RFC 4737 reordered / received over all streams, 0..1. */
 double bc_attrib_reordered_ratio(const struct bc_attrib *a);
 

@@ -12,6 +12,16 @@
  *    rtnetlink (`tc -s qdisc`), where a netem/tbf drop on a slave shows, and
  *    "carrier_changes" (/sys/class/net/<dev>/carrier_changes, 3.15+): each
  *    carrier loss and return, so a link that flapped during the run shows;
+ *    and "rx_nohandler" (statistics/rx_nohandler, 4.6+): frames the stack
+ *    took in but no handler wanted, e.g. a bond slave's frames the bond
+ *    refused (an inactive or not collecting slave: bond_handle_frame returns
+ *    RX_HANDLER_EXACT), dropped after the capture tap;
+ *  - for a veth, its peer's tx_dropped (IFLA_STATS64 over rtnetlink, in the
+ *    peer's namespace through IFLA_TARGET_NETNSID when the peer is
+ *    elsewhere): a veth that cannot queue a frame onto its peer's input
+ *    backlog counts it on its own tx_dropped (drivers/net/veth.c
+ *    veth_xmit), so this is the receiving veth's backlog drop; and whether
+ *    that peer is enslaved (then it is the other end's bond slave);
  *  - /proc/stat per-CPU busy and softirq time, to flag a CPU-bound run.
  */
 #ifndef BONDCHECK_HOST_STATS_H
@@ -25,11 +35,14 @@
 #include "bondcheck/mib-text.h"
 
 #define BC_HOST_MAX_IFS	    64
-#define BC_HOST_IF_COUNTERS 12
+#define BC_HOST_IF_COUNTERS 13
 
 struct bc_if_counters {
 	char name[16];
 	uint64_t v[BC_HOST_IF_COUNTERS]; /* order of if_counter_names in host-stats.c */
+	bool peer_known;		 /* a veth whose peer's statistics were read */
+	uint64_t peer_tx_dropped;	 /* that peer's tx_dropped */
+	bool peer_enslaved;		 /* that peer has a master (a bond slave) */
 };
 
 struct bc_host_sample {

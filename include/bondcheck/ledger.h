@@ -18,8 +18,13 @@
  *                      receiving slave's NIC drops (rx_dropped,
  *                      rx_missed_errors, rx_over_errors, or the driver's own
  *                      drop counters: the larger) -> rx-loss-nic, then by
- *                      the sending slave's tx_dropped (driver/veth drops
- *                      after the tap) -> tx-loss, then, when the ends have
+ *                      the receiving veth's peer's tx_dropped (a veth counts
+ *                      a frame its peer's input backlog refused on its own
+ *                      tx_dropped: drivers/net/veth.c veth_xmit) ->
+ *                      rx-loss-nic, then by the sending slave's tx_dropped
+ *                      (driver drops after the tap; when that slave is the
+ *                      receiving veth's peer, what the peer step used is
+ *                      not counted again) -> tx-loss, then, when the ends have
  *                      their own kernels, by the receiver's softnet dropped
  *                      -> rx-loss-nic (backlog); what is left is wire-loss
  *   3 reassembled      messages whole at the receiver tap, minus those
@@ -30,9 +35,15 @@
  *                      whole message) -> rx-loss-reassembly on the link,
  *                      then by FRAG_TOO_FAR -> rx-loss-reassembly on the
  *                      receiver's bond; ReasmFails as corroboration
- *   4 reached_socket   receiver Udp InDatagrams + InErrors
+ *   4 reached_socket   receiver Udp InDatagrams + InErrors; the gap to 3 is
+ *                      explained by the receiving slaves' rx_nohandler (frames
+ *                      the bond refused after the tap: an inactive or not
+ *                      collecting slave) -> rx-loss-nic; the receiver's
+ *                      Ip InReceives is named (what reached IP at all)
  *   5 read_by_app      the receiver app's count; the gap to 4 is
- *                      RcvbufErrors/InErrors -> rx-loss-socket
+ *                      RcvbufErrors/InErrors, or the test sockets' own
+ *                      drops column of /proc/net/udp (sk_drops; the larger)
+ *                      -> rx-loss-socket
  *
  * softnet_stat is global per CPU: with both ends on one kernel (same boot
  * id, the testbed) its drops cannot be split between the ends, so they are
@@ -69,6 +80,11 @@ struct bc_ledger_rx {
 	int64_t rx_dropped, rx_missed, rx_over; /* interface statistics deltas, -1 */
 	int64_t driver_drops;			/* sum of the driver's drop counters, -1 */
 	char driver_counter[48];		/* the driver counter that moved most */
+	/* a veth slave: its peer's tx_dropped delta (frames this slave's input
+	 * backlog refused), -1 unknown or not a veth */
+	int64_t peer_tx_dropped;
+	bool peer_is_sender; /* the peer is the sending end's slave (a direct veth cable) */
+	int64_t rx_nohandler; /* delta: delivered to no handler (the bond refused it), -1 */
 };
 
 struct bc_ledger_in {
@@ -83,6 +99,8 @@ struct bc_ledger_in {
 	uint64_t read_by_app;
 	int64_t snd_buf_errors; /* sender Udp SndbufErrors delta */
 	int64_t rcv_in_datagrams, rcv_in_errors, rcv_buf_errors, rcv_reasm_fails;
+	int64_t rcv_sock_drops; /* the receiving sockets' /proc/net/udp drops, summed; -1 */
+	int64_t rcv_ip_in_receives; /* receiver Ip InReceives delta (every protocol), -1 */
 	int64_t softnet_dropped; /* receiver softnet dropped delta */
 	bool shared_kernel;	 /* both ends on one kernel (same boot id) */
 	struct bc_ledger_tx tx[BC_LEDGER_MAX_LINKS];
@@ -121,7 +139,8 @@ struct bc_ledger {
 	bool softnet_unsplittable; /* softnet dropped moved on a shared kernel */
 };
 
-/* bc_ledger_in_init() - zero @in and mark every counter unknown (-1). */
+/* bc_ledger_in_init() - zero @in and mark every counter unknown (-1; rx[]/tx[]
+ * entries the caller adds must set theirs). */
 void bc_ledger_in_init(struct bc_ledger_in *in);
 
 /* bc_ledger_compute() - the stages and findings of @in into @out. */

@@ -56,6 +56,19 @@ void bc_mib_free(struct bc_mib *m);
 /* bc_mib_get() - value of "Group.Name"; returns 0 and *@v, or -ENOENT. */
 int bc_mib_get(const struct bc_mib *m, const char *name, int64_t *v);
 
+/*
+ * bc_proc_udp_drops() - the `drops` column (the socket's sk_drops: every
+ * datagram dropped for it, rcvbuf full, memory, checksum at read time;
+ * reference/measurement.md 3.5) of the row of /proc/net/udp or udp6 text
+ * whose inode is @inode (fstat() of the socket: st_ino).  Columns of a row:
+ * sl local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+ * ref pointer drops (net/ipv4/udp.c udp4_format_sock).
+ * Returns 0 and *@drops; -ENOENT when no row has @inode; -EBADMSG when the
+ * header has no trailing `drops` column (kernels before 2.6.27) or a row
+ * is short.
+ */
+int bc_proc_udp_drops(const char *text, uint64_t inode, uint64_t *drops, struct bc_error *err);
+
 /* bc_softnet_parse() - sum the per-CPU lines.  -EBADMSG for a non-hex line. */
 int bc_softnet_parse(const char *text, struct bc_softnet *s, struct bc_error *err);
 

@@ -70,6 +70,61 @@ static const char *host_of(const struct bc_attrib *a, const struct bc_attrib_lin
 	return "unknown";
 }
 
+const char *bc_bound_name(enum bc_bound b)
+{
+	switch (b) {
+	case BC_BOUND_EXACT:
+		return "exact";
+	case BC_BOUND_LOWER:
+		return "lower";
+	case BC_BOUND_UPPER:
+		return "upper";
+	default:
+		return "unknown";
+	}
+}
+
+bool bc_attrib_link_incomplete(const struct bc_attrib *a, size_t l)
+{
+	const struct bc_attrib_link *k = &a->links[l];
+
+	return k->truncated || k->snapped || k->ps_drop || (k->snaplen && k->snaplen < NEED_SNAPLEN);
+}
+
+bool bc_attrib_side_incomplete(const struct bc_attrib *a, enum bc_side side)
+{
+	/* unjoined[0]: left fragments whose first fragment the sender never saw leave */
+	if (side == BC_SIDE_TX && (a->rx_without_tx || a->frag.unjoined[0]))
+		return true;
+	if (side == BC_SIDE_RX && a->frag.unjoined[1])
+		return true;
+	for (size_t i = 0; i < a->n_links; i++)
+		if (a->links[i].side == side && bc_attrib_link_incomplete(a, i))
+			return true;
+	return false;
+}
+
+enum bc_bound bc_attrib_count_bound(const struct bc_attrib *a, size_t l)
+{
+	return bc_attrib_link_incomplete(a, l) ? BC_BOUND_LOWER : BC_BOUND_EXACT;
+}
+
+enum bc_bound bc_attrib_loss_bound(const struct bc_attrib *a, long l)
+{
+	bool rx = bc_attrib_side_incomplete(a, BC_SIDE_RX);
+	bool tx = l >= 0 ? bc_attrib_link_incomplete(a, (size_t)l)
+			 : bc_attrib_side_incomplete(a, BC_SIDE_TX);
+
+	if (rx && tx)
+		return BC_BOUND_UNKNOWN;
+	return rx ? BC_BOUND_UPPER : tx ? BC_BOUND_LOWER : BC_BOUND_EXACT;
+}
+
+enum bc_bound bc_attrib_reorder_bound(const struct bc_attrib *a)
+{
+	return bc_attrib_side_incomplete(a, BC_SIDE_RX) ? BC_BOUND_UNKNOWN : BC_BOUND_EXACT;
+}
+
 static int capture_incomplete(struct bc_attrib *a)
 {
 	char host[64];
@@ -79,7 +134,7 @@ static int capture_incomplete(struct bc_attrib *a)
 		bool small = l->snaplen && l->snaplen < NEED_SNAPLEN;
 		struct bc_finding *f;
 
-		if (!l->truncated && !l->snapped && !small && !l->ps_drop)
+		if (!bc_attrib_link_incomplete(a, i))
 			continue;
 		f = add(a, "capture-incomplete", l->name,
 			"Counts on %s are lower bounds, loss derived from it an upper bound and "

@@ -34,6 +34,12 @@ void bc_ledger_in_init(struct bc_ledger_in *in)
 	in->rcv_buf_errors = -1;
 	in->rcv_reasm_fails = -1;
 	in->softnet_dropped = -1;
+	in->rcv_sock_drops = -1;
+	in->rcv_ip_in_receives = -1;
+	for (size_t i = 0; i < BC_LEDGER_MAX_LINKS; i++) {
+		in->rx[i].peer_tx_dropped = -1;
+		in->rx[i].rx_nohandler = -1;
+	}
 }
 
 uint64_t bc_ledger_nic_drops(const struct bc_ledger_rx *rx)
@@ -145,16 +151,19 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 {
 	struct bc_ledger_stage *s = &l->st[2];
 	uint64_t nic_pool[BC_LEDGER_MAX_LINKS] = {0}, nic_used[BC_LEDGER_MAX_LINKS] = {0};
+	uint64_t peer_pool[BC_LEDGER_MAX_LINKS] = {0}, peer_used[BC_LEDGER_MAX_LINKS] = {0};
 	uint64_t soft = in->shared_kernel ? 0 : pos(in->softnet_dropped), soft_used = 0;
 	uint64_t explained = 0;
 	char subj[BC_LEDGER_NAME];
 
-	for (size_t r = 0; r < in->n_rx; r++)
+	for (size_t r = 0; r < in->n_rx; r++) {
 		nic_pool[r] = bc_ledger_nic_drops(&in->rx[r]);
+		peer_pool[r] = pos(in->rx[r].peer_tx_dropped);
+	}
 	for (size_t i = 0; i < in->n_tx; i++) {
 		const struct bc_ledger_tx *t = &in->tx[i];
 		int r = rx_index(in, t->peer);
-		uint64_t rest = t->lost, e;
+		uint64_t rest = t->lost, e, txd = pos(t->tx_dropped);
 
 		if (r >= 0) {
 			e = min64(rest, nic_pool[r]);
@@ -162,8 +171,17 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 			nic_used[r] += e;
 			rest -= e;
 			explained += e;
+			/* the veth peer could not queue onto this slave's backlog */
+			e = min64(rest, peer_pool[r]);
+			peer_pool[r] -= e;
+			peer_used[r] += e;
+			rest -= e;
+			explained += e;
+			/* the sender's slave is that peer: its tx_dropped is the same count */
+			if (in->rx[r].peer_is_sender)
+				txd = sub_sat(txd, pos(in->rx[r].peer_tx_dropped));
 		}
-		e = min64(rest, pos(t->tx_dropped));
+		e = min64(rest, txd);
 		if (e) {
 			struct bc_ledger_finding *f =
 				add(l, "tx-loss", t->name, in->sender_addr, e, t->left);
@@ -222,6 +240,22 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 		append(s->counter, sizeof(s->counter), "NIC drops %s +%llu", x->name,
 		       (unsigned long long)bc_ledger_nic_drops(x));
 	}
+	for (size_t r = 0; r < in->n_rx; r++) {
+		const struct bc_ledger_rx *x = &in->rx[r];
+		struct bc_ledger_finding *f;
+
+		if (pos(x->peer_tx_dropped))
+			append(s->counter, sizeof(s->counter), "veth peer tx_dropped %s +%lld",
+			       x->name, (long long)x->peer_tx_dropped);
+		if (!peer_used[r])
+			continue;
+		f = add(l, "rx-loss-nic", x->name, in->receiver_addr, peer_used[r], 0);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "tx_dropped +%lld on the peer of the veth %s (its input backlog was "
+				 "full)",
+				 (long long)x->peer_tx_dropped, x->name);
+	}
 	if (soft_used) {
 		struct bc_ledger_finding *f;
 
@@ -246,11 +280,49 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 	s->explained = min64(s->drop, explained);
 }
 
+/*
+ * Stage 4: whole at the receiver's tap but never counted by UDP: frames the
+ * bond refused after the tap (rx_nohandler on the receiving slaves).
+ */
+static void to_socket(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	struct bc_ledger_stage *s = &l->st[4];
+	uint64_t left = s->drop;
+
+	if (!s->known)
+		return;
+	for (size_t r = 0; r < in->n_rx; r++) {
+		const struct bc_ledger_rx *x = &in->rx[r];
+		uint64_t d = pos(x->rx_nohandler), e = min64(d, left);
+		struct bc_ledger_finding *f;
+
+		if (!d)
+			continue;
+		append(s->counter, sizeof(s->counter), "rx_nohandler %s +%llu", x->name,
+		       (unsigned long long)d);
+		if (!e)
+			continue;
+		f = add(l, "rx-loss-nic", x->name, in->receiver_addr, e, 0);
+		if (f)
+			snprintf(f->counter, sizeof(f->counter),
+				 "rx_nohandler on %s +%llu (after the capture tap, the bond "
+				 "delivered them nowhere: an inactive or not collecting slave)",
+				 x->name, (unsigned long long)d);
+		left -= e;
+		s->explained += e;
+	}
+	if (s->drop && in->rcv_ip_in_receives >= 0)
+		append(s->counter, sizeof(s->counter),
+		       "Ip InReceives +%lld (every protocol: fewer than arrived means they never "
+		       "reached IP)",
+		       (long long)in->rcv_ip_in_receives);
+}
+
 /* Stages 3 to 5: reassembly and the socket. */
 static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 {
 	struct bc_ledger_stage *s3 = &l->st[3], *s5 = &l->st[5];
-	char subj[BC_LEDGER_NAME];
+	char subj[BC_LEDGER_NAME], sd[24] = "unknown";
 	struct bc_ledger_finding *f;
 	uint64_t e;
 
@@ -301,16 +373,25 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 	if (pos(in->rcv_in_errors))
 		append(s5->counter, sizeof(s5->counter), "Udp InErrors +%lld",
 		       (long long)in->rcv_in_errors);
-	/* InErrors already includes RcvbufErrors, MemErrors and InCsumErrors */
+	if (in->rcv_sock_drops >= 0)
+		append(s5->counter, sizeof(s5->counter), "socket drops (/proc/net/udp) +%lld",
+		       (long long)in->rcv_sock_drops);
+	/* InErrors already includes RcvbufErrors, MemErrors and InCsumErrors; the
+	 * sockets' own drops are the same datagrams seen per socket: the larger */
 	e = pos(in->rcv_in_errors) > pos(in->rcv_buf_errors) ? pos(in->rcv_in_errors)
 							     : pos(in->rcv_buf_errors);
+	if (pos(in->rcv_sock_drops) > e)
+		e = pos(in->rcv_sock_drops);
 	s5->explained = min64(s5->drop, e);
 	if (!e || !s5->drop)
 		return;
 	f = add(l, "rx-loss-socket", subj, in->receiver_addr, s5->drop, l->st[4].count);
+	if (in->rcv_sock_drops >= 0)
+		snprintf(sd, sizeof(sd), "+%lld", (long long)in->rcv_sock_drops);
 	if (f)
-		snprintf(f->counter, sizeof(f->counter), "Udp RcvbufErrors +%lld, InErrors +%lld",
-			 (long long)in->rcv_buf_errors, (long long)in->rcv_in_errors);
+		snprintf(f->counter, sizeof(f->counter),
+			 "Udp RcvbufErrors +%lld, InErrors +%lld, socket drops (/proc/net/udp) %s",
+			 (long long)in->rcv_buf_errors, (long long)in->rcv_in_errors, sd);
 }
 
 void bc_ledger_compute(const struct bc_ledger_in *in, struct bc_ledger *l)
@@ -327,5 +408,6 @@ void bc_ledger_compute(const struct bc_ledger_in *in, struct bc_ledger *l)
 	stage(l, 5, "read_by_app", in->read_by_app, true);
 	before_tap(in, l);
 	on_path(in, l);
+	to_socket(in, l);
 	receiver(in, l);
 }

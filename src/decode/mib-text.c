@@ -175,3 +175,63 @@ int bc_cpu_times_parse(const char *text, struct bc_cpu_times *c, struct bc_error
 		return bc_error_set(err, -EBADMSG, "/proc/stat has no per-CPU lines");
 	return 0;
 }
+
+/* Column @i (0-based, whitespace-separated) of the line at @p; its length in *@n. */
+static const char *column(const char *p, const char *eol, int i, size_t *n)
+{
+	for (;;) {
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= eol)
+			return NULL;
+		*n = strcspn(p, " \t\n");
+		if (p + *n > eol)
+			*n = (size_t)(eol - p);
+		if (i-- == 0)
+			return p;
+		p += *n;
+	}
+}
+
+int bc_proc_udp_drops(const char *text, uint64_t inode, uint64_t *drops, struct bc_error *err)
+{
+	const char *eol = strchr(text, '\n'), *p, *c;
+	size_t n, last = 0;
+
+	if (!eol)
+		eol = text + strlen(text);
+	/* the header's last column must be "drops" */
+	for (int i = 0; (c = column(text, eol, i, &n)); i++)
+		last = (size_t)(c - text);
+	if (strncmp(text + last, "drops", 5) || !strstr(text, "inode"))
+		return bc_error_set(err, -EBADMSG,
+				    "/proc/net/udp: expected a header ending in 'drops', found '%.*s'",
+				    (int)(eol - text), text);
+	for (p = *eol ? eol + 1 : eol; *p; p = *eol ? eol + 1 : eol) {
+		const char *ci, *cd;
+		size_t ni, nd;
+		char num[24];
+
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (!column(p, eol, 0, &ni))
+			continue; /* blank line */
+		ci = column(p, eol, 9, &ni);
+		cd = column(p, eol, 12, &nd);
+		if (!ci || !cd || ni >= sizeof(num) || nd >= sizeof(num))
+			return bc_error_set(err, -EBADMSG,
+					    "/proc/net/udp: expected 13 columns (inode 10th, drops "
+					    "13th), found '%.*s'",
+					    (int)(eol - p), p);
+		memcpy(num, ci, ni);
+		num[ni] = 0;
+		if (strtoull(num, NULL, 10) != inode)
+			continue;
+		memcpy(num, cd, nd);
+		num[nd] = 0;
+		*drops = strtoull(num, NULL, 10);
+		return 0;
+	}
+	return -ENOENT;
+}

@@ -144,6 +144,23 @@ static struct json_object *links_json(const struct bc_attrib *a)
 		json_object_object_add(o, "truncated", json_object_new_boolean(l->truncated));
 		json_object_object_add(o, "snaplen", U64(l->snaplen));
 		json_object_object_add(o, "tcp", tcp_link_json(&l->tcp));
+		json_object_object_add(o, "complete",
+				       json_object_new_boolean(!bc_attrib_link_incomplete(a, i)));
+		{
+			/* what each figure is worth (bondcheck/attrib.h "bc_bound") */
+			struct json_object *b = json_object_new_object();
+
+			json_object_object_add(b, "counts",
+					       json_object_new_string(bc_bound_name(
+						       bc_attrib_count_bound(a, i))));
+			json_object_object_add(
+				b, "lost",
+				l->side == BC_SIDE_TX
+					? json_object_new_string(
+						  bc_bound_name(bc_attrib_loss_bound(a, (long)i)))
+					: NULL);
+			json_object_object_add(o, "bounds", b);
+		}
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -205,6 +222,8 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 		json_object_object_add(o, "arrived", U64(s->arrived));
 		json_object_object_add(o, "arrived_partial", U64(s->arrived_partial));
 		json_object_object_add(o, "lost", U64(s->lost));
+		json_object_object_add(o, "lost_bound",
+				       json_object_new_string(bc_bound_name(bc_attrib_loss_bound(a, -1))));
 		json_object_object_add(o, "unbracketed", U64(s->unbracketed));
 		json_object_object_add(o, "duplicates", U64(s->duplicates));
 		if (s->win_ready) {
@@ -334,6 +353,8 @@ static struct json_object *reordering_json(const struct bc_attrib *a)
 	json_object_object_add(o, "reordered", U64(a->rx_reordered));
 	json_object_object_add(o, "reordered_ratio",
 			       json_object_new_double(bc_attrib_reordered_ratio(a)));
+	json_object_object_add(o, "bound",
+			       json_object_new_string(bc_bound_name(bc_attrib_reorder_bound(a))));
 	json_object_object_add(
 		o, "udp",
 		share_json(a->rx_received - a->tcp_received, a->rx_reordered - a->tcp_reordered));
@@ -447,6 +468,12 @@ struct json_object *bc_analyze_json(const struct bc_attrib *a)
 		return NULL;
 	json_object_object_add(o, "sender", addr(a->cfg.local_version, a->cfg.local));
 	json_object_object_add(o, "sender_inferred", json_object_new_boolean(a->local_inferred));
+	/* false: a capture missed or cut frames; the figures' bounds say how */
+	json_object_object_add(o, "capture_complete",
+			       json_object_new_boolean(!bc_attrib_side_incomplete(a, BC_SIDE_TX) &&
+						       !bc_attrib_side_incomplete(a, BC_SIDE_RX)));
+	json_object_object_add(o, "loss_bound",
+			       json_object_new_string(bc_bound_name(bc_attrib_loss_bound(a, -1))));
 	json_object_object_add(o, "links", links_json(a));
 	json_object_object_add(o, "flows", flows_json(a));
 	json_object_object_add(o, "streams", streams_json(a));

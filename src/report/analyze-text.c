@@ -110,6 +110,14 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 			d->flows, d->super_frames, l->units_left, l->units_arrived, l->lost,
 			l->peer >= 0 ? a->links[l->peer].name : "-");
 	}
+	for (size_t i = 0; i < a->n_links; i++)
+		if (bc_attrib_link_incomplete(a, i))
+			fprintf(out,
+				"  %s: capture incomplete: its counts are lower bounds%s\n",
+				a->links[i].name,
+				a->links[i].side == BC_SIDE_RX
+					? ", loss derived from it an upper bound, reordering unknown"
+					: ", the loss on it a lower bound");
 	for (size_t i = 0; i < a->n_links; i++) {
 		const struct bc_attrib_link *l = &a->links[i];
 		char w1[128], w2[128];
@@ -147,6 +155,9 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	else
 		fprintf(out, "  %" PRIu64 " of %" PRIu64 " datagrams late, ratio %.4f\n",
 			a->rx_reordered, a->rx_received, bc_attrib_reordered_ratio(a));
+	if (bc_attrib_reorder_bound(a) == BC_BOUND_UNKNOWN)
+		fprintf(out, "  unknown: a receiver capture is incomplete, the order it saw is not "
+			     "the order that arrived\n");
 	for (size_t e = 0; e < a->n_links; e++)
 		for (size_t l = 0; l < a->n_links; l++)
 			if (a->pairs[e][l])

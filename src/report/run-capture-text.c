@@ -51,6 +51,19 @@ static void links(FILE *out, struct json_object *an)
 			bc_json_i64(l, "units_arrived", 0), bc_json_i64(l, "lost", 0),
 			bc_json_str(l, "peer")[0] ? bc_json_str(l, "peer") : "-");
 	}
+	for (size_t i = 0; i < bc_json_len(ls); i++) {
+		struct json_object *l = json_object_array_get_idx(ls, i);
+		struct json_object *b = json_object_object_get(l, "bounds");
+
+		if (!json_object_get_boolean(json_object_object_get(l, "complete")) && b)
+			fprintf(out, "  %s: capture incomplete: counts a %s bound%s%s%s\n",
+				bc_json_str(l, "name"), bc_json_str(b, "counts"),
+				bc_json_str(b, "lost")[0] ? "; its loss " : "",
+				bc_json_str(b, "lost")[0] ? bc_json_str(b, "lost") : "",
+				!bc_json_str(b, "lost")[0]		 ? ""
+				: !strcmp(bc_json_str(b, "lost"), "unknown") ? ""
+									   : " bound");
+	}
 	for (size_t i = 0; i < bc_json_len(ps); i++) {
 		struct json_object *p = json_object_array_get_idx(ps, i);
 
@@ -115,6 +128,9 @@ static void reordering(FILE *out, struct json_object *an)
 		bc_json_str(r, "observation_point"), bc_json_i64(r, "reordered", 0), bc_json_i64(r, "received", 0), ratio,
 		bc_json_i64(json_object_object_get(r, "tcp"), "reordered", 0),
 		bc_json_i64(json_object_object_get(r, "tcp"), "received", 0));
+	if (!strcmp(bc_json_str(r, "bound"), "unknown"))
+		fprintf(out, "    unknown: a receiver capture is incomplete, the order it saw is not "
+			     "the order that arrived\n");
 	for (size_t i = 0; i < bc_json_len(pairs); i++) {
 		struct json_object *p = json_object_array_get_idx(pairs, i);
 		struct json_object *rd = json_object_object_get(p, "reorder_density");

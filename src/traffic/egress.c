@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <netlink/netlink.h>
@@ -75,6 +76,55 @@ static int same_addr(const struct sockaddr *a, const struct sockaddr_storage *b)
 		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
 }
 
+static bool is_bond_dir(const char *sysfs_net, const char *dev)
+{
+	char path[320];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s/bonding", sysfs_net, dev);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The name of @dev's only lower_NAME entry; -ENOENT for none or several. */
+static int single_lower(const char *sysfs_net, const char *dev, char *lower, size_t len)
+{
+	char dir[320];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%s", sysfs_net, dev);
+	d = opendir(dir);
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "lower_", 6) && de->d_name[6]) {
+			if (n++ == 0)
+				snprintf(lower, len, "%s", de->d_name + 6);
+		}
+	closedir(d);
+	return n == 1 ? 0 : -ENOENT;
+}
+
+int bc_egress_lower_bond(const char *sysfs_net, const char *dev, char *bond, size_t len)
+{
+	char cur[IFNAMSIZ], low[IFNAMSIZ];
+
+	if (is_bond_dir(sysfs_net, dev))
+		return -ENOENT;
+	snprintf(cur, sizeof(cur), "%s", dev);
+	for (int depth = 0; depth < 4; depth++) {
+		if (single_lower(sysfs_net, cur, low, sizeof(low)) < 0)
+			return -ENOENT;
+		if (is_bond_dir(sysfs_net, low)) {
+			snprintf(bond, len, "%s", low);
+			return 0;
+		}
+		snprintf(cur, sizeof(cur), "%s", low);
+	}
+	return -ENOENT;
+}
+
 int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e)
 {
 	struct ifaddrs *ifa, *i;
@@ -99,9 +149,24 @@ int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e)
 		nl_socket_free(sk);
 		return -ENODEV;
 	}
+	{
+		char bond[IFNAMSIZ];
+
+		if (bc_egress_lower_bond("/sys/class/net", name, bond, sizeof(bond)) == 0) {
+			snprintf(e->via, sizeof(e->via), "%s", name);
+			snprintf(name, sizeof(name), "%s", bond);
+		}
+	}
 	if (sk && nl_connect(sk, NETLINK_ROUTE) == 0)
 		rtnl_qdisc_alloc_cache(sk, &cache);
 	fill(&e->dev, name, cache);
+	if (e->via[0]) {
+		/* the upper's MTU bounds the datagrams (the tag travels outside it) */
+		long mtu = sysfs_long(e->via, "mtu");
+
+		if (mtu > 0 && (uint32_t)mtu < e->dev.mtu)
+			e->dev.mtu = (uint32_t)mtu;
+	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/mode", name);
 	f = fopen(path, "re");
 	if (f) {
@@ -226,6 +291,8 @@ struct json_object *bc_egress_json(const struct bc_egress *e)
 {
 	struct json_object *o = link_json(&e->dev), *b, *a;
 
+	if (e->via[0])
+		json_object_object_add(o, "via", json_object_new_string(e->via));
 	if (!e->is_bond)
 		return o;
 	b = json_object_new_object();

@@ -12,6 +12,9 @@
 
 #include <linux/pkt_sched.h>
 #include <netlink/netlink.h>
+#include <linux/if_link.h>
+#include <netlink/msg.h>
+#include <netlink/route/link.h>
 #include <netlink/route/qdisc.h>
 #include <netlink/route/tc.h>
 
@@ -23,10 +26,12 @@ static const char *const if_counter_names[BC_HOST_IF_COUNTERS] = {
 	"rx_missed_errors", "rx_over_errors", "qdisc_drops", /* not sysfs: root qdisc drops over
 								rtnetlink (read_qdiscs) */
 	"carrier_changes", /* /sys/class/net/<dev>/carrier_changes, not statistics/ */
+	"rx_nohandler",	   /* statistics/ again: read after carrier_changes */
 };
 
 #define IF_QDISC_DROPS	   10
 #define IF_CARRIER_CHANGES 11
+#define IF_RX_NOHANDLER	   12
 
 /* Read a whole small file; NULL when unreadable.  Caller frees. */
 static char *slurp(const char *path)
@@ -92,6 +97,11 @@ static void read_ifs(struct bc_host_sample *s)
 			t = slurp(path);
 			c->v[IF_CARRIER_CHANGES] = t ? strtoull(t, NULL, 10) : 0;
 			free(t);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/rx_nohandler",
+				 de->d_name);
+			t = slurp(path);
+			c->v[IF_RX_NOHANDLER] = t ? strtoull(t, NULL, 10) : 0;
+			free(t);
 		}
 		s->n_ifs++;
 	}
@@ -129,6 +139,91 @@ out:
 	nl_socket_free(sk);
 }
 
+struct peer_stats {
+	bool ok;
+	uint64_t tx_dropped;
+	bool enslaved;
+};
+
+static void peer_obj(struct nl_object *o, void *arg)
+{
+	struct peer_stats *p = arg;
+	struct rtnl_link *l = (struct rtnl_link *)o;
+
+	p->ok = true;
+	p->tx_dropped = rtnl_link_get_stat(l, RTNL_LINK_TX_DROPPED);
+	p->enslaved = rtnl_link_get_master(l) > 0;
+}
+
+static int peer_msg(struct nl_msg *msg, void *arg)
+{
+	nl_msg_parse(msg, peer_obj, arg);
+	return NL_OK;
+}
+
+/* Link @ifindex in the namespace the caller knows as @nsid (IFLA_TARGET_NETNSID, 4.20+). */
+static bool remote_link(int ifindex, int32_t nsid, struct peer_stats *p)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_msg *msg = NULL;
+	bool ok = false;
+
+	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 ||
+	    rtnl_link_build_get_request(ifindex, NULL, &msg) < 0 ||
+	    nla_put_s32(msg, IFLA_TARGET_NETNSID, nsid) < 0)
+		goto out;
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, peer_msg, p);
+	if (nl_send_auto(sk, msg) >= 0 && nl_recvmsgs_default(sk) >= 0)
+		ok = p->ok;
+out:
+	nlmsg_free(msg);
+	nl_socket_free(sk);
+	return ok;
+}
+
+/*
+ * For every veth of the namespace: its peer's tx_dropped and whether the
+ * peer is enslaved, from the link dump (peer here) or a get in the peer's
+ * namespace (IFLA_LINK_NETNSID set).  Unreadable: peer_known stays false.
+ */
+static void read_veth_peers(struct bc_host_sample *s)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_cache *cache = NULL;
+
+	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 ||
+	    rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache) < 0)
+		goto out;
+	for (unsigned i = 0; i < s->n_ifs; i++) {
+		struct rtnl_link *l = rtnl_link_get_by_name(cache, s->ifs[i].name);
+		struct peer_stats p = {0};
+		const char *type = l ? rtnl_link_get_type(l) : NULL;
+		int32_t nsid;
+
+		if (type && !strcmp(type, "veth") && rtnl_link_get_link(l) > 0) {
+			if (rtnl_link_get_link_netnsid(l, &nsid) == 0) {
+				remote_link(rtnl_link_get_link(l), nsid, &p);
+			} else {
+				struct rtnl_link *peer = rtnl_link_get(cache, rtnl_link_get_link(l));
+
+				if (peer) {
+					peer_obj((struct nl_object *)peer, &p);
+					rtnl_link_put(peer);
+				}
+			}
+		}
+		s->ifs[i].peer_known = p.ok;
+		s->ifs[i].peer_tx_dropped = p.tx_dropped;
+		s->ifs[i].peer_enslaved = p.enslaved;
+		if (l)
+			rtnl_link_put(l);
+	}
+out:
+	if (cache)
+		nl_cache_free(cache);
+	nl_socket_free(sk);
+}
+
 void bc_host_sample_take(struct bc_host_sample *s)
 {
 	struct timespec ts;
@@ -149,6 +244,7 @@ void bc_host_sample_take(struct bc_host_sample *s)
 	free(t);
 	read_ifs(s);
 	read_qdiscs(s);
+	read_veth_peers(s);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	s->mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
@@ -222,6 +318,14 @@ struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 				c, if_counter_names[k],
 				json_object_new_int64(
 					(int64_t)(b->ifs[i].v[k] - (before ? before->v[k] : 0))));
+		/* a veth's peer, read at both ends of the run */
+		if (b->ifs[i].peer_known && before && before->peer_known) {
+			json_object_object_add(c, "peer_tx_dropped",
+					       json_object_new_int64((int64_t)(b->ifs[i].peer_tx_dropped -
+									 before->peer_tx_dropped)));
+			json_object_object_add(c, "peer_enslaved",
+					       json_object_new_boolean(b->ifs[i].peer_enslaved));
+		}
 		json_object_object_add(ifs, b->ifs[i].name, c);
 	}
 	json_object_object_add(o, "interfaces", ifs);

@@ -17,8 +17,10 @@
 #include <string.h>
 #include <netinet/udp.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 
+#include "bondcheck/mib-text.h"
 #include "bondcheck/udp-header.h"
 #include "traffic/stream.h"
 
@@ -288,6 +290,48 @@ static int64_t rx_nap_ns(const struct bc_stream *s, unsigned batch)
 	return nap < 10000 ? 0 : (int64_t)nap;
 }
 
+/* Whole small file at @path into @buf (NUL-terminated); false when unreadable. */
+static bool read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return true;
+}
+
+/*
+ * The receiving socket's drops column of /proc/net/udp (or udp6) by its
+ * inode: every datagram the kernel dropped for this socket
+ * (reference/measurement.md 3.5); -1 when it cannot be read.
+ */
+static int64_t proc_udp_drops(int fd)
+{
+	static const char *const files[] = {"/proc/net/udp", "/proc/net/udp6"};
+	size_t len = 1u << 20;
+	char *buf = malloc(len);
+	struct stat st;
+	int64_t r = -1;
+
+	if (!buf || fstat(fd, &st) < 0) {
+		free(buf);
+		return -1;
+	}
+	for (int i = 0; i < 2 && r < 0; i++) {
+		uint64_t d;
+
+		if (read_text(files[i], buf, len) &&
+		    bc_proc_udp_drops(buf, (uint64_t)st.st_ino, &d, NULL) == 0)
+			r = (int64_t)d;
+	}
+	free(buf);
+	return r;
+}
+
 void *bc_udp_recv_main(void *arg)
 {
 	struct bc_stream *s = arg;
@@ -381,6 +425,7 @@ void *bc_udp_recv_main(void *arg)
 	}
 	s->wall_ns = (uint64_t)(bc_mono_ns() - w0);
 	s->cpu_ns = thread_cpu_ns() - c0;
+	s->proc_udp_drops = proc_udp_drops(s->fd);
 	free(slots);
 	free(bufs);
 	return NULL;

@@ -44,6 +44,7 @@ int bc_stream_init(struct bc_stream *s, uint32_t id, const struct bc_plan *p, bo
 	s->fd = -1;
 	s->offered_bps = s->proto == BC_L4_UDP ? p->rate_bps : s->alongside ? p->tcp_rate_bps : 0;
 	pthread_mutex_init(&s->mu, NULL);
+	s->proc_udp_drops = -1;
 	if (s->proto == BC_L4_UDP && !sender) {
 		bc_seqwin_cfg_default(&cfg);
 		r = bc_seqwin_init(&s->win, &cfg, err);
@@ -291,6 +292,9 @@ static void add_receiver(struct json_object *o, struct bc_stream *s, uint64_t se
 	add_u64(o, "late_packets", s->win.late);
 	add_u64(o, "foreign_packets", s->not_ours);
 	add_u64(o, "socket_drops", s->rxq_ovfl);
+	json_object_object_add(o, "proc_udp_drops",
+			       s->proc_udp_drops >= 0 ? json_object_new_int64(s->proc_udp_drops)
+						      : NULL);
 	if (s->plan->udp_gso)
 		add_u64(o, "gro_reads", s->gro_reads);
 	json_object_object_add(o, "jitter_ms", json_object_new_double(s->win.jitter_ns / 1e6));

@@ -75,6 +75,9 @@ struct bc_stream {
 	int64_t rx_meas_first_ns, rx_last_ns; /* CLOCK_MONOTONIC */
 	uint64_t not_ours;		      /* datagrams of another test or stream */
 	uint32_t rxq_ovfl;		      /* SO_RXQ_OVFL: socket drops so far */
+	/* the socket's drops column in /proc/net/udp or udp6 (sk_drops) when the
+	 * receiver stopped; -1 unread (no row for its inode, unreadable file) */
+	int64_t proc_udp_drops;
 	uint64_t gro_reads;		      /* reads that returned several datagrams (UDP GRO) */
 
 	/* both */

@@ -422,12 +422,9 @@ static void test_set(struct agent *ag, enum test_state st)
  * bulk_session()) and wait until it has them, at most BULK_WAIT_MS for it
  * to arrive.  Returns 0, -ETIMEDOUT, or the transfer's error (in @err).
  */
-static int offer_bulk(struct session *s, struct bc_test *t, struct bc_run_capture *cap,
-		      struct bc_error *err)
+static void offer_open(struct session *s, struct bc_test *t, struct bc_run_capture *cap)
 {
 	struct agent *ag = s->ag;
-	int64_t end = bc_mono_ns() + (int64_t)BULK_WAIT_MS * 1000000;
-	int r;
 
 	pthread_mutex_lock(&ag->lock);
 	ag->offer = (struct bulk_offer){.open = true,
@@ -436,6 +433,34 @@ static int offer_bulk(struct session *s, struct bc_test *t, struct bc_run_captur
 					.token = cap->token,
 					.cap = &cap->cap,
 					.peer = &s->peer};
+	pthread_mutex_unlock(&ag->lock);
+}
+
+/* The result could not be sent: nobody will fetch the files. */
+static void offer_close(struct agent *ag)
+{
+	pthread_mutex_lock(&ag->lock);
+	if (ag->offer.state == BULK_SERVING) {
+		/* a bulk session already has the files: let it finish with them */
+		while (ag->offer.state == BULK_SERVING)
+			wait_ms(ag, 200);
+	}
+	ag->offer.open = false;
+	pthread_mutex_unlock(&ag->lock);
+}
+
+/*
+ * The offer is opened (offer_open()) before the result goes out: the client
+ * opens the bulk connection as soon as it has the result, and a session
+ * that found no offer would refuse it.
+ */
+static int offer_bulk(struct session *s, struct bc_error *err)
+{
+	struct agent *ag = s->ag;
+	int64_t end = bc_mono_ns() + (int64_t)BULK_WAIT_MS * 1000000;
+	int r;
+
+	pthread_mutex_lock(&ag->lock);
 	/* once serving, wait for the end whatever happens: the files are ours */
 	while (ag->offer.state != BULK_DONE &&
 	       (ag->offer.state == BULK_SERVING || (!ag->stopping && bc_mono_ns() < end)))
@@ -613,16 +638,20 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 			json_object_object_add(meta, "bond", bc_bond_meta_json(&bm));
 		json_object_object_add(o, "metadata", meta);
 	}
-	if (cap)
+	if (cap) {
 		json_object_object_add(o, "capture", bc_run_capture_json(cap));
+		offer_open(s, t, cap);
+	}
 	r = bc_ctl_send(fd, o, 10000, NULL);
 	json_object_put(o);
 	if (r == 0 && cap) {
 		struct bc_error be = {0};
 
 		/* the pcap files go on the bulk connection, never in the result */
-		if (offer_bulk(s, t, cap, &be) < 0)
+		if (offer_bulk(s, &be) < 0)
 			say(c, "test %u: capture files not fetched: %s", t->plan.test_id, be.msg);
+	} else if (cap) {
+		offer_close(s->ag);
 	}
 	bc_host_sample_free(&b);
 	say(c, "test %u done", t->plan.test_id);

@@ -138,7 +138,8 @@ struct json_object *bc_client_merge_streams(struct bc_test *t, struct json_objec
 					      "lost_packets",	      "duplicate_packets",
 					      "out_of_order_packets", "late_packets",
 					      "goodput_bps",	      "jitter_ms",
-					      "reordering",	      NULL};
+					      "reordering",	      "proc_udp_drops",
+					      NULL};
 	struct json_object *local = bc_test_results_json(t), *arr = json_object_new_array();
 
 	for (uint32_t i = 0; i < t->n; i++) {

@@ -102,6 +102,11 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 			r->rx_over = bc_json_i64(c, "rx_over_errors", -1);
 			r->driver_drops = -1;
 			driver_drops(rbond, ifname_of(name), r);
+			/* a veth slave: its peer's tx_dropped is this slave's backlog refusing */
+			r->peer_tx_dropped = bc_json_i64(c, "peer_tx_dropped", -1);
+			r->peer_is_sender = json_object_get_boolean(
+				json_object_object_get(c, "peer_enslaved"));
+			r->rx_nohandler = bc_json_i64(c, "rx_nohandler", -1);
 		}
 	}
 }
@@ -139,6 +144,13 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 			return false;
 		in->sent_by_app += u64(s, "sent_packets");
 		in->read_by_app += u64(s, "received_packets");
+		/* the receiving sockets' own drops (/proc/net/udp); unknown if one is */
+		if (i == 0 || in->rcv_sock_drops >= 0) {
+			struct json_object *v = json_object_object_get(s, "proc_udp_drops");
+			int64_t d = v ? json_object_get_int64(v) : -1;
+
+			in->rcv_sock_drops = d < 0 ? -1 : (i == 0 ? 0 : in->rcv_sock_drops) + d;
+		}
 	}
 	for (size_t i = 0; i < bc_json_len(ast); i++) {
 		struct json_object *s = json_object_array_get_idx(ast, i);
@@ -168,6 +180,7 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 	in->rcv_in_errors = bc_json_i64(rsnmp, "Udp.InErrors", -1);
 	in->rcv_buf_errors = bc_json_i64(rsnmp, "Udp.RcvbufErrors", -1);
 	in->rcv_reasm_fails = bc_json_i64(rsnmp, "Ip.ReasmFails", -1);
+	in->rcv_ip_in_receives = bc_json_i64(rsnmp, "Ip.InReceives", -1);
 	in->softnet_dropped = bc_json_i64(path(rcv, "counters", "softnet", NULL), "dropped", -1);
 	in->shared_kernel = bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id")[0] &&
 			    !strcmp(bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id"),

@@ -3,7 +3,7 @@
 # transfer of the agent's pcap files, attribution): capture.sh CASE, with
 # BC=<path to bondcheck>.  No bonding driver here: the veths c0 (client) and
 # a0 (agent) are the captured "slaves"; real bonds are the testbed's job.
-# Cases: udp reverse loss errors full-disk
+# Cases: udp reverse stall loss errors full-disk
 . "$(dirname "$0")/lib.sh"
 for t in setpriv; do
 	command -v "$t" >/dev/null || fail "'$t' not found (util-linux)"
@@ -86,6 +86,32 @@ case_reverse() {
 		[ "$(ls -A "$TMPDIR" | wc -l)" -eq 0 ]
 	check "... and were used (the agent logged no fetch failure)" \
 		lacks "not fetched" "$WORK/agent.log"
+}
+
+case_stall() {
+	# a receiver with a 4 KiB SO_RCVBUF that reads only after 1 s: its socket drops
+	topo 100mbit
+	agent --once --test-read-stall 1000 --test-rcvbuf 4096
+	client --peer 10.77.2.1 -u -l 600 -b 20M -t 2 --capture --json
+	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	local sent recv drops rcvbuf
+	sent=$(j '.streams[0].sent_packets'); recv=$(j '.streams[0].received_packets')
+	drops=$(j '.streams[0].proc_udp_drops'); rcvbuf=$(j '.ends.agent.counters.snmp["Udp.RcvbufErrors"]')
+	note "sent $sent read $recv; socket drops (/proc/net/udp) $drops, Udp RcvbufErrors +$rcvbuf"
+	# the agent's files came although the client fetched them right after the result
+	check "the agent's capture files arrived (no note says otherwise)" \
+		[ "$(j '[.notes[] | select(test("did not arrive"))] | length')" -eq 0 ]
+	check "arrived_on_link counts every datagram sent ($sent)" [ "$(ledger arrived_on_link)" -eq "$sent" ]
+	check "the stall dropped datagrams at the socket" [ "$drops" -gt 100 ]
+	check "the socket's /proc/net/udp drops = Udp RcvbufErrors = sent - read" \
+		[ "$drops $rcvbuf" = "$rcvbuf $((sent - recv))" ]
+	check "read_by_app: the drop is explained and names the socket drops" \
+		[ "$(j '.capture.analysis.ledger[5] | "\(.drop) \(.explained) \(.counter | test("socket drops [(]/proc/net/udp[)] [+]'"$drops"'"))"')" = "$drops $drops true" ]
+	check "rx-loss-socket with the socket drops as evidence" \
+		[ "$(j '[.findings[] | select(.id == "rx-loss-socket") | .evidence.counter | test("socket drops")] | map(tostring) | join(",")')" = "true" ]
+	# a0's veth peer (r2, in the router's namespace) read through IFLA_TARGET_NETNSID
+	check "a0's veth peer: tx_dropped read in the router's namespace, not enslaved" \
+		[ "$(j '.ends.agent.counters.interfaces.a0 | "\(.peer_tx_dropped) \(.peer_enslaved)"')" = "0 false" ]
 }
 
 case_loss() {

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "bondcheck/analyze-report.h"
 #include "bondcheck/attrib.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/packet.h"
@@ -56,7 +57,15 @@ static void cap_close(struct cap *c)
 	pcap_close(c->p);
 }
 
+static int udp_frame_vlan(uint64_t seq, uint16_t vlan_id, uint8_t *buf);
+
 static int udp_frame(uint64_t seq, uint8_t *buf)
+{
+	return udp_frame_vlan(seq, 0, buf);
+}
+
+/* Our UDP datagram @seq, 10.0.0.1 -> 10.0.0.2, in an 802.1Q tag @vlan_id (0: none). */
+static int udp_frame_vlan(uint64_t seq, uint16_t vlan_id, uint8_t *buf)
 {
 	struct bc_udphdr h = {.stream_id = 0, .test_id = 42, .seq = seq, .send_ns = seq * 10 * US};
 	struct bc_pkt_spec s = {.ip_version = 4,
@@ -65,6 +74,7 @@ static int udp_frame(uint64_t seq, uint8_t *buf)
 				.dport = 5201,
 				.ip_id = (uint32_t)seq,
 				.payload_len = 100,
+				.vlan_id = vlan_id,
 				.ours = &h};
 
 	s.src[0] = 10, s.src[3] = 1;
@@ -204,6 +214,193 @@ static void test_striped_loss_reorder(void **state)
 	assert_null(find(&a, "link-idle")); /* one flow for three links: expected idle */
 	assert_null(find(&a, "capture-incomplete"));
 	assert_int_equal(a.skew_units, 0);
+	bc_attrib_free(&a);
+}
+
+/*
+ * A run over a VLAN on the bond (bond0.100 on both ends): every frame on the
+ * slaves carries the 802.1Q tag 100.  300 datagrams striped over 3 links;
+ * on eth1 every 10th of its 100 is lost (10); on eth2 the 5 datagrams
+ * 3j + 2 (j = 10, 30, ..., 90) arrive behind seq+1 on eth0.  Attribution
+ * must be the same as untagged: per link frames and bytes (the tag's 4
+ * bytes included), learned paths, per-path loss, reordering pairs.
+ */
+static void test_vlan_striped(void **state)
+{
+	const char *names[3] = {"eth0", "eth1", "eth2"};
+	struct cap tx[3], rx[3];
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	struct bc_attrib a;
+	uint8_t buf[2048];
+	int link[6], len = 0;
+
+	(void)state;
+	for (int l = 0; l < 3; l++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "vtx-%s", names[l]);
+		cap_open(&tx[l], n);
+		snprintf(n, sizeof(n), "vrx-%s", names[l]);
+		cap_open(&rx[l], n);
+	}
+	for (uint64_t s = 0; s < 300; s++) {
+		int l = (int)(s % 3);
+		uint64_t t = s * 10 * US, arr = t + 50 * US, j = (s - 2) / 3;
+
+		len = udp_frame_vlan(s, 100, buf);
+		assert_int_equal(buf[12], 0x81);
+		cap_put(&tx[l], t, buf, len, 128);
+		if (l == 1 && (s / 3) % 10 == 9)
+			continue; /* lost on the wire */
+		if (l == 2 && j % 20 == 10)
+			arr += 25 * US; /* after s+1 (+60 us) and s+2 (+70), before s+3 */
+		cap_put(&rx[l], arr, buf, len, 128);
+	}
+	for (int l = 0; l < 3; l++) {
+		cap_close(&tx[l]);
+		cap_close(&rx[l]);
+	}
+	assert_int_equal(len, 146); /* 142 untagged + the 4-byte tag */
+	bc_attrib_cfg_default(&cfg);
+	cfg.late_threshold = 2;
+	assert_int_equal(bc_attrib_init(&a, &cfg, &err), 0);
+	for (int l = 0; l < 3; l++) {
+		link[l] = bc_attrib_add_link(&a, BC_SIDE_TX, names[l], &err);
+		assert_int_equal(bc_attrib_read_pcap(&a, link[l], tx[l].path, &err), 0);
+	}
+	for (int l = 0; l < 3; l++) {
+		link[3 + l] = bc_attrib_add_link(&a, BC_SIDE_RX, names[l], &err);
+		assert_int_equal(bc_attrib_read_pcap(&a, link[3 + l], rx[l].path, &err), 0);
+	}
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	for (int l = 0; l < 3; l++) {
+		assert_int_equal(a.links[l].dir[BC_DIR_FWD].frames, 100);
+		assert_int_equal(a.links[l].dir[BC_DIR_FWD].bytes, 100 * 146);
+		assert_int_equal(a.links[l].dir[BC_DIR_FWD].wire_bytes, 100 * (146 + 24));
+		assert_int_equal(a.links[l].peer, 3 + l);
+		assert_int_equal(a.links[3 + l].dir[BC_DIR_FWD].frames, l == 1 ? 90 : 100);
+		assert_int_equal(a.links[l].lost, l == 1 ? 10 : 0);
+	}
+	assert_int_equal(a.path[1][4], 90);
+	assert_int_equal(a.path[0][4] + a.path[1][3] + a.path[2][3], 0);
+	assert_int_equal(a.n_streams, 1);
+	assert_int_equal(a.streams[0].left, 300);
+	assert_int_equal(a.streams[0].arrived, 290);
+	assert_int_equal(a.rx_reordered, 5);
+	assert_int_equal(a.pairs[3][5], 5);
+	assert_non_null(find(&a, "wire-loss"));
+	assert_string_equal(find(&a, "wire-loss")->subject, "tx:eth1");
+	for (int l = 0; l < 6; l++)
+		assert_int_equal(a.links[l].other_frames + a.links[l].snapped + a.links[l].malformed,
+				 0);
+	bc_attrib_free(&a);
+}
+
+/*
+ * 200 datagrams striped over 2 links; rx:eth1's capture missed 4 of its
+ * arrivals (ps_drop 4: the ring was full), nothing was lost on the wire.
+ * Each figure must say what it is worth: rx:eth1's counts a lower bound,
+ * the capture-derived loss (4, all false) an upper bound, reordering
+ * unknown; then the same with only tx:eth0's capture dropping: its counts
+ * a lower bound, the loss on it a lower bound, reordering exact.
+ */
+static void bounds_run(struct bc_attrib *a, int drop_link)
+{
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	uint8_t buf[2048];
+	int l[4];
+
+	bc_attrib_cfg_default(&cfg);
+	assert_int_equal(bc_attrib_init(a, &cfg, &err), 0);
+	l[0] = bc_attrib_add_link(a, BC_SIDE_TX, "eth0", &err);
+	l[1] = bc_attrib_add_link(a, BC_SIDE_TX, "eth1", &err);
+	l[2] = bc_attrib_add_link(a, BC_SIDE_RX, "eth0", &err);
+	l[3] = bc_attrib_add_link(a, BC_SIDE_RX, "eth1", &err);
+	for (uint64_t s = 0; s < 200; s++) {
+		int k = (int)(s % 2), len = udp_frame(s, buf);
+		uint64_t t = s * 10 * US;
+		/* the ring of drop_link's capture overflowed 4 times */
+		bool missed = (s / 2) % 25 == 7 && (drop_link == l[k] || drop_link == l[2 + k]);
+
+		if (!(missed && drop_link == l[k]))
+			assert_int_equal(bc_attrib_add_packet(a, l[k], t, buf, (uint32_t)len,
+							      (uint32_t)len),
+					 0);
+		if (!(missed && drop_link == l[2 + k]))
+			assert_int_equal(bc_attrib_add_packet(a, l[2 + k], t + 50 * US, buf,
+							      (uint32_t)len, (uint32_t)len),
+					 0);
+	}
+	a->links[drop_link].ps_drop = 4;
+	assert_int_equal(bc_attrib_finish(a, &err), 0);
+}
+
+static const char *jstr(struct json_object *o, const char *k1, int i, const char *k2,
+			const char *k3)
+{
+	o = json_object_object_get(o, k1);
+	if (i >= 0)
+		o = json_object_array_get_idx(o, (size_t)i);
+	if (k2)
+		o = json_object_object_get(o, k2);
+	if (k3)
+		o = json_object_object_get(o, k3);
+	return o ? json_object_get_string(o) : "(none)";
+}
+
+static void test_capture_bounds(void **state)
+{
+	struct bc_attrib a;
+	struct json_object *j;
+
+	(void)state;
+	bounds_run(&a, 3); /* rx:eth1 dropped */
+	assert_int_equal(a.links[3].dir[BC_DIR_FWD].frames, 96);
+	assert_int_equal(a.links[1].lost, 4); /* the capture's loss, not the wire's */
+	assert_true(bc_attrib_link_incomplete(&a, 3));
+	assert_false(bc_attrib_link_incomplete(&a, 1));
+	assert_int_equal(bc_attrib_count_bound(&a, 3), BC_BOUND_LOWER);
+	assert_int_equal(bc_attrib_count_bound(&a, 2), BC_BOUND_EXACT);
+	assert_int_equal(bc_attrib_loss_bound(&a, 1), BC_BOUND_UPPER);
+	assert_int_equal(bc_attrib_loss_bound(&a, -1), BC_BOUND_UPPER);
+	assert_int_equal(bc_attrib_reorder_bound(&a), BC_BOUND_UNKNOWN);
+	assert_non_null(find(&a, "capture-incomplete"));
+	assert_string_equal(find(&a, "capture-incomplete")->subject, "rx:eth1");
+	j = bc_analyze_json(&a);
+	assert_string_equal(jstr(j, "capture_complete", -1, NULL, NULL), "false");
+	assert_string_equal(jstr(j, "loss_bound", -1, NULL, NULL), "upper");
+	assert_string_equal(jstr(j, "links", 1, "bounds", "lost"), "upper");
+	assert_string_equal(jstr(j, "links", 1, "bounds", "counts"), "exact");
+	assert_string_equal(jstr(j, "links", 3, "bounds", "counts"), "lower");
+	assert_string_equal(jstr(j, "links", 3, "complete", NULL), "false");
+	assert_string_equal(jstr(j, "links", 3, "bounds", "lost"), "(none)"); /* rx: no loss */
+	assert_string_equal(jstr(j, "streams", 0, "lost_bound", NULL), "upper");
+	assert_string_equal(jstr(j, "reordering", -1, "bound", NULL), "unknown");
+	json_object_put(j);
+	bc_attrib_free(&a);
+
+	bounds_run(&a, 0); /* tx:eth0 dropped */
+	assert_int_equal(a.links[0].dir[BC_DIR_FWD].frames, 96);
+	assert_int_equal(a.links[0].lost, 0);
+	assert_int_equal(a.rx_without_tx, 4);
+	assert_int_equal(bc_attrib_count_bound(&a, 0), BC_BOUND_LOWER);
+	assert_int_equal(bc_attrib_loss_bound(&a, 0), BC_BOUND_LOWER);
+	assert_int_equal(bc_attrib_loss_bound(&a, 1), BC_BOUND_EXACT);
+	assert_int_equal(bc_attrib_reorder_bound(&a), BC_BOUND_EXACT);
+	j = bc_analyze_json(&a);
+	assert_string_equal(jstr(j, "capture_complete", -1, NULL, NULL), "false");
+	assert_string_equal(jstr(j, "links", 0, "bounds", "lost"), "lower");
+	assert_string_equal(jstr(j, "links", 1, "bounds", "lost"), "exact");
+	assert_string_equal(jstr(j, "reordering", -1, "bound", NULL), "exact");
+	json_object_put(j);
+	bc_attrib_free(&a);
+
+	bounds_run(&a, 2); /* rx:eth0 dropped: no datagram is late, yet unknown */
+	assert_int_equal(a.rx_reordered, 0);
+	assert_int_equal(bc_attrib_reorder_bound(&a), BC_BOUND_UNKNOWN);
+	assert_int_equal(bc_attrib_loss_bound(&a, 1), BC_BOUND_UPPER);
 	bc_attrib_free(&a);
 }
 
@@ -397,6 +594,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_striped_loss_reorder),
+		cmocka_unit_test(test_vlan_striped),
+		cmocka_unit_test(test_capture_bounds),
 		cmocka_unit_test(test_fragments),
 		cmocka_unit_test(test_bad_input),
 	};

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "bondcheck/mib-text.h"
@@ -85,6 +86,54 @@ static void test_cpu(void **state)
 	assert_int_equal(bc_cpu_times_parse("intr 1\n", &c, NULL), -EBADMSG);
 }
 
+/* /proc/net/udp and udp6 as a 6.1 kernel prints them: the drops column by the socket's inode */
+static void test_proc_udp_drops(void **state)
+{
+	static const char udp[] =
+		"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   "
+		"uid  timeout inode ref pointer drops\n"
+		"  120: 00000000:14E9 00000000:0000 07 00000000:00000000 00:00000000 00000000   "
+		"108        0 15721 2 0000000000000000 0\n"
+		"  415: 0200000A:D613 0100000A:A0C1 01 00000000:00034500 00:00000000 00000000     "
+		"0        0 40877 2 00000000b1d26cf3 1873\n";
+	static const char udp6[] =
+		"  sl  local_address                         remote_address                        "
+		"st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n"
+		"   67: 00000000000000000000000000000000:14E9 00000000000000000000000000000000:0000 "
+		"07 00000000:00000000 00:00000000 00000000     0        0 52211 2 "
+		"00000000deadbeef 42\n";
+	static const char old[] =
+		"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  "
+		"timeout inode\n"
+		"   1: 00000000:14E9 00000000:0000 07 00000000:00000000 00:00000000 00000000 0 0 9 "
+		"2 ffff8800\n";
+	static const char short_row[] =
+		"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   "
+		"uid  timeout inode ref pointer drops\n"
+		"  120: 00000000:14E9 00000000:0000 07 00000000:00000000\n";
+	struct bc_error err = {0};
+	uint64_t d = 7;
+
+	(void)state;
+	assert_int_equal(bc_proc_udp_drops(udp, 40877, &d, &err), 0);
+	assert_int_equal(d, 1873);
+	assert_int_equal(bc_proc_udp_drops(udp, 15721, &d, &err), 0);
+	assert_int_equal(d, 0);
+	d = 7;
+	/* an inode that is another row's drops or uid is not a match */
+	assert_int_equal(bc_proc_udp_drops(udp, 1873, &d, &err), -ENOENT);
+	assert_int_equal(bc_proc_udp_drops(udp, 108, &d, &err), -ENOENT);
+	assert_int_equal(d, 7);
+	assert_int_equal(bc_proc_udp_drops(udp6, 52211, &d, &err), 0);
+	assert_int_equal(d, 42);
+	assert_int_equal(bc_proc_udp_drops(old, 9, &d, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "drops"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(bc_proc_udp_drops(short_row, 15721, &d, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "13 columns"));
+	assert_int_equal(bc_proc_udp_drops("", 1, &d, &err), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_snmp_bad),
 		cmocka_unit_test(test_softnet),
 		cmocka_unit_test(test_cpu),
+		cmocka_unit_test(test_proc_udp_drops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
