@@ -18,7 +18,9 @@
  *                "runs": [{"rep", "goodput_bps", "ceiling_bps",
  *                          "sent_packets", "received_packets",
  *                          "lost_packets", "retransmits", "cpu_bound",
- *                          "error"?}]}],
+ *                          "error"?, "tcp_metrics_error"? (the peer's
+ *                          TCP metrics could not be cleared before the
+ *                          run: bondcheck/tcp-metrics.h)}]}],
  *    "notes": [...]}
  *
  * The CI is mean +- t(0.975, n - 1) x sd / sqrt(n) (Student's t, GSL
