@@ -108,6 +108,22 @@ static int agent_tx_link(const struct dep *d, size_t n, uint64_t ts)
 	return lo ? d[lo - 1].link : d[0].link;
 }
 
+/*
+ * Whether an arrival after @i (in time order) at the agent carries byte
+ * @lo again: the sender resent it, so the copy at @i was not taken.
+ */
+static bool arrives_again(const struct fo_tcp_rec *r, size_t n, size_t i, uint32_t base,
+			  uint64_t lo)
+{
+	for (size_t j = i + 1; j < n; j++) {
+		uint64_t l = (uint32_t)(r[j].seq - base);
+
+		if (!r[j].left && l <= lo && lo < l + r[j].len)
+			return true;
+	}
+	return false;
+}
+
 struct ooo {
 	uint64_t lo, hi; /* [lo, hi) relative bytes */
 };
@@ -282,9 +298,17 @@ int fo_tcp_finish(struct bc_failover *f)
 			continue;
 		}
 		t->segments_arrived++;
-		/* active-backup hands the stack only what arrives on the active slave */
+		/*
+		 * active-backup hands the stack only what arrives on the active
+		 * slave.  The agent's active slave is known from its datagrams'
+		 * departures, which around the failover lag the switch by up to
+		 * a datagram interval; a segment that arrived on the other slave
+		 * was dropped only if the sender resent it (a copy arrives
+		 * again), else it was taken.
+		 */
 		if (f->cfg.rx_on_tx_slave_only[BC_FO_AGENT] && nd &&
-		    agent_tx_link(deps, nd, x->ts) != x->link) {
+		    agent_tx_link(deps, nd, x->ts) != x->link &&
+		    arrives_again(pv->tcp, pv->n_tcp, i, (uint32_t)base, lo)) {
 			t->not_delivered++;
 			continue;
 		}
