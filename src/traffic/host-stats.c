@@ -77,7 +77,13 @@ static void read_ifs(struct bc_host_sample *s)
 	while ((de = readdir(d)) && s->n_ifs < BC_HOST_MAX_IFS) {
 		struct bc_if_counters *c = &s->ifs[s->n_ifs];
 
+		char ifindex[128];
+
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(c->name))
+			continue;
+		/* a device, not a file of the folder (bonding's bonding_masters) */
+		snprintf(ifindex, sizeof(ifindex), "/sys/class/net/%s/ifindex", de->d_name);
+		if (access(ifindex, F_OK) != 0)
 			continue;
 		snprintf(c->name, sizeof(c->name), "%s", de->d_name);
 		for (int i = 0; i < IF_QDISC_DROPS; i++) {
