@@ -14,11 +14,6 @@
 #define SYNC_BITS (BC_LACP_SYNCHRONIZATION | BC_LACP_COLLECTING | BC_LACP_DISTRIBUTING)
 #define CD_BITS	  (BC_LACP_COLLECTING | BC_LACP_DISTRIBUTING)
 
-struct dep {
-	uint64_t ts;
-	uint8_t link;
-};
-
 struct arr {
 	uint64_t ts, seq;
 	uint8_t link;
@@ -26,7 +21,7 @@ struct arr {
 
 static int cmp_dep(const void *a, const void *b)
 {
-	const struct dep *x = a, *y = b;
+	const struct fo_dep *x = a, *y = b;
 
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
@@ -143,8 +138,7 @@ static void to_client_clock(struct bc_failover *f, struct fo_priv *pv)
 			pv->evs[i].ts = (uint64_t)((int64_t)pv->evs[i].ts - f->clock_offset_ns);
 }
 
-/* The link @host transmitted on at @ts: its latest departure at or before, else its first. */
-static int tx_link_at(const struct dep *d, size_t n, uint64_t ts)
+int fo_tx_link_at(const struct fo_dep *d, size_t n, uint64_t ts)
 {
 	size_t lo = 0, hi = n;
 
@@ -163,16 +157,15 @@ static int tx_link_at(const struct dep *d, size_t n, uint64_t ts)
 
 static int fill_streams(struct bc_failover *f, struct fo_priv *pv)
 {
-	struct dep *deps[2] = {NULL, NULL};
-	size_t nd[2] = {0, 0};
-	int r = 0;
+	struct fo_dep **deps = pv->deps;
+	size_t *nd = pv->n_deps;
 
 	for (int h = 0; h < 2; h++) {
+		free(deps[h]);
+		nd[h] = 0;
 		deps[h] = malloc((pv->n_recs + 1) * sizeof(**deps));
-		if (!deps[h]) {
-			r = -ENOMEM;
-			goto out;
-		}
+		if (!deps[h])
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < pv->n_recs; i++) {
 		struct fo_rec *x = &pv->recs[i];
@@ -187,7 +180,7 @@ static int fill_streams(struct bc_failover *f, struct fo_priv *pv)
 			continue;
 		k = x->seq - s->min_seq;
 		s->left++;
-		deps[sender(s->dir)][nd[sender(s->dir)]++] = (struct dep){x->ts, x->link};
+		deps[sender(s->dir)][nd[sender(s->dir)]++] = (struct fo_dep){x->ts, x->link};
 		/* the latest: a send that failed after the tap (a veth whose peer is
 		 * down) is retried with the same number, on the slave that works */
 		if (s->dep_ts[k] == BC_FO_NONE || x->ts > s->dep_ts[k]) {
@@ -208,7 +201,7 @@ static int fill_streams(struct bc_failover *f, struct fo_priv *pv)
 		k = x->seq - s->min_seq;
 		s->arrived++;
 		if (f->cfg.rx_on_tx_slave_only[rh] && nd[rh] &&
-		    tx_link_at(deps[rh], nd[rh], x->ts) != x->link) {
+		    fo_tx_link_at(deps[rh], nd[rh], x->ts) != x->link) {
 			s->not_delivered++;
 			continue;
 		}
@@ -219,10 +212,7 @@ static int fill_streams(struct bc_failover *f, struct fo_priv *pv)
 			s->arr_link[k] = x->link;
 		}
 	}
-out:
-	free(deps[0]);
-	free(deps[1]);
-	return r;
+	return 0;
 }
 
 /* Lost between two delivered sequence numbers (exclusive), or after @a when @b is none. */

@@ -42,7 +42,20 @@ struct fo_tcp_rec {
 	uint8_t left;
 };
 
+/* One datagram departure: capture time (client clock, ns) and link index. */
+struct fo_dep {
+	uint64_t ts;
+	uint8_t link;
+};
+
 struct fo_priv {
+	/*
+	 * Each host's datagram departures (index enum bc_fo_host) within its
+	 * streams' spans, in time order: filled by fo_finish() (fill_streams)
+	 * and read by fo_tcp_finish() after it.
+	 */
+	struct fo_dep *deps[2];
+	size_t n_deps[2];
 	struct fo_tcp_rec *tcp;
 	size_t n_tcp, cap_tcp;
 	struct fo_rec *recs;
@@ -56,6 +69,12 @@ struct fo_priv {
 
 /* failover-finish.c */
 int fo_finish(struct bc_failover *f, struct bc_error *err);
+/*
+ * fo_tx_link_at() - the link a host transmitted on at @ts (ns, client
+ * clock), from its departures @d (n of them, in time order): that of its
+ * latest departure at or before @ts, else its first; -1 when @n is 0.
+ */
+int fo_tx_link_at(const struct fo_dep *d, size_t n, uint64_t ts);
 /* failover-tcp.c */
 int fo_tcp_packet(struct bc_failover *f, int link, uint64_t ts, const struct bc_pkt *p, int src,
 		  int dst);

@@ -62,52 +62,6 @@ static int latest_left(const struct fo_tcp_rec *r, size_t n, uint64_t ts)
 	return link;
 }
 
-struct dep {
-	uint64_t ts;
-	uint8_t link;
-};
-
-static int cmp_dep(const void *a, const void *b)
-{
-	const struct dep *x = a, *y = b;
-
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-/* The agent's datagram departures (client clock), in time order; *@n of them. */
-static struct dep *agent_deps(const struct bc_failover *f, const struct fo_priv *pv, size_t *n)
-{
-	struct dep *d = malloc((pv->n_recs + 1) * sizeof(*d));
-
-	*n = 0;
-	if (!d)
-		return NULL;
-	for (size_t i = 0; i < pv->n_recs; i++)
-		if (pv->recs[i].left && f->links[pv->recs[i].link].host == BC_FO_AGENT)
-			d[(*n)++] = (struct dep){pv->recs[i].ts, pv->recs[i].link};
-	if (*n > 1)
-		qsort(d, *n, sizeof(*d), cmp_dep);
-	return d;
-}
-
-/* The slave the agent transmitted on at @ts: its latest departure at or before, else its first. */
-static int agent_tx_link(const struct dep *d, size_t n, uint64_t ts)
-{
-	size_t lo = 0, hi = n;
-
-	if (!n)
-		return -1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (d[mid].ts <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? d[lo - 1].link : d[0].link;
-}
-
 /*
  * Whether an arrival after @i (in time order) at the agent carries byte
  * @lo again: the sender resent it, so the copy at @i was not taken.
@@ -239,8 +193,9 @@ int fo_tcp_finish(struct bc_failover *f)
 	uint64_t first_delivery = BC_FO_NONE, best = 0;
 	struct ooo *o = NULL;
 	struct adv *a = NULL;
-	struct dep *deps = NULL;
-	size_t no = 0, na = 0, bi = SIZE_MAX, nd = 0;
+	/* the agent's active slave, as its datagrams' departures show it */
+	const struct fo_dep *deps = pv->deps[BC_FO_AGENT];
+	size_t no = 0, na = 0, bi = SIZE_MAX, nd = pv->n_deps[BC_FO_AGENT];
 	bool have_base = false;
 
 	t->left_before = t->left_after = t->arrived_before = t->arrived_after = -1;
@@ -260,11 +215,9 @@ int fo_tcp_finish(struct bc_failover *f)
 	qsort(pv->tcp, pv->n_tcp, sizeof(*pv->tcp), cmp_ts);
 	o = malloc(OOO_MAX * sizeof(*o));
 	a = malloc((pv->n_tcp + 1) * sizeof(*a));
-	deps = agent_deps(f, pv, &nd);
-	if (!o || !a || !deps) {
+	if (!o || !a) {
 		free(o);
 		free(a);
-		free(deps);
 		return -ENOMEM;
 	}
 	/* relative sequence numbers from the earliest data segment (32-bit wrap) */
@@ -307,7 +260,7 @@ int fo_tcp_finish(struct bc_failover *f)
 		 * again), else it was taken.
 		 */
 		if (f->cfg.rx_on_tx_slave_only[BC_FO_AGENT] && nd &&
-		    agent_tx_link(deps, nd, x->ts) != x->link &&
+		    fo_tx_link_at(deps, nd, x->ts) != x->link &&
 		    arrives_again(pv->tcp, pv->n_tcp, i, (uint32_t)base, lo)) {
 			t->not_delivered++;
 			continue;
@@ -367,7 +320,6 @@ int fo_tcp_finish(struct bc_failover *f)
 	}
 	free(o);
 	free(a);
-	free(deps);
 	expected(f, t);
 	return 0;
 }

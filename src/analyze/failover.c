@@ -60,6 +60,8 @@ void bc_failover_free(struct bc_failover *f)
 	pv = f->priv;
 	if (pv) {
 		free(pv->recs);
+		free(pv->deps[0]);
+		free(pv->deps[1]);
 		free(pv->evs);
 		free(pv->tcp);
 		free(pv);
