@@ -269,9 +269,26 @@ expect_iperf_tcp() {
 }
 
 # iperf_udp CLIENT_NS SERVER_NS ADDR SECONDS RATE MIN_LOSS% MAX_LOSS%
+# iperf3's UDP test starts with a one-datagram handshake each way on the stream
+# socket (iperf_udp_connect, a fixed 30 s SO_RCVTIMEO). When the netem loss under
+# test eats one of those two datagrams, iperf3 fails with "unable to read from
+# stream socket" before it has measured anything; that attempt says nothing about
+# the loss asked for, so it is retried (at most 3 attempts, each one announced).
 expect_iperf_udp() {
-	_iperf_server "$2"
-	_j=$(ip netns exec "$1" iperf3 -J -u -c "$3" -t "$4" -b "$5" 2>&1)
+	_try=1
+	while :; do
+		_iperf_server "$2"
+		_j=$(ip netns exec "$1" iperf3 -J -u -c "$3" -t "$4" -b "$5" 2>&1)
+		_e=$(echo "$_j" | jq -r '.error // empty' 2>/dev/null)
+		case $_e in
+		*"stream socket"*) [ "$_try" -lt 3 ] || break ;;
+		*) break ;;
+		esac
+		echo "attempt $_try: iperf3's UDP handshake was lost ($_e); retrying"
+		[ -f "/tmp/bc-iperf-$2.pid" ] && kill "$(cat "/tmp/bc-iperf-$2.pid")" 2>/dev/null
+		BC_POLL=10 _poll sh -c "! ip netns exec '$2' ss -Hltn 'sport = :5201' | grep -q LISTEN"
+		_try=$((_try + 1))
+	done
 	_l=$(echo "$_j" | jq -r '.end.sum.lost_percent // "error"' 2>/dev/null)
 	[ -n "$_l" ] && [ "$_l" != error ] || { echo "iperf3 failed: $(echo "$_j" | jq -r .error 2>/dev/null || echo "$_j")"; return 1; }
 	echo "lost $_l % of $(echo "$_j" | jq -r '.end.sum.packets') datagrams"
