@@ -16,16 +16,18 @@
 
 enum role { ROLE_LEFT = 0, ROLE_ARRIVED = 1 };
 
+/* 32 bytes, two per cache line: the table is probed once per record, at random. */
 struct unit {
 	uint64_t seq;
 	uint64_t tx_ts;
 	uint32_t stream;
+	uint32_t lost_mask; /* first fragment's unit: links that lost a fragment of it */
 	uint16_t off8;
 	uint8_t tx, rx; /* link indices, 0xff none */
 	uint8_t tx_n, rx_n;
-	uint8_t msg;	    /* first fragment's unit: MSG_* of its datagram (tally) */
-	uint32_t lost_mask; /* first fragment's unit: links that lost a fragment of it */
+	uint8_t msg; /* first fragment's unit: MSG_* of its datagram (tally) */
 };
+_Static_assert(sizeof(struct unit) == 32, "struct unit packs into 32 bytes");
 
 enum { MSG_FRAG = 0x01, MSG_PART = 0x02 };
 
@@ -43,12 +45,26 @@ struct jent {
 	uint8_t used, resolved, foreign, too_far, late_link;
 };
 
+/*
+ * A stream whose sequence numbers are dense keeps the units of its datagrams (fragment
+ * offset 0) in a plain array indexed by seq - min: the merge then walks it almost in
+ * order instead of probing a hash table at random.  Sparse streams (span over twice
+ * their records: a hostile or a sampled capture) and non-first fragments use the hash.
+ */
+struct dense_stream {
+	uint64_t min, span; /* span 0: the stream is hashed */
+	size_t base;	    /* index of seq min in merge.dense */
+};
+
 struct merge {
 	struct bc_attrib *a;
 	struct priv *pv;
 	enum role role;
-	struct unit *units;
+	struct unit *units; /* open-addressing hash, units_size a power of two */
 	size_t units_size;
+	struct unit *dense; /* n_dense units of the dense streams */
+	size_t n_dense;
+	struct dense_stream *ds; /* per stream */
 	struct jent *jt;
 	size_t jt_size, jt_used;
 	uint32_t *next;
@@ -155,13 +171,38 @@ static int rec_role(const struct bc_attrib *a, const struct priv *pv, const stru
 									     : ROLE_ARRIVED;
 }
 
+static size_t unit_slot(const struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
+{
+	return mix(seq * 0x9e3779b97f4a7c15ull ^ ((uint64_t)stream << 16 | off8)) &
+	       (m->units_size - 1);
+}
+
+/* The unit of (stream, seq, 0) in a dense stream's array; NULL when it is hashed. */
+static struct unit *unit_dense(const struct merge *m, uint32_t stream, uint64_t seq,
+			       uint16_t off8)
+{
+	const struct dense_stream *d = &m->ds[stream];
+
+	if (off8 || seq - d->min >= d->span)
+		return NULL;
+	return &m->dense[d->base + (seq - d->min)];
+}
+
 static struct unit *unit_get(struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
 {
-	size_t k = mix(seq * 0x9e3779b97f4a7c15ull ^ ((uint64_t)stream << 16 | off8)) &
-		   (m->units_size - 1);
+	struct unit *u = unit_dense(m, stream, seq, off8);
+	size_t k;
 
-	for (;; k = (k + 1) & (m->units_size - 1)) {
-		struct unit *u = &m->units[k];
+	if (u) {
+		if (!u->tx_n && !u->rx_n) {
+			u->seq = seq;
+			u->stream = stream;
+			u->tx = u->rx = 0xff;
+		}
+		return u;
+	}
+	for (k = unit_slot(m, stream, seq, off8);; k = (k + 1) & (m->units_size - 1)) {
+		u = &m->units[k];
 
 		if (!u->tx_n && !u->rx_n) {
 			u->seq = seq;
@@ -177,11 +218,13 @@ static struct unit *unit_get(struct merge *m, uint32_t stream, uint64_t seq, uin
 
 static struct unit *unit_find(struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
 {
-	size_t k = mix(seq * 0x9e3779b97f4a7c15ull ^ ((uint64_t)stream << 16 | off8)) &
-		   (m->units_size - 1);
+	struct unit *u = unit_dense(m, stream, seq, off8);
+	size_t k;
 
-	for (;; k = (k + 1) & (m->units_size - 1)) {
-		struct unit *u = &m->units[k];
+	if (u)
+		return u->tx_n || u->rx_n ? u : NULL;
+	for (k = unit_slot(m, stream, seq, off8);; k = (k + 1) & (m->units_size - 1)) {
+		u = &m->units[k];
 
 		if (!u->tx_n && !u->rx_n)
 			return NULL;
@@ -470,6 +513,10 @@ static int frag(struct merge *m, uint32_t gi, const struct rec *r)
 	return 0;
 }
 
+/* Records of one link looked ahead to prefetch their unit slot: the k-way merge takes
+ * the links in turn, so this hides about PREFETCH_AHEAD x links records of latency. */
+enum { PREFETCH_AHEAD = 8 };
+
 static int pass(struct merge *m, enum role role)
 {
 	struct bc_attrib *a = m->a;
@@ -500,6 +547,15 @@ static int pass(struct merge *m, enum role role)
 		if (!best)
 			break;
 		gi = pv->link_recs[bl][pos[bl]++];
+		if (pos[bl] + PREFETCH_AHEAD < pv->n_link_recs[bl]) {
+			/* the unit this link's record PREFETCH_AHEAD on will probe (a guess for
+			 * fragments, whose datagram is known only at the join) */
+			const struct rec *q = &pv->recs[pv->link_recs[bl][pos[bl] + PREFETCH_AHEAD]];
+
+			if (q->stream < m->a->n_streams && !unit_dense(m, q->stream, q->seq, q->off8))
+				__builtin_prefetch(
+					&m->units[unit_slot(m, q->stream, q->seq, q->off8)], 1);
+		}
 		m->have_left[pv->pairs[best->pair].dir] |= role == ROLE_LEFT;
 		if (best->flags & R_FRAG)
 			rc = frag(m, gi, best);
@@ -538,6 +594,12 @@ void attrib_learn_peers(struct bc_attrib *a)
 	}
 }
 
+/* Unit @i of all: the dense array, then the hash table (empty slots included). */
+static const struct unit *unit_at(const struct merge *m, size_t i)
+{
+	return i < m->n_dense ? &m->dense[i] : &m->units[i - m->n_dense];
+}
+
 static bool unit_lost(const struct bc_attrib *a, const struct unit *u)
 {
 	const struct bc_attrib_stream *s = &a->streams[u->stream];
@@ -557,8 +619,8 @@ static void tally_messages(struct merge *m)
 {
 	struct bc_attrib *a = m->a;
 
-	for (size_t i = 0; i < m->units_size; i++) {
-		const struct unit *u = &m->units[i];
+	for (size_t i = 0; i < m->n_dense + m->units_size; i++) {
+		const struct unit *u = unit_at(m, i);
 		struct unit *h;
 
 		if ((!u->tx_n && !u->rx_n) || !u->off8)
@@ -570,8 +632,8 @@ static void tally_messages(struct merge *m)
 		if (unit_lost(a, u))
 			h->lost_mask |= 1u << u->tx;
 	}
-	for (size_t i = 0; i < m->units_size; i++) {
-		const struct unit *u = &m->units[i];
+	for (size_t i = 0; i < m->n_dense + m->units_size; i++) {
+		const struct unit *u = unit_at(m, i);
 		uint32_t mask;
 
 		if (!(u->msg & MSG_FRAG) || !(u->rx_n || (u->msg & MSG_PART)))
@@ -589,8 +651,8 @@ static void tally(struct merge *m)
 {
 	struct bc_attrib *a = m->a;
 
-	for (size_t i = 0; i < m->units_size; i++) {
-		const struct unit *u = &m->units[i];
+	for (size_t i = 0; i < m->n_dense + m->units_size; i++) {
+		const struct unit *u = unit_at(m, i);
 		struct bc_attrib_stream *s;
 		bool bracketed;
 
@@ -640,6 +702,59 @@ static void tally(struct merge *m)
 	}
 }
 
+/*
+ * Size the unit stores from one pass over the records: a stream is dense when the
+ * span of its sequence numbers is at most twice its records (+ 1024); every other
+ * record may make one hashed unit, at a load factor of 2/3 at most (an upper bound:
+ * the linear probing needs a free slot).  -ENOMEM.
+ */
+static int plan_units(struct merge *m)
+{
+	const struct bc_attrib *a = m->a;
+	struct priv *pv = m->pv;
+	uint64_t *max, *cnt;
+	size_t hashed = 0;
+
+	m->ds = calloc(a->n_streams + 1, sizeof(*m->ds));
+	max = calloc(a->n_streams + 1, sizeof(*max));
+	cnt = calloc(a->n_streams + 1, sizeof(*cnt));
+	if (!m->ds || !max || !cnt) {
+		free(max);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < pv->n_recs; i++) {
+		const struct rec *r = &pv->recs[i];
+
+		hashed += r->off8 != 0; /* a non-first fragment: always hashed */
+		if (!(r->flags & R_OURS) || r->off8)
+			continue;
+		cnt[r->stream]++;
+		if (r->seq > max[r->stream])
+			max[r->stream] = r->seq;
+	}
+	for (size_t s = 0; s < a->n_streams; s++) {
+		uint64_t span = cnt[s] ? max[s] - pv->stream_min_seq[s] + 1 : 0;
+
+		m->ds[s].min = pv->stream_min_seq[s];
+		if (cnt[s] && span <= 2 * cnt[s] + 1024) {
+			m->ds[s].span = span;
+			m->ds[s].base = m->n_dense;
+			m->n_dense += span;
+		} else {
+			hashed += cnt[s];
+		}
+	}
+	free(max);
+	free(cnt);
+	m->units_size = pow2_at_least(hashed + hashed / 2 + 1);
+	m->units = calloc(m->units_size, sizeof(*m->units));
+	m->dense = m->n_dense ? calloc(m->n_dense, sizeof(*m->dense)) : NULL;
+	if (!m->units || (m->n_dense && !m->dense))
+		return -ENOMEM;
+	return 0;
+}
+
 int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 {
 	struct merge m = {.a = a, .pv = a->priv};
@@ -648,12 +763,12 @@ int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 	decide_dirs(a, m.pv);
 	if (attrib_tl_fold(a))
 		return bc_error_set(err, -ENOMEM, "out of memory for the per-link timeline");
-	m.units_size = pow2_at_least(m.pv->n_recs * 2 + 1);
-	m.units = calloc(m.units_size, sizeof(*m.units));
 	m.next = calloc(m.pv->n_recs + 1, sizeof(*m.next));
-	if (!m.units || !m.next) {
-		free(m.units);
+	if (!m.next || plan_units(&m)) {
 		free(m.next);
+		free(m.ds);
+		free(m.dense);
+		free(m.units);
 		return bc_error_set(err, -ENOMEM, "out of memory for %zu packet records",
 				    m.pv->n_recs);
 	}
@@ -665,6 +780,8 @@ int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 	if (!rc)
 		rc = attrib_tcp_merge(a);
 	free(m.units);
+	free(m.dense);
+	free(m.ds);
 	free(m.next);
 	free(m.jt);
 	free(m.txj);

@@ -218,6 +218,84 @@ static void test_striped_loss_reorder(void **state)
 }
 
 /*
+ * The two unit stores of the merge (attrib-merge.c): a stream with dense sequence
+ * numbers keeps its units in an array indexed by seq, a sparse one (span over
+ * twice its records + 1024) in the hash table.  300 datagrams, seq = k x @stride,
+ * striped over 3 links; every 10th of eth1's 100 lost (10); datagram k = 151
+ * captured twice on rx:eth1 (a duplicate).  Both strides must attribute alike.
+ */
+static void sparse_case(uint64_t stride)
+{
+	const char *names[3] = {"eth0", "eth1", "eth2"};
+	struct cap tx[3], rx[3];
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	struct bc_attrib a;
+	uint8_t buf[2048];
+
+	for (int l = 0; l < 3; l++) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "sp%llu-tx-%s", (unsigned long long)stride, names[l]);
+		cap_open(&tx[l], n);
+		snprintf(n, sizeof(n), "sp%llu-rx-%s", (unsigned long long)stride, names[l]);
+		cap_open(&rx[l], n);
+	}
+	for (uint64_t k = 0; k < 300; k++) {
+		int l = (int)(k % 3), len = udp_frame(k * stride, buf);
+		uint64_t t = k * 10 * US;
+
+		cap_put(&tx[l], t, buf, len, 96);
+		if (l == 1 && (k / 3) % 10 == 9)
+			continue;
+		cap_put(&rx[l], t + 50 * US, buf, len, 96);
+		if (k == 151)
+			cap_put(&rx[l], t + 51 * US, buf, len, 96);
+	}
+	for (int l = 0; l < 3; l++) {
+		cap_close(&tx[l]);
+		cap_close(&rx[l]);
+	}
+	bc_attrib_cfg_default(&cfg);
+	assert_int_equal(bc_attrib_init(&a, &cfg, &err), 0);
+	for (int l = 0; l < 3; l++) {
+		int i = bc_attrib_add_link(&a, BC_SIDE_TX, names[l], &err);
+
+		assert_int_equal(bc_attrib_read_pcap(&a, i, tx[l].path, &err), 0);
+	}
+	for (int l = 0; l < 3; l++) {
+		int i = bc_attrib_add_link(&a, BC_SIDE_RX, names[l], &err);
+
+		assert_int_equal(bc_attrib_read_pcap(&a, i, rx[l].path, &err), 0);
+	}
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	assert_int_equal(a.n_streams, 1);
+	assert_int_equal(a.streams[0].left, 300);
+	assert_int_equal(a.streams[0].arrived, 290);
+	assert_int_equal(a.streams[0].lost, 10);
+	assert_int_equal(a.streams[0].duplicates, 1);
+	assert_int_equal(a.links[1].lost, 10);
+	assert_int_equal(a.links[0].lost + a.links[2].lost, 0);
+	assert_int_equal(a.links[1].units_left, 100);
+	assert_int_equal(a.links[4].units_arrived, 90);
+	for (int l = 0; l < 3; l++)
+		assert_int_equal(a.links[l].peer, 3 + l);
+	assert_int_equal(a.path[0][3], 100);
+	assert_int_equal(a.path[1][4], 90);
+	assert_int_equal(a.path[2][5], 100);
+	assert_int_equal(a.path[0][4] + a.path[1][3] + a.path[2][3], 0);
+	assert_int_equal(a.rx_without_tx, 0);
+	bc_attrib_free(&a);
+}
+
+static void test_sparse_seq(void **state)
+{
+	(void)state;
+	sparse_case(1);	   /* span 300: the array */
+	sparse_case(4096); /* span 1.2 M for 600 records: the hash table */
+}
+
+/*
  * A run over a VLAN on the bond (bond0.100 on both ends): every frame on the
  * slaves carries the 802.1Q tag 100.  300 datagrams striped over 3 links;
  * on eth1 every 10th of its 100 is lost (10); on eth2 the 5 datagrams
@@ -594,6 +672,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_striped_loss_reorder),
+		cmocka_unit_test(test_sparse_seq),
 		cmocka_unit_test(test_vlan_striped),
 		cmocka_unit_test(test_capture_bounds),
 		cmocka_unit_test(test_fragments),
