@@ -84,6 +84,9 @@
 #define BC_ATTRIB_MAX_LINKS 32
 #define BC_ATTRIB_NAME	    32		 /* "tx:hostA/eth0" fits in a finding subject */
 #define BC_ATTRIB_MAX_SEQ   (1ull << 32) /* larger sequence numbers are foreign */
+/* Streams (test, stream id, flow) tracked; a run has at most ~16 tests of
+ * BC_PLAN_MAX_STREAMS (128): the datagrams of further streams are foreign. */
+#define BC_ATTRIB_MAX_STREAMS 2048
 #define BC_ATTRIB_MAX_BINS  4096	 /* timeline bins; longer captures get wider bins */
 #define BC_ATTRIB_BIN_NS    100000000ull /* default timeline bin: 100 ms */
 
@@ -135,7 +138,8 @@ struct bc_attrib_link {
 	uint64_t lacpdus;
 	struct bc_lacpdu last_lacp;
 	uint64_t other_frames; /* not IP and not LACP (ARP, ...) */
-	uint64_t foreign;      /* IP neither from nor to the sending host (with cfg.local) */
+	uint64_t foreign;      /* IP neither from nor to the sending host (with cfg.local),
+				* or our header past BC_ATTRIB_MAX_SEQ / _MAX_STREAMS */
 	uint64_t snapped;      /* our header or a needed header cut by the snap length */
 	uint64_t malformed;
 	bool truncated; /* the file ended inside a record */

@@ -79,6 +79,9 @@ struct priv {
 	uint8_t *flow_pair; /* pair index of each flow */
 	size_t cap_flows;
 	uint64_t *stream_min_seq;
+	size_t cap_streams, cap_min_seq;
+	uint32_t *stream_tab; /* stream hash: indices + 1 (0 = empty), load <= 1/2 */
+	size_t stream_tab_size;
 	int last_pair, last_flow, last_stream; /* one-entry caches */
 	struct tl_state tl;
 

@@ -704,7 +704,7 @@ static void tally(struct merge *m)
 
 /*
  * Size the unit stores from one pass over the records: a stream is dense when the
- * span of its sequence numbers is at most twice its records (+ 1024); every other
+ * span of its sequence numbers is at most twice its records (+ 16); every other
  * record may make one hashed unit, at a load factor of 2/3 at most (an upper bound:
  * the linear probing needs a free slot).  -ENOMEM.
  */
@@ -737,7 +737,7 @@ static int plan_units(struct merge *m)
 		uint64_t span = cnt[s] ? max[s] - pv->stream_min_seq[s] + 1 : 0;
 
 		m->ds[s].min = pv->stream_min_seq[s];
-		if (cnt[s] && span <= 2 * cnt[s] + 1024) {
+		if (cnt[s] && span <= 2 * cnt[s] + 16) {
 			m->ds[s].span = span;
 			m->ds[s].base = m->n_dense;
 			m->n_dense += span;

@@ -53,6 +53,7 @@ void bc_attrib_free(struct bc_attrib *a)
 		free(pv->flow_tab);
 		free(pv->flow_pair);
 		free(pv->stream_min_seq);
+		free(pv->stream_tab);
 		attrib_tl_free(pv);
 		attrib_pairs_free(pv);
 		attrib_tcp_free(a);
@@ -208,41 +209,70 @@ static int flow_index(struct bc_attrib *a, struct priv *pv, int pair, const stru
 	return pv->last_flow = (int)a->n_flows++;
 }
 
-static int stream_index(struct bc_attrib *a, struct priv *pv, int pair, int flow,
-			const struct bc_pkt *p)
+static uint64_t stream_hash(int flow, uint32_t test_id, uint32_t stream_id)
+{
+	return flow_hash(flow, 0, (uint16_t)(test_id ^ test_id >> 16), 0) ^
+	       ((uint64_t)stream_id * 0x9e3779b97f4a7c15ull);
+}
+
+static bool stream_is(const struct bc_attrib_stream *s, int flow, const struct bc_pkt *p)
+{
+	return s->flow == flow && s->test_id == p->ours.test_id &&
+	       s->stream_id == p->ours.stream_id;
+}
+
+static int stream_rehash(struct bc_attrib *a, struct priv *pv)
+{
+	size_t n = pv->stream_tab_size ? pv->stream_tab_size * 2 : 64;
+	uint32_t *t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->n_streams; i++) {
+		const struct bc_attrib_stream *s = &a->streams[i];
+		size_t k = stream_hash(s->flow, s->test_id, s->stream_id) & (n - 1);
+
+		while (t[k])
+			k = (k + 1) & (n - 1);
+		t[k] = (uint32_t)i + 1;
+	}
+	free(pv->stream_tab);
+	pv->stream_tab = t;
+	pv->stream_tab_size = n;
+	return 0;
+}
+
+/* Index of the stream of our datagram @p in @flow, added when new; -ENOSPC past
+ * BC_ATTRIB_MAX_STREAMS (the datagram is then foreign), -ENOMEM. */
+static int stream_index(struct bc_attrib *a, struct priv *pv, int flow, const struct bc_pkt *p)
 {
 	struct bc_attrib_stream *s;
+	uint64_t *m;
+	size_t k;
 
-	if (pv->last_stream >= 0) {
-		s = &a->streams[pv->last_stream];
-		if (s->flow == flow && s->test_id == p->ours.test_id &&
-		    s->stream_id == p->ours.stream_id)
-			return pv->last_stream;
-	}
-	for (size_t i = 0; i < a->n_streams; i++) {
-		s = &a->streams[i];
-		if (s->flow == flow && s->test_id == p->ours.test_id &&
-		    s->stream_id == p->ours.stream_id)
-			return pv->last_stream = (int)i;
-	}
-	s = realloc(a->streams, (a->n_streams + 1) * sizeof(*s));
-	if (!s)
+	if (pv->last_stream >= 0 && stream_is(&a->streams[pv->last_stream], flow, p))
+		return pv->last_stream;
+	if ((a->n_streams + 1) * 2 > pv->stream_tab_size && stream_rehash(a, pv))
 		return -ENOMEM;
-	a->streams = s;
+	k = stream_hash(flow, p->ours.test_id, p->ours.stream_id) & (pv->stream_tab_size - 1);
+	for (; pv->stream_tab[k]; k = (k + 1) & (pv->stream_tab_size - 1))
+		if (stream_is(&a->streams[pv->stream_tab[k] - 1], flow, p))
+			return pv->last_stream = (int)pv->stream_tab[k] - 1;
+	if (a->n_streams == BC_ATTRIB_MAX_STREAMS)
+		return -ENOSPC;
+	if (bc_grow((void **)&a->streams, &pv->cap_streams, a->n_streams + 1, sizeof(*a->streams),
+		    16) ||
+	    bc_grow((void **)&pv->stream_min_seq, &pv->cap_min_seq, a->n_streams + 1,
+		    sizeof(*pv->stream_min_seq), 16))
+		return -ENOMEM;
 	s = &a->streams[a->n_streams];
 	memset(s, 0, sizeof(*s));
 	s->test_id = p->ours.test_id;
 	s->stream_id = p->ours.stream_id;
 	s->flow = flow;
-	(void)pair;
-	{
-		uint64_t *m = realloc(pv->stream_min_seq, (a->n_streams + 1) * sizeof(*m));
-
-		if (!m)
-			return -ENOMEM;
-		pv->stream_min_seq = m;
-		m[a->n_streams] = UINT64_MAX;
-	}
+	m = pv->stream_min_seq;
+	m[a->n_streams] = UINT64_MAX;
+	pv->stream_tab[k] = (uint32_t)a->n_streams + 1;
 	return pv->last_stream = (int)a->n_streams++;
 }
 
@@ -339,7 +369,11 @@ int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const ui
 			l->foreign++;
 			return 0;
 		}
-		rc = stream_index(a, pv, pair, flow, &p);
+		rc = stream_index(a, pv, flow, &p);
+		if (rc == -ENOSPC) {
+			l->foreign++;
+			return 0;
+		}
 		if (rc < 0)
 			return rc;
 		r.flags |= R_OURS;

@@ -220,7 +220,7 @@ static void test_striped_loss_reorder(void **state)
 /*
  * The two unit stores of the merge (attrib-merge.c): a stream with dense sequence
  * numbers keeps its units in an array indexed by seq, a sparse one (span over
- * twice its records + 1024) in the hash table.  300 datagrams, seq = k x @stride,
+ * twice its records + 16) in the hash table.  300 datagrams, seq = k x @stride,
  * striped over 3 links; every 10th of eth1's 100 lost (10); datagram k = 151
  * captured twice on rx:eth1 (a duplicate).  Both strides must attribute alike.
  */
@@ -293,6 +293,52 @@ static void test_sparse_seq(void **state)
 	(void)state;
 	sparse_case(1);	   /* span 300: the array */
 	sparse_case(4096); /* span 1.2 M for 600 records: the hash table */
+}
+
+/*
+ * A capture with more streams than any run makes (a hostile or foreign one):
+ * BC_ATTRIB_MAX_STREAMS + 52 streams of 3 datagrams each, interleaved so that
+ * every record changes stream.  The first BC_ATTRIB_MAX_STREAMS are tracked
+ * with every datagram; the datagrams of the other 52 count as foreign.
+ */
+static void test_stream_cap(void **state)
+{
+	const uint32_t n = BC_ATTRIB_MAX_STREAMS + 52;
+	struct bc_attrib_cfg cfg;
+	struct bc_error err = {0};
+	struct bc_attrib a;
+	struct cap c;
+	uint8_t buf[2048];
+	int l;
+
+	(void)state;
+	cap_open(&c, "streams");
+	for (uint64_t seq = 0; seq < 3; seq++)
+		for (uint32_t id = 0; id < n; id++) {
+			struct bc_udphdr h = {.stream_id = id, .test_id = 7, .seq = seq};
+			struct bc_pkt_spec sp = {.ip_version = 4, .proto = 17, .sport = 40000,
+						 .dport = 5201, .payload_len = 64, .ours = &h};
+			int len;
+
+			sp.src[0] = 10, sp.src[3] = 1;
+			sp.dst[0] = 10, sp.dst[3] = 2;
+			len = bc_pkt_build(&sp, buf, sizeof(buf));
+			cap_put(&c, (seq * n + id) * US, buf, len, 96);
+		}
+	cap_close(&c);
+	bc_attrib_cfg_default(&cfg);
+	assert_int_equal(bc_attrib_init(&a, &cfg, &err), 0);
+	l = bc_attrib_add_link(&a, BC_SIDE_RX, "eth0", &err);
+	assert_int_equal(bc_attrib_read_pcap(&a, l, c.path, &err), 0);
+	assert_int_equal(bc_attrib_finish(&a, &err), 0);
+	assert_int_equal(a.n_streams, BC_ATTRIB_MAX_STREAMS);
+	assert_int_equal(a.links[l].foreign, 3 * 52);
+	for (size_t s = 0; s < a.n_streams; s++) {
+		assert_int_equal(a.streams[s].stream_id, s);
+		assert_int_equal(a.streams[s].arrived, 3);
+	}
+	assert_int_equal(a.rx_received, 3 * BC_ATTRIB_MAX_STREAMS);
+	bc_attrib_free(&a);
 }
 
 /*
@@ -673,6 +719,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_striped_loss_reorder),
 		cmocka_unit_test(test_sparse_seq),
+		cmocka_unit_test(test_stream_cap),
 		cmocka_unit_test(test_vlan_striped),
 		cmocka_unit_test(test_capture_bounds),
 		cmocka_unit_test(test_fragments),
