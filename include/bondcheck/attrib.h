@@ -339,13 +339,18 @@ bool bc_attrib_side_incomplete(const struct bc_attrib *a, enum bc_side side);
 enum bc_bound bc_attrib_count_bound(const struct bc_attrib *a, size_t l);
 
 /*
- * bc_attrib_loss_bound() - capture-derived loss of what left on sender link
- * @l (or, with @l < 0, over all links): EXACT, UPPER (a receiver capture is
- * incomplete), LOWER (only the sender's) or UNKNOWN (both).
+ * bc_attrib_loss_bound() - capture-derived loss of what left on link @l (or,
+ * with @l < 0, over every link units left on): EXACT, UPPER (a capture on
+ * the side they arrive on is incomplete: a frame it missed looks lost),
+ * LOWER (only @l's own: a frame it missed is never counted) or UNKNOWN
+ * (both).  The arriving side is the other prefix of @l's: "rx:" links for a
+ * "tx:" link, and "tx:" links for an "rx:" one (the agent's datagrams of a
+ * reverse run leave on "rx:" links).
  */
 enum bc_bound bc_attrib_loss_bound(const struct bc_attrib *a, long l);
 
-/* bc_attrib_reorder_bound() - EXACT, or UNKNOWN when a receiver capture is incomplete. */
+/* bc_attrib_reorder_bound() - EXACT, or UNKNOWN when a capture that units
+ * arrived on (or any "rx:" capture) is incomplete. */
 enum bc_bound bc_attrib_reorder_bound(const struct bc_attrib *a);
 
 /* bc_attrib_reordered_ratio() - RFC 4737 reordered / received over all streams, 0..1. */

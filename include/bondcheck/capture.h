@@ -71,6 +71,7 @@ struct bc_capture_if {
 };
 
 struct bc_capture {
+	uint32_t test_stall_ms; /* test only: each thread reads nothing this long at start */
 	char host[16]; /* "client" or "agent": qualifies file and link names */
 	char filter[BC_CAPTURE_FILTER_MAX];
 	char bond[16];	       /* the bond whose slaves are captured; "" when not a bond */

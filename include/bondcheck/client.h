@@ -52,6 +52,10 @@ struct bc_client_cfg {
 	 * (result member "capture"); --keep-pcaps DIR keeps the files there */
 	bool capture;
 	const char *keep_pcaps;
+	/* test only (--test-capture-stall): the client's capture threads read
+	 * nothing for their first this many ms, so a small ring overflows and
+	 * the pcap_stats drop path runs live; 0: off */
+	uint32_t test_capture_stall_ms;
 	/* with capture: fetch the agent's files but leave the attribution to
 	 * the caller (no "capture.analysis"; `failover` reads the files itself) */
 	bool capture_fetch_only;

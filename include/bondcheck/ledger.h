@@ -72,6 +72,8 @@ struct bc_ledger_tx {
 	int64_t tx_dropped;	   /* interface tx_dropped delta, -1 */
 	uint64_t messages_lost;	   /* fragmented datagrams that reached the receiver in part
 				    * and lost a fragment here (captures) */
+	bool lost_upper;	   /* @lost is only an upper bound: a receiving capture
+				    * dropped frames (analysis bounds.lost "upper"/"unknown") */
 };
 
 /* One receiver slave. */

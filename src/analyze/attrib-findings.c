@@ -109,25 +109,62 @@ enum bc_bound bc_attrib_count_bound(const struct bc_attrib *a, size_t l)
 	return bc_attrib_link_incomplete(a, l) ? BC_BOUND_LOWER : BC_BOUND_EXACT;
 }
 
+static enum bc_bound bound_of(bool arrival_incomplete, bool own_incomplete)
+{
+	if (arrival_incomplete && own_incomplete)
+		return BC_BOUND_UNKNOWN;
+	return arrival_incomplete ? BC_BOUND_UPPER
+	       : own_incomplete	  ? BC_BOUND_LOWER
+				  : BC_BOUND_EXACT;
+}
+
+/* Two bounds of parts of one sum: the sum's. */
+static enum bc_bound bound_sum(enum bc_bound x, enum bc_bound y)
+{
+	if (x == BC_BOUND_EXACT || x == y)
+		return y;
+	if (y == BC_BOUND_EXACT)
+		return x;
+	return BC_BOUND_UNKNOWN;
+}
+
 enum bc_bound bc_attrib_loss_bound(const struct bc_attrib *a, long l)
 {
-	bool rx = bc_attrib_side_incomplete(a, BC_SIDE_RX);
-	bool tx = l >= 0 ? bc_attrib_link_incomplete(a, (size_t)l)
-			 : bc_attrib_side_incomplete(a, BC_SIDE_TX);
+	enum bc_bound b = BC_BOUND_EXACT;
+	bool any = false;
 
-	if (rx && tx)
-		return BC_BOUND_UNKNOWN;
-	return rx ? BC_BOUND_UPPER : tx ? BC_BOUND_LOWER : BC_BOUND_EXACT;
+	if (l >= 0) {
+		enum bc_side side = a->links[l].side;
+
+		return bound_of(bc_attrib_side_incomplete(a, side == BC_SIDE_TX ? BC_SIDE_RX
+										 : BC_SIDE_TX),
+				bc_attrib_link_incomplete(a, (size_t)l));
+	}
+	for (size_t i = 0; i < a->n_links; i++)
+		if (a->links[i].units_left) {
+			b = bound_sum(b, bc_attrib_loss_bound(a, (long)i));
+			any = true;
+		}
+	if (any)
+		return b;
+	/* nothing seen leaving: the sender side is "tx:" */
+	return bound_of(bc_attrib_side_incomplete(a, BC_SIDE_RX),
+			bc_attrib_side_incomplete(a, BC_SIDE_TX));
 }
 
 enum bc_bound bc_attrib_reorder_bound(const struct bc_attrib *a)
 {
-	return bc_attrib_side_incomplete(a, BC_SIDE_RX) ? BC_BOUND_UNKNOWN : BC_BOUND_EXACT;
+	if (bc_attrib_side_incomplete(a, BC_SIDE_RX))
+		return BC_BOUND_UNKNOWN;
+	for (size_t i = 0; i < a->n_links; i++)
+		if (a->links[i].units_arrived && bc_attrib_link_incomplete(a, i))
+			return BC_BOUND_UNKNOWN;
+	return BC_BOUND_EXACT;
 }
 
 static int capture_incomplete(struct bc_attrib *a)
 {
-	char host[64];
+	char host[64], fix[160];
 
 	for (size_t i = 0; i < a->n_links; i++) {
 		struct bc_attrib_link *l = &a->links[i];
@@ -136,12 +173,20 @@ static int capture_incomplete(struct bc_attrib *a)
 
 		if (!bc_attrib_link_incomplete(a, i))
 			continue;
+		if (l->ps_drop)
+			snprintf(fix, sizeof(fix),
+				 "with a larger ring (bondcheck run --capture-buffer, tcpdump -B) "
+				 "or at a lower rate: the kernel dropped frames the reader had no "
+				 "room for");
+		else if (small || l->snapped)
+			snprintf(fix, sizeof(fix), "with a snap length of at least %d bytes",
+				 NEED_SNAPLEN);
+		else
+			snprintf(fix, sizeof(fix), "and let the capture finish");
 		f = add(a, "capture-incomplete", l->name,
 			"Counts on %s are lower bounds, loss derived from it an upper bound and "
-			"its "
-			"reordering unknown; capture again with a snap length of at least %d bytes "
-			"and let the capture finish",
-			l->name, NEED_SNAPLEN);
+			"its reordering unknown; capture again %s",
+			l->name, fix);
 		if (!f)
 			return -ENOMEM;
 		bc_finding_evidence(f, "host", "%s", host_of(a, l, host, sizeof(host)));
@@ -274,7 +319,10 @@ static int wire_loss(struct bc_attrib *a)
 		uint64_t lost = l->lost + l->tcp.lost;
 		struct bc_finding *f;
 
-		if (!lost)
+		/* the receiving capture missed frames: "lost" is only an upper bound, and
+		 * capture-incomplete says so; claiming wire loss from it would be wrong */
+		if (!lost || bc_attrib_loss_bound(a, (long)i) == BC_BOUND_UPPER ||
+		    bc_attrib_loss_bound(a, (long)i) == BC_BOUND_UNKNOWN)
 			continue;
 		f = add(a, "wire-loss", l->name,
 			"%llu of %llu packets that left on %s never reached a receiver capture "

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bondcheck/capture.h"
 
@@ -175,6 +176,10 @@ static void *capture_main(void *arg)
 	pcap_t *p = ci->pcap;
 	struct pollfd pf = {.fd = pcap_get_selectable_fd(p), .events = POLLIN};
 
+	/* test only: a reader that falls behind; the ring fills and the kernel drops */
+	for (uint32_t ms = 0; ms < ci->owner->test_stall_ms && !atomic_load(&ci->owner->stop);
+	     ms += 10)
+		usleep(10000);
 	while (!atomic_load(&ci->owner->stop)) {
 		int n;
 

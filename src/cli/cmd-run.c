@@ -126,6 +126,9 @@ static void usage(FILE *out)
 		"  --capture              capture on every slave on both ends (root), then\n"
 		"                         per-link frames, paths, loss, reordering pairs\n"
 		"  --keep-pcaps DIR       with --capture: keep one pcap per slave and side in DIR\n"
+		"  --capture-buffer SIZE  capture ring per slave on both ends, 1M..256M (default\n"
+		"                         64M; the suite sizes it to 0.5 s of the fastest slave);\n"
+		"                         a ring that overflows is reported as capture-incomplete\n"
 		"  --json-stream          one JSON line per interval, then the result\n",
 		BC_CTL_PORT, BC_DATA_PORT, BC_PLAN_MAX_STREAMS);
 }
@@ -166,7 +169,15 @@ static int exit_for(int r)
 int bc_cmd_run(int argc, char **argv)
 {
 	int key_rc;
-	enum { OPT_QUICK = 256, OPT_JSON_FILE, OPT_CSV, OPT_PLOT, OPT_FROM_JSON };
+	enum {
+		OPT_QUICK = 256,
+		OPT_JSON_FILE,
+		OPT_CSV,
+		OPT_PLOT,
+		OPT_FROM_JSON,
+		OPT_CAPTURE_BUFFER,
+		OPT_TEST_CAPTURE_STALL,
+	};
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
 		{"port", required_argument, NULL, 'p'},
@@ -198,6 +209,9 @@ int bc_cmd_run(int argc, char **argv)
 		{"csv", required_argument, NULL, OPT_CSV},
 		{"plot", required_argument, NULL, OPT_PLOT},
 		{"from-json", required_argument, NULL, OPT_FROM_JSON},
+		{"capture-buffer", required_argument, NULL, OPT_CAPTURE_BUFFER},
+		/* test only, not in --help (docs/run.md "Test-only options") */
+		{"test-capture-stall", required_argument, NULL, OPT_TEST_CAPTURE_STALL},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -367,6 +381,19 @@ int bc_cmd_run(int argc, char **argv)
 			break;
 		case OPT_FROM_JSON:
 			so.from_json = optarg;
+			break;
+		case OPT_CAPTURE_BUFFER:
+			if (bc_parse_size(optarg, &sz) < 0 || sz < BC_PLAN_CAPTURE_BUFFER_MIN ||
+			    sz > BC_PLAN_CAPTURE_BUFFER_MAX)
+				return bad("--capture-buffer", optarg,
+					   "bytes per slave and end, 1M..256M, e.g. 16M");
+			cfg.plan.capture_buffer = (uint32_t)sz;
+			break;
+		case OPT_TEST_CAPTURE_STALL:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 60000)
+				return bad("--test-capture-stall", optarg, "milliseconds 1..60000");
+			cfg.test_capture_stall_ms = (uint32_t)v;
 			break;
 		case 'h':
 			usage(stdout);

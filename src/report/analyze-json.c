@@ -155,7 +155,7 @@ static struct json_object *links_json(const struct bc_attrib *a)
 						       bc_attrib_count_bound(a, i))));
 			json_object_object_add(
 				b, "lost",
-				l->side == BC_SIDE_TX
+				l->side == BC_SIDE_TX || l->units_left
 					? json_object_new_string(
 						  bc_bound_name(bc_attrib_loss_bound(a, (long)i)))
 					: NULL);

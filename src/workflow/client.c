@@ -557,6 +557,7 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 					t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, err);
 		if (r < 0)
 			goto out;
+		cap.cap.test_stall_ms = c->test_capture_stall_ms;
 	}
 	r = bc_test_open(&t, err);
 	if (r < 0)

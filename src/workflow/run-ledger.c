@@ -89,6 +89,11 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 			t->left = u64(l, "units_left") - u64(l, "unbracketed");
 			t->lost = u64(l, "lost");
 			t->messages_lost = u64(l, "messages_lost");
+			{
+				const char *b = bc_json_str(path(l, "bounds", NULL, NULL), "lost");
+
+				t->lost_upper = !strcmp(b, "upper") || !strcmp(b, "unknown");
+			}
 			c = json_object_object_get(sif, ifname_of(name));
 			t->qdisc_drops = bc_json_i64(c, "qdisc_drops", -1);
 			t->tx_dropped = bc_json_i64(c, "tx_dropped", -1);

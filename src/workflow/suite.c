@@ -498,7 +498,8 @@ int bc_suite_run(const struct bc_suite_cfg *c, struct json_object **out, struct 
 	/* the ceilings before any test: where the search starts, how big the rings are */
 	bc_suite_analyze(s.doc, NULL);
 	start = bc_json_dbl(get(get(s.doc, "ceilings"), "bond"), "udp_search_start_bps", 0);
-	buf = capture_buffer(s.doc);
+	/* --capture-buffer, else sized to the slaves */
+	buf = c->client.plan.capture_buffer ? c->client.plan.capture_buffer : capture_buffer(s.doc);
 	trial_s = test_s(&s, s.tm.trial_ms);
 	agg_left = test_s(&s, s.tm.omit_ms + s.tm.tcp_ms) + trial_s * (double)s.tm.trials +
 		   test_s(&s, s.tm.over_ms);

@@ -3,7 +3,7 @@
 # transfer of the agent's pcap files, attribution): capture.sh CASE, with
 # BC=<path to bondcheck>.  No bonding driver here: the veths c0 (client) and
 # a0 (agent) are the captured "slaves"; real bonds are the testbed's job.
-# Cases: udp reverse stall loss errors full-disk
+# Cases: udp reverse stall loss errors full-disk ring-drop
 . "$(dirname "$0")/lib.sh"
 for t in setpriv; do
 	command -v "$t" >/dev/null || fail "'$t' not found (util-linux)"
@@ -86,6 +86,62 @@ case_reverse() {
 		[ "$(ls -A "$TMPDIR" | wc -l)" -eq 0 ]
 	check "... and were used (the agent logged no fetch failure)" \
 		lacks "not fetched" "$WORK/agent.log"
+}
+
+# A capture ring that overflows, live: a 1 MiB ring (--capture-buffer) whose
+# reader starts 2.5 s late (--test-capture-stall, client only).  The kernel
+# drops; pcap_stats says so; the analysis flags the client's link instead of
+# reporting short counts as loss.
+case_ring_drop() {
+	topo 1gbit
+	agent
+	client --peer 10.77.2.1 -u -b 200M -t 3 --capture --capture-buffer 1M \
+		--test-capture-stall 2500 --json
+	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	local sent recv drop psrecv frames
+	sent=$(j '.streams[0].sent_packets'); recv=$(j '.streams[0].received_packets')
+	drop=$(j '.capture.client.interfaces[0].pcap_stats.ps_drop')
+	psrecv=$(j '.capture.client.interfaces[0].pcap_stats.ps_recv')
+	frames=$(j '.capture.client.interfaces[0].frames')
+	note "sent $sent received $recv; client c0: ps_recv $psrecv ps_drop $drop frames $frames ring $(j '.capture.client.buffer_bytes'); agent a0 ps_drop $(j '.capture.agent.interfaces[0].pcap_stats.ps_drop')"
+	check "the plan asked both ends for a 1 MiB ring" \
+		[ "$(j '[.capture.client.buffer_bytes, .capture.agent.buffer_bytes] | map(tostring) | join(",")')" = "1048576,1048576" ]
+	check "the stalled client ring dropped (ps_drop $drop > 1000)" [ "$drop" -gt 1000 ]
+	check "... and wrote what it kept: frames = ps_recv - ps_drop" [ "$frames" -eq $((psrecv - drop)) ]
+	check "... the agent, reading on time, dropped nothing" \
+		[ "$(j '.capture.agent.interfaces[0].pcap_stats.ps_drop')" -eq 0 ]
+	check "tx:client/c0 is flagged capture-incomplete with its ps_drop as evidence" \
+		[ "$(j '[.findings[] | select(.id == "capture-incomplete" and .subject == "tx:client/c0") | .evidence.ps_drop | startswith("'"$drop"' ")] | any')" = true ]
+	# the sender's capture missed datagrams: the loss of those is unseen
+	check "... its counts and the loss charged to it are lower bounds ($(link bounds.counts tx:client/c0) $(link bounds.lost tx:client/c0))" \
+		[ "$(link bounds.counts tx:client/c0) $(link bounds.lost tx:client/c0)" = "lower lower" ]
+	check "... reordering stays exact: the receiving side's capture is complete" \
+		[ "$(j '.capture.analysis.reordering.bound')" = exact ]
+	check "... the complete agent link is exact" [ "$(link bounds.counts rx:agent/a0)" = exact ]
+	check "tx:client/c0 frames = the frames the ring kept ($frames), fewer than sent" \
+		[ "$(link frames tx:client/c0)" -eq "$frames" ] && [ "$frames" -lt "$sent" ]
+	check "no wire-loss is claimed from the short capture" \
+		[ "$(j '[.findings[] | select(.id == "wire-loss")] | length')" -eq 0 ]
+	check "the finding tells how to fix it (--capture-buffer)" \
+		[ "$(j '[.findings[] | select(.id == "capture-incomplete" and .subject == "tx:client/c0") | .advice | test("--capture-buffer")] | any')" = true ]
+	# reverse: now the stalled ring is on the receiving end
+	client --peer 10.77.2.1 -u -b 200M -t 3 -R --capture --capture-buffer 1M \
+		--test-capture-stall 2500 --json
+	local rdrop
+	rdrop=$(j '.capture.client.interfaces[0].pcap_stats.ps_drop')
+	note "reverse: findings $(j '[.findings[] | "\(.id)@\(.subject)"] | join(" ")'); client c0 ps_drop $rdrop; bounds $(j '[.capture.analysis.links[] | "\(.name)=\(.bounds.counts)/\(.bounds.lost)"] | join(" ")'); reordering $(j '.capture.analysis.reordering.bound'); ledger[2] $(j '.capture.analysis.ledger[2] | "\(.stage) drop \(.drop) explained \(.explained): \(.counter)"')"
+	check "reverse: run exits 0 and the client's (receiving) ring dropped ($rdrop)" \
+		[ "$RC" -eq 0 ] && [ "$rdrop" -gt 1000 ]
+	check "... the agent's datagrams left on rx:agent/a0: their loss is an upper bound" \
+		[ "$(link bounds.lost rx:agent/a0)" = upper ]
+	check "... reordering is unknown: the capture they arrived on is incomplete" \
+		[ "$(j '.capture.analysis.reordering.bound')" = unknown ]
+	check "... no wire-loss is claimed for what the ring dropped (analysis and ledger)" \
+		[ "$(j '[.findings[], .capture.analysis.findings[]? | select(.id == "wire-loss")] | length')" -eq 0 ]
+	check "... the ledger's arrival stage says its shortfall is at most that" \
+		[ "$(j '.capture.analysis.ledger[2].counter | test("rx:agent/a0: [0-9]+ unexplained, at most")')" = true ]
+	check "... tx:client/c0 is flagged capture-incomplete" \
+		[ "$(j '[.findings[] | select(.id == "capture-incomplete" and .subject == "tx:client/c0")] | length')" -eq 1 ]
 }
 
 case_stall() {
