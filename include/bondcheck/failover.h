@@ -244,6 +244,9 @@ struct bc_fo_link {
 	uint64_t malformed, foreign;
 	bool truncated;
 	uint32_t *tl_left, *tl_arrived; /* timeline: datagrams per bin */
+	/* timeline, `--tcp`: data segments of the TCP flow per bin, that left on
+	 * this slave (client) or arrived on it (agent); NULL without the flow */
+	uint32_t *tl_tcp;
 };
 
 /* One interval without delivered datagrams. */

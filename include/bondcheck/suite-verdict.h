@@ -44,8 +44,10 @@ struct bc_suite_link {
 	char name[16];
 	char driver[32];       /* "" unknown */
 	long long speed_mbps;  /* < 0 unknown */
-	double ceiling_bps;    /* the link's own ceiling for the test's traffic; <= 0 unknown
-				* (the agent: a tbf/htb rate shapes its sending only) */
+	double ceiling_bps;    /* client: the link's own ceiling for the test's traffic;
+				* agent: the path's, the smaller of its own (a tbf/htb rate
+				* shapes its sending only: unknown then) and its sending
+				* peer client slave's; <= 0 unknown */
 	double goodput_bps;    /* capture share x the test's goodput; < 0 not measured */
 	long long retransmits; /* TCP retransmits of the flows placed on it; < 0 not attributable */
 	long long frames;      /* frames of the test captured on it (left or arrived) */

@@ -185,6 +185,30 @@ static void expected(struct bc_failover *f, struct bc_fo_tcp *t)
 		t->verdict = "within";
 }
 
+/* The flow's data segments per timeline bin and link (after the clock move); those
+ * outside the datagrams' timeline are left out.  0 or -ENOMEM. */
+static int timeline(struct bc_failover *f, const struct fo_priv *pv)
+{
+	if (!f->tl_bins)
+		return 0;
+	for (size_t i = 0; i < f->n_links; i++) {
+		f->links[i].tl_tcp = calloc(f->tl_bins, sizeof(uint32_t));
+		if (!f->links[i].tl_tcp)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < pv->n_tcp; i++) {
+		const struct fo_tcp_rec *r = &pv->tcp[i];
+		uint64_t b;
+
+		if (r->ts < f->tl_start_ns)
+			continue;
+		b = (r->ts - f->tl_start_ns) / f->tl_bin_ns;
+		if (b < f->tl_bins)
+			f->links[r->link].tl_tcp[b]++;
+	}
+	return 0;
+}
+
 int fo_tcp_finish(struct bc_failover *f)
 {
 	struct fo_priv *pv = f->priv;
@@ -213,6 +237,8 @@ int fo_tcp_finish(struct bc_failover *f)
 		if (f->links[pv->tcp[i].link].host == BC_FO_AGENT)
 			pv->tcp[i].ts = (uint64_t)((int64_t)pv->tcp[i].ts - f->clock_offset_ns);
 	qsort(pv->tcp, pv->n_tcp, sizeof(*pv->tcp), cmp_ts);
+	if (timeline(f, pv))
+		return -ENOMEM;
 	o = malloc(OOO_MAX * sizeof(*o));
 	a = malloc((pv->n_tcp + 1) * sizeof(*a));
 	if (!o || !a) {

@@ -69,6 +69,7 @@ void bc_failover_free(struct bc_failover *f)
 	for (size_t i = 0; i < f->n_links; i++) {
 		free(f->links[i].tl_left);
 		free(f->links[i].tl_arrived);
+		free(f->links[i].tl_tcp);
 	}
 	for (size_t i = 0; i < f->n_streams; i++) {
 		struct bc_fo_stream *s = &f->streams[i];

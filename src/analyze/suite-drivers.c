@@ -283,10 +283,10 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 			link_name(&t, cl);
 			if (!agent || util(cl) >= BC_VERDICT_LINK_NEAR)
 				add(&t,
-				    " holds the bond back: in the %s it ran at %.0f %% of its own "
+				    " holds the bond back: in the %s it ran at %.0f %% of its %s "
 				    "%s ceiling%s",
-				    test, 100 * util(cl), rate(cl->ceiling_bps),
-				    cl->drops > 0 ? " and" : "");
+				    test, 100 * util(cl), agent ? "path's" : "own",
+				    rate(cl->ceiling_bps), cl->drops > 0 ? " and" : "");
 			else
 				add(&t, " holds the bond back: in the %s", test);
 			if (cl->drops > 0 && agent)
@@ -371,9 +371,9 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 			link_name(&t, cl);
 			if (by_ceiling)
 				add(&t,
-				    " falls short: %.0f %% of its own %s ceiling with its placed "
+				    " falls short: %.0f %% of its %s %s ceiling with its placed "
 				    "flow, while ",
-				    100 * util(cl), rate(cl->ceiling_bps));
+				    100 * util(cl), agent ? "path's" : "own", rate(cl->ceiling_bps));
 			else
 				add(&t,
 				    " falls short: %s with its placed flow, <= %.0f %% of every "

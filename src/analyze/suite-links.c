@@ -302,9 +302,30 @@ static long long link_retransmits(struct json_object *res, const char *name)
 	return sum;
 }
 
+/*
+ * The ceiling of the client slave whose frames arrived on the agent's capture link
+ * @al (its learned "peer", "tx:client/NAME"), for the test's protocol; 0 unknown.
+ */
+static double sender_ceiling(struct json_object *al, struct json_object *client_slaves, bool udp,
+			     const char **peer)
+{
+	const char *p = bc_json_str(al, "peer"), *name = strchr(p, '/');
+
+	*peer = p;
+	if (strncmp(p, "tx:client/", 10) || !name)
+		return 0;
+	for (size_t i = 0; i < bc_json_len(client_slaves); i++) {
+		struct json_object *s = json_object_array_get_idx(client_slaves, i);
+
+		if (!strcmp(bc_json_str(s, "name"), name + 1))
+			return bc_json_dbl(s, udp ? "udp_ceiling_bps" : "tcp_ceiling_bps", 0);
+	}
+	return 0;
+}
+
 /* One row of doc.links. */
 static struct json_object *link_row(struct json_object *t, const char *end, struct json_object *cs,
-				    double total)
+				    struct json_object *client_slaves, double total)
 {
 	struct json_object *res = bc_sj(t, "result"),
 			   *an = bc_sj(bc_sj(res, "capture"), "analysis");
@@ -312,7 +333,8 @@ static struct json_object *link_row(struct json_object *t, const char *end, stru
 	bool client = !strcmp(end, "client"), udp;
 	const char *name = bc_json_str(cs, "name");
 	char lname[64];
-	double bytes, share, gp, ceil;
+	double bytes, share, gp, ceil, sc;
+	const char *from = "own", *peer = "";
 	long long drops, retr;
 
 	snprintf(lname, sizeof(lname), "%s/%s", client ? "tx:client" : "rx:agent", name);
@@ -335,6 +357,14 @@ static struct json_object *link_row(struct json_object *t, const char *end, stru
 			  strcmp(bc_json_str(cs, "rate_source"), "htb"))
 		       ? bc_json_dbl(cs, udp ? "udp_ceiling_bps" : "tcp_ceiling_bps", 0)
 		       : 0;
+	/* what arrives on an agent slave left on its peer client slave: the path's
+	 * ceiling is the smaller of the two (a 10 Gbit/s veth behind a 10 Mbit/s
+	 * sender is judged against 10 Mbit/s) */
+	sc = client ? 0 : sender_ceiling(al, client_slaves, udp, &peer);
+	if (sc > 0 && (ceil <= 0 || sc < ceil)) {
+		ceil = sc;
+		from = peer;
+	}
 	json_object_object_add(o, "test", json_object_new_string(bc_json_str(t, "name")));
 	json_object_object_add(o, "name", json_object_new_string(name));
 	json_object_object_add(o, "end", json_object_new_string(end));
@@ -342,6 +372,8 @@ static struct json_object *link_row(struct json_object *t, const char *end, stru
 	json_object_object_add(o, "driver", json_object_get(bc_sj(cs, "driver")));
 	json_object_object_add(o, "speed_mbps", json_object_get(bc_sj(cs, "speed_mbps")));
 	json_object_object_add(o, "ceiling_bps", dbl_or_null(ceil));
+	json_object_object_add(o, "ceiling_from",
+			       ceil > 0 ? json_object_new_string(from) : NULL);
 	json_object_object_add(o, "goodput_bps", json_object_new_double(gp));
 	json_object_object_add(
 		o, "wire_bps",
@@ -373,12 +405,13 @@ struct json_object *bc_suite_links(struct json_object *doc, struct json_object *
 			continue;
 		for (int e = 0; e < 2; e++) {
 			struct json_object *sl = bc_sj(bc_sj(ceilings, ends[e]), "slaves");
+			struct json_object *csl = bc_sj(bc_sj(ceilings, "client"), "slaves");
 			double total = side_bytes(bc_sj(an, "links"), e ? "rx" : "tx");
 
 			for (size_t k = 0; k < bc_json_len(sl); k++)
 				json_object_array_add(
 					rows, link_row(t, ends[e], json_object_array_get_idx(sl, k),
-						       total));
+						       csl, total));
 		}
 	}
 	return rows;

@@ -268,6 +268,9 @@ static struct json_object *timeline_json(const struct bc_failover *f)
 				       counts(client ? k->tl_left : k->tl_arrived, f->tl_bins));
 		json_object_object_add(l, "reverse_frames",
 				       counts(client ? k->tl_arrived : k->tl_left, f->tl_bins));
+		/* --tcp: the flow's data segments, leaving (client) or arriving (agent) */
+		if (k->tl_tcp)
+			json_object_object_add(l, "tcp_frames", counts(k->tl_tcp, f->tl_bins));
 		json_object_array_add(a, l);
 	}
 	json_object_object_add(o, "links", a);

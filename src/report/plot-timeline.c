@@ -25,6 +25,8 @@ struct tl_link {
 	int side;
 	double *v[2]; /* per bin, [FWD] and [REV] (NULL when absent) */
 	double sum[2];
+	double *tcp; /* failover --tcp: the flow's segments per bin (NULL when absent) */
+	double tcp_sum;
 };
 
 struct tl {
@@ -38,6 +40,7 @@ static void tl_free(struct tl *t)
 	for (size_t i = 0; i < t->n_links; i++) {
 		free(t->links[i].v[FWD]);
 		free(t->links[i].v[REV]);
+		free(t->links[i].tcp);
 	}
 	t->n_links = 0;
 }
@@ -69,9 +72,10 @@ static int tl_values(struct json_object *arr, const char *where, size_t n, doubl
 	return 0;
 }
 
-/* Parse @doc's timeline (or @doc itself) with per-bin members @key/@rkey. */
-static int tl_parse(struct json_object *doc, const char *key, const char *rkey, struct tl *t,
-		    struct bc_error *err)
+/* Parse @doc's timeline (or @doc itself) with per-bin members @key/@rkey and, when
+ * @tkey is not NULL, the optional per-bin member @tkey (failover's tcp_frames). */
+static int tl_parse(struct json_object *doc, const char *key, const char *rkey, const char *tkey,
+		    struct tl *t, struct bc_error *err)
 {
 	struct json_object *tj = NULL, *links = NULL;
 	const char *top = "timeline";
@@ -136,6 +140,13 @@ static int tl_parse(struct json_object *doc, const char *key, const char *rkey, 
 			snprintf(w2, sizeof(w2), "%s.%s", where, rkey);
 			rc = tl_values(a, w2, t->n_bins, &l->v[REV], &l->sum[REV], err);
 		}
+		a = NULL;
+		if (!rc && tkey)
+			rc = pj_arr(lj, where, tkey, false, 1, MAX_BINS, &a, err);
+		if (!rc && a) {
+			snprintf(w2, sizeof(w2), "%s.%s", where, tkey);
+			rc = tl_values(a, w2, t->n_bins, &l->tcp, &l->tcp_sum, err);
+		}
 		if (rc) {
 			tl_free(t);
 			return rc;
@@ -164,21 +175,45 @@ static void panel_y(size_t k, size_t n, double *y0, double *y1)
 	*y0 = *y1 - h;
 }
 
+/* One series of bins b0..b0+nb-1 (NULL: zeros) into @x, @y; the point count. */
+static size_t series(const double *v, double *x, double *y, double scale, double xl, double dx,
+		     size_t b0, size_t nb, bool steps)
+{
+	size_t np = 0;
+
+	for (size_t b = 0; b < nb; b++) {
+		double val = v ? v[b0 + b] * scale : 0;
+
+		if (steps || nb == 1) {
+			x[np] = xl + (double)b * dx;
+			y[np++] = val;
+			x[np] = xl + (double)(b + 1) * dx;
+			y[np++] = val;
+		} else {
+			x[np] = xl + ((double)b + 0.5) * dx;
+			y[np++] = val;
+		}
+	}
+	return np;
+}
+
 /*
  * One panel: the links of @side, direction @dir, y = v * @scale, bins
  * b0..b0+nb-1 at x = @xl + (b - b0) * @dx (left edges).  @steps: each bin
- * as a flat step (2 points), else a line through the bins' centres.  @x, @y
- * hold 2 * nb values.
+ * as a flat step (2 points), else a line through the bins' centres.  @tcp:
+ * also each link's TCP segments (failover --tcp), dashed in its colour.
+ * @x, @y hold 2 * nb values.
  */
 static void draw_panel(const struct tl *t, double *x, double *y, size_t k, size_t npanels,
 		       int side, int dir, double scale, double xl, double dx, double ymax,
-		       size_t b0, size_t nb, bool steps, const char *panel_title,
+		       size_t b0, size_t nb, bool steps, bool tcp, const char *panel_title,
 		       const char *xlabel, const char *ylabel)
 {
-	const char *names[MAX_LINKS];
-	int colors[MAX_LINKS], kinds[MAX_LINKS];
+	const char *names[2 * MAX_LINKS];
+	char tcp_names[MAX_LINKS][112];
+	int colors[2 * MAX_LINKS], kinds[2 * MAX_LINKS];
 	double y0, y1, xr = xl + (double)nb * dx;
-	size_t m = 0, np;
+	size_t m = 0, s = 0, np;
 
 	panel_y(k, npanels, &y0, &y1);
 	plot_area(0.10, 0.80, y0, y1, xl, xr, 0, ymax, "bcnst", "bcnstv", xlabel, ylabel);
@@ -191,25 +226,20 @@ static void draw_panel(const struct tl *t, double *x, double *y, size_t k, size_
 
 		if (l->side != side)
 			continue;
-		np = 0;
-		for (size_t b = 0; b < nb; b++) {
-			double v = l->v[dir] ? l->v[dir][b0 + b] * scale : 0;
-
-			if (steps || nb == 1) {
-				x[np] = xl + (double)b * dx;
-				y[np++] = v;
-				x[np] = xl + (double)(b + 1) * dx;
-				y[np++] = v;
-			} else {
-				x[np] = xl + ((double)b + 0.5) * dx;
-				y[np++] = v;
-			}
-		}
-		plot_line(np, x, y, plot_series(m), 1.6, 1);
+		np = series(l->v[dir], x, y, scale, xl, dx, b0, nb, steps);
+		plot_line(np, x, y, plot_series(s), 1.6, 1);
 		names[m] = l->name;
-		colors[m] = plot_series(m);
-		kinds[m] = LEG_LINE;
-		m++;
+		colors[m] = plot_series(s);
+		kinds[m++] = LEG_LINE;
+		if (tcp && l->tcp && l->tcp_sum > 0) {
+			np = series(l->tcp, x, y, scale, xl, dx, b0, nb, steps);
+			plot_line(np, x, y, plot_series(s), 1.2, 2);
+			snprintf(tcp_names[s], sizeof(tcp_names[s]), "%s TCP", l->name);
+			names[m] = tcp_names[s];
+			colors[m] = plot_series(s);
+			kinds[m++] = LEG_DASH;
+		}
+		s++;
 	}
 	plot_legend(m, names, colors, kinds);
 }
@@ -231,7 +261,7 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 	struct plot p;
 	struct tl t;
 
-	rc = tl_parse(doc, "wire_bytes", "reverse_wire_bytes", &t, err);
+	rc = tl_parse(doc, "wire_bytes", "reverse_wire_bytes", NULL, &t, err);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < t.n_links; i++) {
@@ -279,7 +309,7 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 		    "line: that link stalled.");
 	for (size_t k = 0; k < np; k++)
 		draw_panel(&t, x, y, k, np, sides[k], dir, scale, 0, bin_s,
-			   plot_nice_max(peak * 1.05), 0, t.n_bins, false, ptitle[k],
+			   plot_nice_max(peak * 1.05), 0, t.n_bins, false, false, ptitle[k],
 			   k + 1 == np ? "time (s) from the start of the first bin" : NULL, "Mbit/s");
 	rc = plot_finish(&p, err);
 out:
@@ -338,7 +368,7 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 	size_t n_ev = 0, b0, b1, np = 0;
 	char bw[32], title[96], xlabel[120], ptitle[2][120];
 	int dirs[2], rc;
-	bool has[2] = {false, false};
+	bool has[2] = {false, false}, tcp = false;
 	struct plot p;
 	struct tl t;
 
@@ -358,7 +388,7 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 		return bc_error_set(err, -EINVAL,
 				    "timeline: expected the capture analysis' timeline object "
 				    "(bin_ns, start_ns, links[] with frames[]), found nothing");
-	rc = tl_parse(doc, "frames", "reverse_frames", &t, err);
+	rc = tl_parse(doc, "frames", "reverse_frames", "tcp_frames", &t, err);
 	if (rc)
 		return rc;
 	/* the bins whose start lies in [from, to) */
@@ -378,6 +408,10 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 			for (size_t b = b0; b < b1; b++) {
 				has[d] |= l->v[d][b] > 0;
 				peak = l->v[d][b] > peak ? l->v[d][b] : peak;
+				/* the TCP flow goes client -> agent: forward, on the rx: links */
+				if (d == FWD && l->tcp && l->tcp[b] > peak)
+					peak = l->tcp[b];
+				tcp |= d == FWD && l->tcp && l->tcp[b] > 0;
 			}
 		}
 	if (has[FWD])
@@ -401,8 +435,10 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 	xmin = ((double)(t.start_ns - ev[0].t_ns) + (double)b0 * (double)t.bin_ns) / 1e6;
 	xmax = ((double)(t.start_ns - ev[0].t_ns) + (double)b1 * (double)t.bin_ns) / 1e6;
 	for (size_t k = 0; k < np; k++)
-		snprintf(ptitle[k], sizeof(ptitle[k]), "%s: datagrams arriving on the %s slaves",
+		snprintf(ptitle[k], sizeof(ptitle[k]), "%s: %s arriving on the %s slaves",
 			 dirs[k] == FWD ? "Forward" : "Reverse",
+			 dirs[k] == FWD && tcp ? "datagrams (solid) and TCP segments (dashed)"
+					       : "datagrams",
 			 dirs[k] == FWD ? "receiver's (rx:)" : "sender's (tx:)");
 	rc = plot_begin(&p, path, err);
 	if (rc)
@@ -419,8 +455,9 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 		double ymax = plot_nice_max(peak * 1.1);
 
 		draw_panel(&t, x, y, k, np, dirs[k] == FWD ? SIDE_RX : SIDE_TX, dirs[k], 1.0, xmin,
-			   (double)t.bin_ns / 1e6, ymax, b0, b1 - b0, true, ptitle[k],
-			   k + 1 == np ? xlabel : NULL, "datagrams per bin");
+			   (double)t.bin_ns / 1e6, ymax, b0, b1 - b0, true, dirs[k] == FWD && tcp,
+			   ptitle[k], k + 1 == np ? xlabel : NULL,
+			   tcp ? "packets per bin" : "datagrams per bin");
 		for (size_t e = 0; e < n_ev; e++) {
 			double xe = (double)(ev[e].t_ns - ev[0].t_ns) / 1e6;
 			PLFLT xs[2] = {xe, xe}, ys[2] = {0, ymax};

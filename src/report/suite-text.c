@@ -246,7 +246,8 @@ static void links(FILE *out, struct json_object *doc)
 	if (!bc_json_len(ls))
 		return;
 	fprintf(out, "\nPer link (client slaves: what left on each, judged against its own "
-		     "ceiling; agent slaves: what arrived)\n");
+		     "ceiling; agent slaves: what arrived, against the smaller of their own and "
+		     "their sending peer's ceiling)\n");
 	fprintf(out, "  %-9s %-6s %-8s %-11s %13s %13s %6s %8s %6s %6s %6s\n", "test", "end",
 		"link", "driver", "ceiling", "goodput", "share", "of ceil", "retr", "drops",
 		"lost");

@@ -296,6 +296,38 @@ svg = good("fo-fwd", res[2], ["Forward: datagrams"])
 if svg:
     check(not svg.has_text("Reverse:"), "fo-fwd: no reverse panel without reverse_frames")
 
+# failover --tcp: the flow's segments per bin, dashed in each slave's colour
+fo_tcp = copy.deepcopy(fo)
+for l in fo_tcp["timeline"]["links"]:
+    l["tcp_frames"] = [v // 2 for v in l["frames"]]
+res = render(("failover", fo_tcp, "fo-tcp"))
+svg = good("fo-tcp", res[0], ["Forward: datagrams (solid) and TCP segments (dashed) arriving on "
+                              "the receiver's (rx:) slaves", "packets per bin",
+                              "rx:agent/eth0 TCP", "rx:agent/eth1 TCP",
+                              "Reverse: datagrams arriving on the sender's (tx:) slaves"])
+if svg:
+    steps = svg.lines_with(2 * nbf)
+    check(len(steps) == 4, "fo-tcp: the 4 datagram steps stay, got %d" % len(steps))
+    check(not svg.has_text("tx:client/eth0 TCP"),
+          "fo-tcp: no TCP line in the reverse panel (the flow goes client -> agent)")
+    # PLplot draws a dashed line as many short segments: those of each rx slave's
+    # colour inside its datagram line's box (the first panel) are its TCP line, which
+    # peaks at half the datagrams' height (tcp_frames = frames // 2, peaks 20 -> 10)
+    for c in (BLUE, ORANGE):
+        first = next((pts for col, pts in steps if col == c), None)
+        if not check(first is not None, "fo-tcp: a datagram step line in %s" % c):
+            continue
+        x0, x1 = min(x for x, _ in first), max(x for x, _ in first)
+        # y grows upwards here (as in the "fo" checks above): 0 is the lowest y
+        base, top = min(y for _, y in first), max(y for _, y in first)
+        dash = [pts for col, pts in svg.lines if col == c and len(pts) == 2 and
+                all(x0 - 0.5 <= x <= x1 + 0.5 and base - 0.5 <= y <= top + 0.5 for x, y in pts)]
+        if check(len(dash) > 20, "fo-tcp: %s: a dashed TCP line (%d segments)" % (c, len(dash))):
+            peak = max(y for pts in dash for _, y in pts) - base
+            check(abs(peak / (top - base) - 0.5) < 0.05,
+                  "fo-tcp: %s: the TCP line peaks at half the datagrams' height (%.1f of %.1f px)"
+                  % (c, peak, top - base))
+
 # ---- bad input: an error that names the member, and no file ------------------
 def with_(doc, path, value):
     d = copy.deepcopy(doc)

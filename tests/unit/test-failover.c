@@ -791,7 +791,41 @@ static void test_tcp(void **state)
 	assert_int_equal(t->min_ns, 61 * MS);
 	assert_int_equal(t->max_ns, (2 * 81 + 201 + 100) * MS);
 	assert_string_equal(t->verdict, "within");
+	/* the timeline: the flow's segments per 10 ms on each slave, where it was */
+	{
+		uint64_t sum[6] = {0}, a0_last = 0, a1_first = UINT64_MAX;
+
+		for (size_t b = 0; b < f.tl_bins; b++) {
+			uint64_t at = f.tl_start_ns + b * f.tl_bin_ns;
+
+			for (int l = 0; l < 6; l++)
+				sum[l] += f.links[l].tl_tcp[b];
+			if (f.links[A0].tl_tcp[b])
+				a0_last = at;
+			if (f.links[A1].tl_tcp[b] && a1_first == UINT64_MAX)
+				a1_first = at;
+		}
+		assert_int_equal(sum[C0], 1000);
+		assert_int_equal(sum[A0], 1000);
+		/* on eth1 from the retransmissions at 1300 ms to the last datagram (3000 ms) */
+		assert_int_equal(sum[C1], sum[A1]);
+		assert_true(sum[A1] >= 80 + 1600 && sum[A1] <= 80 + 1699);
+		assert_true(a0_last < CUT && a0_last >= CUT - 10 * MS);
+		assert_int_equal(a1_first, T0 + 1300 * MS);
+	}
 	o = bc_failover_json(&f);
+	{
+		struct json_object *tl = json_object_object_get(o, "timeline");
+		struct json_object *a1 =
+			json_object_array_get_idx(json_object_object_get(tl, "links"), A1);
+		struct json_object *tf = json_object_object_get(a1, "tcp_frames");
+		long long s1 = 0;
+
+		assert_int_equal(bc_json_len(tf), f.tl_bins);
+		for (size_t b = 0; b < bc_json_len(tf); b++)
+			s1 += json_object_get_int(json_object_array_get_idx(tf, b));
+		assert_true(s1 >= 80 + 1600 && s1 <= 80 + 1699);
+	}
 	j = json_object_object_get(o, "tcp");
 	assert_non_null(j);
 	assert_true(bc_json_dbl(j, "stall_ms", 0) == 301.0);
