@@ -444,7 +444,8 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 	if (rc)
 		goto out;
 	bin_words(bw, sizeof(bw), t.bin_ns);
-	snprintf(title, sizeof(title), "Failover timeline: datagrams per %s on each slave", bw);
+	snprintf(title, sizeof(title), "Failover timeline: %s per %s on each slave",
+		 tcp ? "datagrams and TCP segments" : "datagrams", bw);
 	snprintf(xlabel, sizeof(xlabel), "time from \"%s\" (ms)", ev[0].label);
 	plot_titles(title,
 		    "Each line is a slave; red dashed lines are the events. Where every line "

@@ -301,7 +301,8 @@ fo_tcp = copy.deepcopy(fo)
 for l in fo_tcp["timeline"]["links"]:
     l["tcp_frames"] = [v // 2 for v in l["frames"]]
 res = render(("failover", fo_tcp, "fo-tcp"))
-svg = good("fo-tcp", res[0], ["Forward: datagrams (solid) and TCP segments (dashed) arriving on "
+svg = good("fo-tcp", res[0], ["Failover timeline: datagrams and TCP segments per 10 ms on each slave",
+                              "Forward: datagrams (solid) and TCP segments (dashed) arriving on "
                               "the receiver's (rx:) slaves", "packets per bin",
                               "rx:agent/eth0 TCP", "rx:agent/eth1 TCP",
                               "Reverse: datagrams arriving on the sender's (tx:) slaves"])
