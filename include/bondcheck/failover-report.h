@@ -49,7 +49,8 @@
  * the agent's), frames[] (client-to-agent datagrams per bin: left on a
  * client link, arrived on an agent link), reverse_frames[] (agent-to-client
  * ones), with --tcp tcp_frames[] (the flow's data segments per bin: left on
- * a client link, arrived on an agent link)]}, "events" [{time_ns, label}] (the cut and the restore began, and
+ * a client link, arrived on an agent link)]}, "events" [{time_ns, label}]
+ * (the cut and the restore began, and
  * when their commands finished if that took 20 ms or more, on the capture
  * clock; timeline + events are bc_plot_failover_timeline()'s
  * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut
