@@ -9,6 +9,17 @@
 #include "bondcheck/attrib.h"
 
 #define NO_STREAM UINT32_MAX
+
+/* The 64-bit finalizer of MurmurHash3 (fmix64): the attribution's hash tables. */
+static inline uint64_t attrib_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
 #define MAX_PAIRS 64 /* distinct (src, dst) address pairs; more are counted foreign */
 
 enum {
@@ -74,7 +85,7 @@ struct priv {
 	struct pair_stats ls[BC_ATTRIB_MAX_LINKS][MAX_PAIRS];
 
 	/* flow hash: open addressing over flow indices + 1 (0 = empty) */
-	uint32_t *flow_tab;
+	uint32_t *flow_tab; /* flow hash: indices + 1 (0 = empty), load <= 1/2 */
 	size_t flow_tab_size;
 	uint8_t *flow_pair; /* pair index of each flow */
 	size_t cap_flows;

@@ -75,16 +75,6 @@ struct merge {
 	bool have_left[2];
 };
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
 static size_t pow2_at_least(size_t n)
 {
 	size_t s = 1024;
@@ -173,7 +163,7 @@ static int rec_role(const struct bc_attrib *a, const struct priv *pv, const stru
 
 static size_t unit_slot(const struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
 {
-	return mix(seq * 0x9e3779b97f4a7c15ull ^ ((uint64_t)stream << 16 | off8)) &
+	return attrib_mix(seq * 0x9e3779b97f4a7c15ull ^ ((uint64_t)stream << 16 | off8)) &
 	       (m->units_size - 1);
 }
 
@@ -431,7 +421,7 @@ static int jt_rehash(struct merge *m)
 
 		if (!m->jt[i].used)
 			continue;
-		for (k = mix(m->jt[i].key) & (n - 1); t[k].used; k = (k + 1) & (n - 1))
+		for (k = attrib_mix(m->jt[i].key) & (n - 1); t[k].used; k = (k + 1) & (n - 1))
 			;
 		t[k] = m->jt[i];
 	}
@@ -452,7 +442,7 @@ static int frag(struct merge *m, uint32_t gi, const struct rec *r)
 	m->a->frag.fragments[m->role]++;
 	if ((m->jt_used + 1) * 2 > m->jt_size && jt_rehash(m))
 		return -ENOMEM;
-	for (k = mix(key) & (m->jt_size - 1); m->jt[k].used && m->jt[k].key != key;
+	for (k = attrib_mix(key) & (m->jt_size - 1); m->jt[k].used && m->jt[k].key != key;
 	     k = (k + 1) & (m->jt_size - 1))
 		;
 	e = &m->jt[k];

@@ -132,32 +132,45 @@ static int pair_index(struct priv *pv, const struct bc_pkt *p)
 
 static uint64_t flow_hash(int pair, uint8_t proto, uint16_t sp, uint16_t dp)
 {
-	uint64_t h = ((uint64_t)pair << 40) | ((uint64_t)proto << 32) | ((uint64_t)sp << 16) | dp;
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
+	return attrib_mix(((uint64_t)pair << 40) | ((uint64_t)proto << 32) | ((uint64_t)sp << 16) |
+			  dp);
 }
 
-static int flow_rehash(struct bc_attrib *a, struct priv *pv)
+static uint64_t flow_hash_at(const struct bc_attrib *a, const struct priv *pv, size_t i)
 {
-	size_t n = pv->flow_tab_size ? pv->flow_tab_size * 2 : 256;
-	uint32_t *t = calloc(n, sizeof(*t));
+	const struct bc_attrib_flow *f = &a->flows[i];
 
+	return flow_hash(pv->flow_pair[i], f->proto, f->sport, f->dport);
+}
+
+/*
+ * Make room for one more entry in the index table *@tab (*@size slots, a power of
+ * two, @first at the start) over the @n entries of an array (flows, streams): slots
+ * hold index + 1, 0 empty; past a load of 1/2 the table doubles and every entry is
+ * placed again by @hash(@a, @pv, index), linear probing.  0 or -ENOMEM.
+ */
+static int idx_reserve(uint32_t **tab, size_t *size, size_t first, size_t n,
+		       uint64_t (*hash)(const struct bc_attrib *, const struct priv *, size_t),
+		       const struct bc_attrib *a, const struct priv *pv)
+{
+	size_t sz = *size ? *size * 2 : first;
+	uint32_t *t;
+
+	if ((n + 1) * 2 <= *size)
+		return 0;
+	t = calloc(sz, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (size_t i = 0; i < a->n_flows; i++) {
-		struct bc_attrib_flow *f = &a->flows[i];
-		size_t k = flow_hash(pv->flow_pair[i], f->proto, f->sport, f->dport) & (n - 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = hash(a, pv, i) & (sz - 1);
 
 		while (t[k])
-			k = (k + 1) & (n - 1);
+			k = (k + 1) & (sz - 1);
 		t[k] = (uint32_t)i + 1;
 	}
-	free(pv->flow_tab);
-	pv->flow_tab = t;
-	pv->flow_tab_size = n;
+	free(*tab);
+	*tab = t;
+	*size = sz;
 	return 0;
 }
 
@@ -172,7 +185,7 @@ static int flow_index(struct bc_attrib *a, struct priv *pv, int pair, const stru
 		    f->sport == p->sport && f->dport == p->dport)
 			return pv->last_flow;
 	}
-	if ((a->n_flows + 1) * 2 > pv->flow_tab_size && flow_rehash(a, pv))
+	if (idx_reserve(&pv->flow_tab, &pv->flow_tab_size, 256, a->n_flows, flow_hash_at, a, pv))
 		return -ENOMEM;
 	k = flow_hash(pair, p->proto, p->sport, p->dport) & (pv->flow_tab_size - 1);
 	for (; pv->flow_tab[k]; k = (k + 1) & (pv->flow_tab_size - 1)) {
@@ -211,35 +224,22 @@ static int flow_index(struct bc_attrib *a, struct priv *pv, int pair, const stru
 
 static uint64_t stream_hash(int flow, uint32_t test_id, uint32_t stream_id)
 {
-	return flow_hash(flow, 0, (uint16_t)(test_id ^ test_id >> 16), 0) ^
-	       ((uint64_t)stream_id * 0x9e3779b97f4a7c15ull);
+	return attrib_mix(((uint64_t)(uint32_t)flow << 32 | test_id) ^
+			  (uint64_t)stream_id * 0x9e3779b97f4a7c15ull);
+}
+
+static uint64_t stream_hash_at(const struct bc_attrib *a, const struct priv *pv, size_t i)
+{
+	const struct bc_attrib_stream *s = &a->streams[i];
+
+	(void)pv;
+	return stream_hash(s->flow, s->test_id, s->stream_id);
 }
 
 static bool stream_is(const struct bc_attrib_stream *s, int flow, const struct bc_pkt *p)
 {
 	return s->flow == flow && s->test_id == p->ours.test_id &&
 	       s->stream_id == p->ours.stream_id;
-}
-
-static int stream_rehash(struct bc_attrib *a, struct priv *pv)
-{
-	size_t n = pv->stream_tab_size ? pv->stream_tab_size * 2 : 64;
-	uint32_t *t = calloc(n, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->n_streams; i++) {
-		const struct bc_attrib_stream *s = &a->streams[i];
-		size_t k = stream_hash(s->flow, s->test_id, s->stream_id) & (n - 1);
-
-		while (t[k])
-			k = (k + 1) & (n - 1);
-		t[k] = (uint32_t)i + 1;
-	}
-	free(pv->stream_tab);
-	pv->stream_tab = t;
-	pv->stream_tab_size = n;
-	return 0;
 }
 
 /* Index of the stream of our datagram @p in @flow, added when new; -ENOSPC past
@@ -252,7 +252,8 @@ static int stream_index(struct bc_attrib *a, struct priv *pv, int flow, const st
 
 	if (pv->last_stream >= 0 && stream_is(&a->streams[pv->last_stream], flow, p))
 		return pv->last_stream;
-	if ((a->n_streams + 1) * 2 > pv->stream_tab_size && stream_rehash(a, pv))
+	if (idx_reserve(&pv->stream_tab, &pv->stream_tab_size, 64, a->n_streams, stream_hash_at, a,
+			pv))
 		return -ENOMEM;
 	k = stream_hash(flow, p->ours.test_id, p->ours.stream_id) & (pv->stream_tab_size - 1);
 	for (; pv->stream_tab[k]; k = (k + 1) & (pv->stream_tab_size - 1))
