@@ -317,12 +317,12 @@ static int wire_loss(struct bc_attrib *a)
 		uint64_t sent =
 			l->units_left - l->unbracketed + l->tcp.chunks_left - l->tcp.unbracketed;
 		uint64_t lost = l->lost + l->tcp.lost;
+		enum bc_bound bound = bc_attrib_loss_bound(a, (long)i);
 		struct bc_finding *f;
 
 		/* the receiving capture missed frames: "lost" is only an upper bound, and
 		 * capture-incomplete says so; claiming wire loss from it would be wrong */
-		if (!lost || bc_attrib_loss_bound(a, (long)i) == BC_BOUND_UPPER ||
-		    bc_attrib_loss_bound(a, (long)i) == BC_BOUND_UNKNOWN)
+		if (!lost || bound == BC_BOUND_UPPER || bound == BC_BOUND_UNKNOWN)
 			continue;
 		f = add(a, "wire-loss", l->name,
 			"%llu of %llu packets that left on %s never reached a receiver capture "

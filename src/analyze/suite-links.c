@@ -309,18 +309,13 @@ static long long link_retransmits(struct json_object *res, const char *name)
 static double sender_ceiling(struct json_object *al, struct json_object *client_slaves, bool udp,
 			     const char **peer)
 {
-	const char *p = bc_json_str(al, "peer"), *name = strchr(p, '/');
+	const char *p = bc_json_str(al, "peer");
 
 	*peer = p;
-	if (strncmp(p, "tx:client/", 10) || !name)
+	if (strncmp(p, "tx:client/", 10))
 		return 0;
-	for (size_t i = 0; i < bc_json_len(client_slaves); i++) {
-		struct json_object *s = json_object_array_get_idx(client_slaves, i);
-
-		if (!strcmp(bc_json_str(s, "name"), name + 1))
-			return bc_json_dbl(s, udp ? "udp_ceiling_bps" : "tcp_ceiling_bps", 0);
-	}
-	return 0;
+	return bc_json_dbl(find_name(client_slaves, p + 10),
+			   udp ? "udp_ceiling_bps" : "tcp_ceiling_bps", 0);
 }
 
 /* One row of doc.links. */
@@ -372,8 +367,7 @@ static struct json_object *link_row(struct json_object *t, const char *end, stru
 	json_object_object_add(o, "driver", json_object_get(bc_sj(cs, "driver")));
 	json_object_object_add(o, "speed_mbps", json_object_get(bc_sj(cs, "speed_mbps")));
 	json_object_object_add(o, "ceiling_bps", dbl_or_null(ceil));
-	json_object_object_add(o, "ceiling_from",
-			       ceil > 0 ? json_object_new_string(from) : NULL);
+	json_object_object_add(o, "ceiling_from", ceil > 0 ? json_object_new_string(from) : NULL);
 	json_object_object_add(o, "goodput_bps", json_object_new_double(gp));
 	json_object_object_add(
 		o, "wire_bps",

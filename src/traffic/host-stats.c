@@ -76,7 +76,6 @@ static void read_ifs(struct bc_host_sample *s)
 		return;
 	while ((de = readdir(d)) && s->n_ifs < BC_HOST_MAX_IFS) {
 		struct bc_if_counters *c = &s->ifs[s->n_ifs];
-
 		char ifindex[128];
 
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(c->name))
