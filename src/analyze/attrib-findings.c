@@ -88,7 +88,8 @@ bool bc_attrib_link_incomplete(const struct bc_attrib *a, size_t l)
 {
 	const struct bc_attrib_link *k = &a->links[l];
 
-	return k->truncated || k->snapped || k->ps_drop || (k->snaplen && k->snaplen < NEED_SNAPLEN);
+	return k->truncated || k->snapped || k->ps_drop ||
+	       (k->snaplen && k->snaplen < NEED_SNAPLEN);
 }
 
 bool bc_attrib_side_incomplete(const struct bc_attrib *a, enum bc_side side)
@@ -136,9 +137,9 @@ enum bc_bound bc_attrib_loss_bound(const struct bc_attrib *a, long l)
 	if (l >= 0) {
 		enum bc_side side = a->links[l].side;
 
-		return bound_of(bc_attrib_side_incomplete(a, side == BC_SIDE_TX ? BC_SIDE_RX
-										 : BC_SIDE_TX),
-				bc_attrib_link_incomplete(a, (size_t)l));
+		return bound_of(
+			bc_attrib_side_incomplete(a, side == BC_SIDE_TX ? BC_SIDE_RX : BC_SIDE_TX),
+			bc_attrib_link_incomplete(a, (size_t)l));
 	}
 	for (size_t i = 0; i < a->n_links; i++)
 		if (a->links[i].units_left) {

@@ -168,8 +168,7 @@ static size_t unit_slot(const struct merge *m, uint32_t stream, uint64_t seq, ui
 }
 
 /* The unit of (stream, seq, 0) in a dense stream's array; NULL when it is hashed. */
-static struct unit *unit_dense(const struct merge *m, uint32_t stream, uint64_t seq,
-			       uint16_t off8)
+static struct unit *unit_dense(const struct merge *m, uint32_t stream, uint64_t seq, uint16_t off8)
 {
 	const struct dense_stream *d = &m->ds[stream];
 
@@ -540,9 +539,11 @@ static int pass(struct merge *m, enum role role)
 		if (pos[bl] + PREFETCH_AHEAD < pv->n_link_recs[bl]) {
 			/* the unit this link's record PREFETCH_AHEAD on will probe (a guess for
 			 * fragments, whose datagram is known only at the join) */
-			const struct rec *q = &pv->recs[pv->link_recs[bl][pos[bl] + PREFETCH_AHEAD]];
+			const struct rec *q =
+				&pv->recs[pv->link_recs[bl][pos[bl] + PREFETCH_AHEAD]];
 
-			if (q->stream < m->a->n_streams && !unit_dense(m, q->stream, q->seq, q->off8))
+			if (q->stream < m->a->n_streams &&
+			    !unit_dense(m, q->stream, q->seq, q->off8))
 				__builtin_prefetch(
 					&m->units[unit_slot(m, q->stream, q->seq, q->off8)], 1);
 		}

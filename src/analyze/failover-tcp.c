@@ -304,7 +304,8 @@ int fo_tcp_finish(struct bc_failover *f)
 	}
 	t->bytes_sent = sent_hi;
 	t->bytes_delivered = nxt;
-	/* the stall: the longest interval between advances ending after the cut, starting before the restore */
+	/* the stall: the longest interval between advances ending after the cut, starting before
+	 * the restore */
 	for (size_t i = 0; i + 1 < na; i++) {
 		uint64_t g = a[i + 1].ts - a[i].ts;
 

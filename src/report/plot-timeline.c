@@ -90,10 +90,11 @@ static int tl_parse(struct json_object *doc, const char *key, const char *rkey, 
 		return rc;
 	if (!tj) {
 		if (!json_object_object_get_ex(doc, "bin_ns", NULL))
-			return bc_error_set(err, -EINVAL,
-					    "timeline: expected an object with bin_ns, start_ns and "
-					    "links[] (the capture analysis' \"timeline\"), found "
-					    "neither it nor its members");
+			return bc_error_set(
+				err, -EINVAL,
+				"timeline: expected an object with bin_ns, start_ns and "
+				"links[] (the capture analysis' \"timeline\"), found "
+				"neither it nor its members");
 		tj = doc;
 		top = "";
 	}
@@ -204,10 +205,10 @@ static size_t series(const double *v, double *x, double *y, double scale, double
  * also each link's TCP segments (failover --tcp), dashed in its colour.
  * @x, @y hold 2 * nb values.
  */
-static void draw_panel(const struct tl *t, double *x, double *y, size_t k, size_t npanels,
-		       int side, int dir, double scale, double xl, double dx, double ymax,
-		       size_t b0, size_t nb, bool steps, bool tcp, const char *panel_title,
-		       const char *xlabel, const char *ylabel)
+static void draw_panel(const struct tl *t, double *x, double *y, size_t k, size_t npanels, int side,
+		       int dir, double scale, double xl, double dx, double ymax, size_t b0,
+		       size_t nb, bool steps, bool tcp, const char *panel_title, const char *xlabel,
+		       const char *ylabel)
 {
 	const char *names[2 * MAX_LINKS];
 	char tcp_names[MAX_LINKS][112];
@@ -295,7 +296,8 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 		snprintf(ptitle[k], sizeof(ptitle[k]), "%s (%s: captures%s)",
 			 (sides[k] == SIDE_TX) == (dir == FWD) ? "Leaving the sender"
 							       : "Arriving at the receiver",
-			 sides[k] == SIDE_TX ? "tx" : "rx", dir == FWD ? "" : ", reverse direction");
+			 sides[k] == SIDE_TX ? "tx" : "rx",
+			 dir == FWD ? "" : ", reverse direction");
 	rc = plot_begin(&p, path, err);
 	if (rc)
 		goto out;
@@ -304,13 +306,15 @@ int bc_plot_link_timeline(const char *path, struct json_object *doc, struct bc_e
 		 "Wire rate of each slave in %s bins (preamble, FCS and inter-frame gap included), "
 		 "%s direction; the first and last bins may be partly empty",
 		 bw, dir == FWD ? "forward" : "reverse");
-	plot_titles("Per-link throughput over time", sub1,
-		    "Similar heights: the bond spreads the load. Near 0: an idle link. A dip in one "
-		    "line: that link stalled.");
+	plot_titles(
+		"Per-link throughput over time", sub1,
+		"Similar heights: the bond spreads the load. Near 0: an idle link. A dip in one "
+		"line: that link stalled.");
 	for (size_t k = 0; k < np; k++)
 		draw_panel(&t, x, y, k, np, sides[k], dir, scale, 0, bin_s,
 			   plot_nice_max(peak * 1.05), 0, t.n_bins, false, false, ptitle[k],
-			   k + 1 == np ? "time (s) from the start of the first bin" : NULL, "Mbit/s");
+			   k + 1 == np ? "time (s) from the start of the first bin" : NULL,
+			   "Mbit/s");
 	rc = plot_finish(&p, err);
 out:
 	free(x);
@@ -331,8 +335,7 @@ static int cmp_event(const void *a, const void *b)
 	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
 }
 
-static int parse_events(struct json_object *doc, struct event *ev, size_t *n,
-			struct bc_error *err)
+static int parse_events(struct json_object *doc, struct event *ev, size_t *n, struct bc_error *err)
 {
 	struct json_object *arr = NULL;
 	int rc = pj_arr(doc, "", "events", true, 1, MAX_EVENTS, &arr, err);
@@ -472,8 +475,8 @@ int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct 
 			pllsty(1);
 			plwidth(1);
 			plot_chr(0.8);
-			plptex(xe + (xmax - xmin) * 0.005, ymax * (0.93 - 0.08 * (double)(e % 3)), 1,
-			       0, 0, ev[e].label);
+			plptex(xe + (xmax - xmin) * 0.005, ymax * (0.93 - 0.08 * (double)(e % 3)),
+			       1, 0, 0, ev[e].label);
 			plot_chr(1.0);
 		}
 	}

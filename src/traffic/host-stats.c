@@ -209,7 +209,8 @@ static void read_veth_peers(struct bc_host_sample *s)
 			if (rtnl_link_get_link_netnsid(l, &nsid) == 0) {
 				remote_link(rtnl_link_get_link(l), nsid, &p);
 			} else {
-				struct rtnl_link *peer = rtnl_link_get(cache, rtnl_link_get_link(l));
+				struct rtnl_link *peer =
+					rtnl_link_get(cache, rtnl_link_get_link(l));
 
 				if (peer) {
 					peer_obj((struct nl_object *)peer, &p);
@@ -325,9 +326,10 @@ struct json_object *bc_host_delta_json(const struct bc_host_sample *a,
 					(int64_t)(b->ifs[i].v[k] - (before ? before->v[k] : 0))));
 		/* a veth's peer, read at both ends of the run */
 		if (b->ifs[i].peer_known && before && before->peer_known) {
-			json_object_object_add(c, "peer_tx_dropped",
-					       json_object_new_int64((int64_t)(b->ifs[i].peer_tx_dropped -
-									 before->peer_tx_dropped)));
+			json_object_object_add(
+				c, "peer_tx_dropped",
+				json_object_new_int64((int64_t)(b->ifs[i].peer_tx_dropped -
+								before->peer_tx_dropped)));
 			json_object_object_add(c, "peer_enslaved",
 					       json_object_new_boolean(b->ifs[i].peer_enslaved));
 		}
