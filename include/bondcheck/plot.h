@@ -160,7 +160,10 @@ int bc_plot_sweep(const char *path, struct json_object *doc, struct bc_error *er
  *   timeline                     as in bc_plot_link_timeline(), with
  *                                .links[].frames[] (and optional
  *                                .reverse_frames[]) instead of the bytes:
- *                                frames per bin, numbers >= 0
+ *                                frames per bin, numbers >= 0; optional
+ *                                .tcp_frames[] (failover --tcp): the TCP
+ *                                flow's segments per bin, drawn dashed on
+ *                                the rx: links in the forward panel
  *   events[]                     1..16 objects:
  *     .time_ns                   integer >= 0, on the capture clock (the
  *                                clock of timeline.start_ns)
