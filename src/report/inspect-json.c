@@ -284,6 +284,10 @@ static const char *source_name(enum bc_source_kind k)
 		return "proc-file";
 	case BC_SRC_REPLAY:
 		return "replay";
+	case BC_SRC_IP_FILE:
+		return "ip-file";
+	case BC_SRC_SOS:
+		return "sosreport";
 	default:
 		return "live";
 	}
