@@ -279,7 +279,7 @@ struct bc_finding {
 	char subject[2 * BC_IFNAMSIZ + 2]; /* "bond0" or "bond0/eth1" */
 	struct bc_kv evidence[BC_EVIDENCE_MAX];
 	size_t n_evidence;
-	char advice[256];
+	char advice[384];
 };
 
 /*

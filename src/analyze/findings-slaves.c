@@ -5,7 +5,9 @@
  * are compared: a field that one slave does not report is not a mismatch.
  */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/findings-int.h"
 #include "bondcheck/names.h"
@@ -25,6 +27,52 @@ static size_t count_up(const struct bc_bond *b)
 }
 
 /*
+ * link-failures-common (warning), ARP monitoring (arp_interval > 0), a
+ * complete list of two or more slaves, each with FLAPPING_FAILURES or more
+ * link failures and the lowest count at least half the highest.  Under ARP
+ * monitoring a failure is an interval without a validated frame
+ * (bond_ab_arp_inspect(), bond_loadbalance_arp_mon() in bond_main.c), so
+ * every slave failing alike points at what they share: the interval, the
+ * target, the gateway, the switch.  Case 27: 595 and 605 at 100 ms.
+ * Returns whether the condition holds; adds the finding when @report.
+ */
+static bool common_failures(struct fnd_ctx *c, bool report)
+{
+	const struct bc_bond *b = c->bond;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	char list[LIST] = "";
+	struct bc_finding *f;
+
+	if (!bc_u32_known(&b->arp_interval_ms) || !b->arp_interval_ms.v || b->n_slaves < 2 ||
+	    b->slaves_incomplete)
+		return false;
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_u32 *n = &b->slaves[i].link_failure_count;
+
+		if (!bc_u32_known(n))
+			return false;
+		lo = n->v < lo ? n->v : lo;
+		hi = n->v > hi ? n->v : hi;
+		fnd_list_add(list, sizeof(list), "%s=%u", b->slaves[i].name, n->v);
+	}
+	if (lo < FLAPPING_FAILURES || (uint64_t)lo * 2 < hi)
+		return false;
+	if (!report)
+		return true;
+	f = fnd_add(c, "link-failures-common", NULL,
+		    "Every slave failed alike under ARP monitoring, so the cause is common to "
+		    "them: arp_interval %u ms (1000 is usual), the target%s, the gateway or the "
+		    "switch, not each cable. Raise arp_interval, add arp_ip_targets, or use "
+		    "miimon; check the target answers ARP promptly.",
+		    b->arp_interval_ms.v,
+		    b->n_arp_targets + b->n_ns_targets == 1 ? " (only one)" : "s");
+	fnd_ev(f, "link_failure_count", "%s", list);
+	fnd_ev(f, "arp_interval_ms", "%u", b->arp_interval_ms.v);
+	fnd_ev(f, "arp_targets", "%zu", b->n_arp_targets + b->n_ns_targets);
+	return true;
+}
+
+/*
  * slave-down (error), per slave: MII status known and not up (down, going
  * down or going back: none of them carries traffic now).  Evidence says how
  * many slaves are still up.
@@ -39,27 +87,62 @@ static size_t count_up(const struct bc_bond *b)
 static void check_each(struct fnd_ctx *c)
 {
 	const struct bc_bond *b = c->bond;
+	bool arp_on = bc_u32_known(&b->arp_interval_ms) && b->arp_interval_ms.v > 0;
+	bool common = common_failures(c, false);
 
 	for (size_t i = 0; i < b->n_slaves; i++) {
 		const struct bc_slave *s = &b->slaves[i];
 		struct bc_finding *f;
 
 		if (bc_u32_known(&s->mii_status) && !fnd_slave_up(s)) {
-			f = fnd_add(c, "slave-down", s,
-				    "%s carries no traffic. Check the cable, the switch port and "
-				    "`ip link show %s` (NO-CARRIER?); `ethtool %s` shows whether "
-				    "the NIC sees a link.",
-				    s->name, s->name, s->name);
+			if (common)
+				f = fnd_add(c, "slave-down", s,
+					    "%s is down by the ARP monitor, like its peers (see "
+					    "link-failures-common): a common cause (arp_interval, "
+					    "the target, the gateway, the switch) rather than its "
+					    "cable. `ip link show %s` shows whether carrier is up.",
+					    s->name, s->name);
+			else if (arp_on)
+				f = fnd_add(c, "slave-down", s,
+					    "The ARP monitor saw no validated frame on %s for "
+					    "arp_interval x arp_missed_max: a dead link or an "
+					    "unanswered ARP look alike. Tell them apart: `ip link "
+					    "show %s` (NO-CARRIER: cable/port), `ethtool %s` link, "
+					    "then `arping -I %s TARGET` for the target's replies.",
+					    s->name, s->name, s->name, s->name);
+			else
+				f = fnd_add(c, "slave-down", s,
+					    "%s carries no traffic. Check the cable, the switch "
+					    "port and `ip link show %s` (NO-CARRIER?); `ethtool "
+					    "%s` shows whether the NIC sees a link.",
+					    s->name, s->name, s->name);
 			fnd_ev(f, "mii_status", "%s", fnd_link_text(&s->mii_status));
 			if (bc_u32_known(&s->link_failure_count))
 				fnd_ev(f, "link_failure_count", "%u", s->link_failure_count.v);
 			fnd_ev(f, "slaves_up", "%zu of %zu", count_up(b), b->n_slaves);
+			fnd_ev(f, "monitor", "%s", arp_on ? "arp" : "mii");
+			/* a down 802.3ad port sits alone: not a split, but say where */
+			if (bc_u32_known(&s->aggregator_id) && b->ad_info_status == BC_KNOWN &&
+			    bc_u32_known(&b->ad_aggregator_id))
+				fnd_ev(f, "aggregator_id", "%u (active: %u)", s->aggregator_id.v,
+				       b->ad_aggregator_id.v);
 		}
 		if (bc_u32_known(&s->link_failure_count) && s->link_failure_count.v > 0) {
 			uint32_t n = s->link_failure_count.v;
 			bool flapping = n >= FLAPPING_FAILURES;
 
-			if (flapping)
+			if (flapping && arp_on)
+				f = fnd_add(
+					c, "link-failures", s,
+					"%u failures under ARP monitoring: each is an interval "
+					"without a validated frame, a missed ARP reply as well as "
+					"a "
+					"lost carrier. %s",
+					n,
+					common ? "All slaves fail alike: see link-failures-common."
+					       : "Compare `ip -s link show` carrier changes with "
+						 "this count.");
+			else if (flapping)
 				f = fnd_add(
 					c, "link-failures", s,
 					"The link went down %u times since enslaving: it flaps. "
@@ -80,9 +163,10 @@ static void check_each(struct fnd_ctx *c)
 					    n, n == 1 ? "" : "s");
 			fnd_ev(f, "link_failure_count", "%u", n);
 			fnd_ev(f, "assessment", "%s",
-			       flapping		 ? "high: the link flaps"
-			       : fnd_slave_up(s) ? "recovered"
-						 : "not up now");
+			       flapping && common ? "high: all slaves alike (common cause)"
+			       : flapping	  ? "high: the link flaps"
+			       : fnd_slave_up(s)  ? "recovered"
+						  : "not up now");
 		}
 		if (fnd_slave_up(s) && s->speed_mbps.st == BC_UNKNOWN) {
 			f = fnd_add(
@@ -329,8 +413,56 @@ static void check_offloads(struct fnd_ctx *c)
 	}
 }
 
+/*
+ * no-physical-redundancy (warning): two or more slaves report one known,
+ * non-zero permanent MAC (perm_hwaddr: the address the NIC had before
+ * bonding changed it, so bonding's own MAC changes never cause this).  They
+ * are one port (VLAN or macvlan sub-interfaces) or MACs made equal by
+ * tooling: a cable or port failure takes all of them down.  Case 29.
+ */
+static void check_same_port(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_str *m = &b->slaves[i].perm_hwaddr;
+		char list[LIST] = "";
+		size_t n = 0;
+		struct bc_finding *f;
+		bool earlier = false;
+
+		if (m->st != BC_KNOWN || !strcmp(m->v, "00:00:00:00:00:00"))
+			continue;
+		for (size_t k = 0; k < i; k++)
+			earlier |= b->slaves[k].perm_hwaddr.st == BC_KNOWN &&
+				   !strcasecmp(b->slaves[k].perm_hwaddr.v, m->v);
+		if (earlier)
+			continue;
+		for (size_t k = i; k < b->n_slaves; k++) {
+			const struct bc_str *o = &b->slaves[k].perm_hwaddr;
+
+			if (o->st == BC_KNOWN && !strcasecmp(o->v, m->v)) {
+				fnd_list_add(list, sizeof(list), "%s", b->slaves[k].name);
+				n++;
+			}
+		}
+		if (n < 2)
+			continue;
+		f = fnd_add(c, "no-physical-redundancy", NULL,
+			    "%s share one permanent MAC: they are one port (VLAN or macvlan "
+			    "sub-interfaces) or MACs made equal by tooling, so one cable or port "
+			    "failure takes them all down. Enslave distinct NICs; `ethtool -i` "
+			    "bus-info tells ports of one card apart (only the function differs).",
+			    list);
+		fnd_ev(f, "perm_hwaddr", "%s", m->v);
+		fnd_ev(f, "slaves", "%s", list);
+	}
+}
+
 void fnd_check_slaves(struct fnd_ctx *c)
 {
+	common_failures(c, true);
+	check_same_port(c);
 	check_each(c);
 	check_not_reported(c);
 	check_speed_duplex(c);

@@ -18,7 +18,10 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct bc_finding_def catalog[] = {
-	{"no-slaves", BC_SEV_ERROR, "bond has no slaves"},
+	{"no-slaves", BC_SEV_ERROR, "bond has no slaves (and the source is not cut)"},
+	{"input-truncated", BC_SEV_WARNING,
+	 "the text is cut (a cut marker, or master fields that prove slaves the list lacks): "
+	 "slave checks not done"},
 	{"single-slave", BC_SEV_WARNING,
 	 "bond has exactly one slave: no redundancy, no aggregation"},
 	{"slave-down", BC_SEV_ERROR,
@@ -27,6 +30,10 @@ static const struct bc_finding_def catalog[] = {
 	{"slow-failover", BC_SEV_INFO,
 	 "miimon or arp_interval >= 1000 ms, or up/down delay >= 1000 ms"},
 	{"single-arp-target", BC_SEV_INFO, "ARP monitoring with exactly one target"},
+	{"arp-interval-short", BC_SEV_WARNING,
+	 "ARP monitoring with arp_interval < 500 ms: a late reply counts as a link failure"},
+	{"link-failures-common", BC_SEV_WARNING,
+	 "ARP monitoring and every slave failed about equally often: a common cause"},
 	{"link-failures", BC_SEV_INFO, "a slave's link failure count > 0 (>= 10: flapping)"},
 	{"speed-mismatch", BC_SEV_WARNING, "slaves report different speeds"},
 	{"duplex-mismatch", BC_SEV_ERROR, "a slave is half duplex, or duplex differs"},
@@ -48,7 +55,17 @@ static const struct bc_finding_def catalog[] = {
 	 "actor and partner disagree on the LACP timeout bit"},
 	{"lacp-not-in-sync", BC_SEV_ERROR,
 	 "an up port lacks synchronization/collecting/distributing bits"},
-	{"lacp-churned", BC_SEV_WARNING, "actor or partner churn state is churned"},
+	{"lacp-churned", BC_SEV_WARNING,
+	 "actor or partner churn state is churned and the port is not (visibly) in sync"},
+	{"lacp-churn-stale", BC_SEV_INFO,
+	 "churned flag on a port whose actor and partner are in sync, collecting and "
+	 "distributing: stale"},
+	{"lacp-port-individual", BC_SEV_WARNING,
+	 "an 802.3ad port that cannot aggregate (duplex not full, or a key without the "
+	 "duplex bit): it forms an aggregator alone"},
+	{"no-physical-redundancy", BC_SEV_WARNING,
+	 "slaves share one permanent MAC: one port (VLAN/macvlan sub-interfaces) or MACs "
+	 "made equal"},
 	{"primary-down", BC_SEV_WARNING, "the primary slave is down (or not enslaved)"},
 	{"no-active-slave", BC_SEV_ERROR, "active-backup/tlb/alb bond with no usable active slave"},
 	{"lacp-details-hidden", BC_SEV_INFO,

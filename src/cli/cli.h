@@ -16,6 +16,7 @@ enum {
 	BC_EXIT_FINDINGS = 1, /* error-level findings or a failed verdict */
 	BC_EXIT_USAGE = 2,
 	BC_EXIT_ENV = 3,      /* no permission, no such bond, peer unreachable */
+	BC_EXIT_DATA = 4,     /* bad input data: an unreadable or malformed file */
 };
 
 struct bc_command {

@@ -220,27 +220,24 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 	for (size_t i = 0; i < o->n_files; i++) {
 		struct bc_error err = {0};
 		char name[BC_IFNAMSIZ];
+		int rc;
 
-		if (i < o->n_names) {
-			if (name_from_path(o->names[i], name, sizeof(name)) ||
-			    strcmp(name, o->names[i])) {
-				fprintf(stderr,
-					"bondcheck inspect: --name '%s' is not an interface name: "
-					"expected 1-15 characters without spaces, '/' or ':'\n",
-					o->names[i]);
-				return BC_EXIT_USAGE;
-			}
-		} else if (name_from_path(o->files[i], name, sizeof(name))) {
+		if (i < o->n_names && (name_from_path(o->names[i], name, sizeof(name)) ||
+				       strcmp(name, o->names[i]))) {
 			fprintf(stderr,
-				"bondcheck inspect: cannot name the bond in '%s': its file name is "
-				"not an interface name (1-15 characters, no spaces, '/' or ':').\n"
-				"Give the name with --name NAME (one per file, in order).\n",
-				o->files[i]);
+				"bondcheck inspect: --name '%s' is not an interface name: "
+				"expected 1-15 characters without spaces, '/' or ':'\n",
+				o->names[i]);
 			return BC_EXIT_USAGE;
 		}
-		if (bc_proc_parse_file(o->files[i], name, snap, &err) < 0) {
+		/* without --name the parser names the bond: the text's shell line, the
+		 * file's stem, else bond0 (with a note); it never refuses a file */
+		rc = bc_proc_parse_file(o->files[i], i < o->n_names ? o->names[i] : NULL, snap,
+					&err);
+		if (rc < 0) {
 			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
-			return BC_EXIT_ENV;
+			return rc == -EINVAL || rc == -EFBIG || rc == -EISDIR ? BC_EXIT_DATA
+									      : BC_EXIT_ENV;
 		}
 	}
 	return 0;
