@@ -171,7 +171,10 @@ static const struct bc_u32 *actor_key(const struct bc_bond *b, const struct bc_s
  * equal, and the partner's system MAC, priority and key are equal and the
  * partner MAC is not zero.  @in is a port of the active aggregator (or NULL).
  * Writes every cause the text proves, ", "-separated: individual,
- * key-differs, partner-silent, partner-differs; "undetermined" when none.
+ * key-differs, partner-silent, partner-differs; "not-visible" when the keys
+ * or the port's partner are not shown (old drivers print neither, a reader
+ * without CAP_NET_ADMIN sees neither); "undetermined" when both are shown
+ * and equal (a port that just came up, or ad_select keeping the old one).
  */
 static void split_cause(const struct bc_bond *b, const struct bc_slave *s,
 			const struct bc_slave *in, char *out, size_t cap)
@@ -202,7 +205,9 @@ static void split_cause(const struct bc_bond *b, const struct bc_slave *s,
 		   bc_u32_known(&in->partner.key) && s->partner.key.v != in->partner.key.v)))
 		fnd_list_add(out, cap, "partner-differs");
 	if (!out[0])
-		snprintf(out, cap, "undetermined");
+		snprintf(out, cap, "%s",
+			 ks && ki && s->partner.system_mac.st == BC_KNOWN ? "undetermined"
+									   : "not-visible");
 }
 
 static void split_advice(struct fnd_ctx *c, struct bc_finding **f, const struct bc_slave *s,
@@ -266,9 +271,9 @@ static void check_split(struct fnd_ctx *c)
 	const struct bc_slave *in = NULL;
 
 	if (b->ad_info_status == BC_HIDDEN) {
-		char aggs[LIST] = "";
-		uint32_t first = 0;
-		bool have = false, differ = false;
+		char aggs[LIST] = "", cause[LIST] = "";
+		uint32_t first = 0, speed = 0;
+		bool have = false, differ = false, indiv = false, speeds = false;
 		struct bc_finding *f;
 
 		for (size_t i = 0; i < b->n_slaves; i++) {
@@ -276,6 +281,12 @@ static void check_split(struct fnd_ctx *c)
 
 			if (!fnd_slave_up(s) || !bc_u32_known(&s->aggregator_id))
 				continue;
+			/* what stays visible: duplex and speed lines (the keys' inputs) */
+			indiv |= individual(s);
+			if (bc_u32_known(&s->speed_mbps)) {
+				speeds |= speed && speed != s->speed_mbps.v;
+				speed = s->speed_mbps.v;
+			}
 			fnd_list_add(aggs, sizeof(aggs), "%s=%u", s->name, s->aggregator_id.v);
 			differ |= have && s->aggregator_id.v != first;
 			if (!have)
@@ -291,9 +302,13 @@ static void check_split(struct fnd_ctx *c)
 			"/proc/net/bonding/%s` (the Active Aggregator block and LACPDU details "
 			"show which and why: key or partner).",
 			b->name);
+		if (indiv)
+			fnd_list_add(cause, sizeof(cause), "individual");
+		if (speeds)
+			fnd_list_add(cause, sizeof(cause), "key-differs");
 		fnd_ev(f, "slave_aggregators", "%s", aggs);
 		fnd_ev(f, "active_aggregator_id", "hidden");
-		fnd_ev(f, "cause", "not-visible");
+		fnd_ev(f, "cause", "%s", cause[0] ? cause : "not-visible");
 		return;
 	}
 	if (b->ad_info_status != BC_KNOWN || !bc_u32_known(&b->ad_aggregator_id))

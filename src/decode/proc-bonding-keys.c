@@ -92,6 +92,11 @@ static void h_str(struct proc_ctx *c, const struct key_def *d, void *base, const
 		f->v[0] = '\0';
 		return;
 	}
+	if (!*v) { /* a blanked value ("Permanent HW addr:") says nothing */
+		f->st = BC_UNKNOWN;
+		f->v[0] = '\0';
+		return;
+	}
 	if (strlen(v) >= sizeof(f->v))
 		proc_warn(c, "'%s' value is %zu bytes, longer than any address; cut to %zu", d->key,
 			  strlen(v), sizeof(f->v) - 1);

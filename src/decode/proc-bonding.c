@@ -25,6 +25,8 @@
 #include "decode/proc-bonding.h"
 
 #define HEADER "Ethernet Channel Bonding Driver:"
+/* what a header still holds when a paste lost its start ("thernet Channel ...") */
+#define HEADER_CORE "Channel Bonding Driver:"
 /* binary lines tolerated after a valid header before the parse gives up */
 #define MAX_BINARY_LINES 8
 
@@ -524,7 +526,7 @@ static bool is_cut_marker(const char *t)
 	for (size_t i = 0; i < n; i++) {
 		if (t[i] == '.')
 			dots++;
-		else if (!strchr(" \t-=_~*[]()<>", t[i]))
+		else if (!strchr(" \t-=_~*[]()<>`", t[i]))
 			other++;
 	}
 	return dots >= 3 && !other;
@@ -546,6 +548,40 @@ static bool strip_annotation(char *t)
 	return false;
 }
 
+/*
+ * Markdown a poster wrapped around a line: "**MII Status: up**", a code
+ * span's backtick at the start or end ("`# cat ...", "[...]`").
+ */
+static char *strip_markup(struct proc_ctx *c, char *t)
+{
+	size_t n = strlen(t);
+	bool did = false;
+
+	/* emphasis around the line, or one end of it left over ("ens36**") */
+	while (n >= 2 && (!strncmp(t, "**", 2) || !strncmp(t, "__", 2))) {
+		t += 2;
+		n -= 2;
+		did = true;
+	}
+	while (n >= 2 && (!strcmp(t + n - 2, "**") || !strcmp(t + n - 2, "__"))) {
+		t[n - 2] = '\0';
+		n -= 2;
+		did = true;
+	}
+	while (n && (t[0] == '`' || t[n - 1] == '`')) {
+		if (t[0] == '`') {
+			t++;
+			n--;
+		} else {
+			t[--n] = '\0';
+		}
+		did = true;
+	}
+	if (did)
+		proc_warn(c, "markdown around the line removed");
+	return trim(t);
+}
+
 /* Handle one line that is not the kernel's; returns true when it was consumed. */
 static bool pasted_line(struct proc_ctx *c, char *t, char next_hint[BC_IFNAMSIZ])
 {
@@ -556,6 +592,10 @@ static bool pasted_line(struct proc_ctx *c, char *t, char next_hint[BC_IFNAMSIZ]
 		if (hint[0])
 			snprintf(next_hint, BC_IFNAMSIZ, "%s", hint);
 		proc_warn(c, "shell line '%.60s' skipped", t);
+		return true;
+	}
+	if (!strncmp(t, "```", 3) || !strncmp(t, "~~~", 3) || !strcmp(t, "`")) {
+		proc_warn(c, "markdown fence '%.20s' skipped", t);
 		return true;
 	}
 	if (t[0] == '#' || !strncmp(t, "//", 2)) {
@@ -628,6 +668,19 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, char next_hint
 						     skipped, skipped == 1 ? "" : "s");
 				continue;
 			}
+			if (!has_binary(s, n) && n - k < BC_PROC_LINE_MAX &&
+			    memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE))) {
+				/* the header after a prompt on one line, or with its start lost */
+				const char *h = memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE));
+				size_t off = (size_t)(h - s) + strlen(HEADER_CORE);
+
+				bc_utf8_sanitize(line, sizeof(line), s + off, n - off, '?');
+				header_version(c, trim(line));
+				header = true;
+				proc_warn(c, "the header line is damaged or follows other text; read "
+					     "from 'Channel Bonding Driver:'");
+				continue;
+			}
 			if (!skipped++) {
 				first_line = c->lineno;
 				describe_line(first, sizeof(first), s + k, n - k);
@@ -661,6 +714,9 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, char next_hint
 			c->next_header = at; /* the next bond of a multi-file paste */
 			break;
 		}
+		t = strip_markup(c, t);
+		if (!*t)
+			continue;
 		if (pasted_line(c, t, next_hint))
 			continue;
 		if (strip_annotation(t)) {

@@ -49,8 +49,11 @@ enum {
 	PROC_SLAVE_SEEN_PARTNER = 0x200, /* "details partner lacp pdu:" */
 };
 
-/* Lines every bonding version prints in every slave block (v2.6.0 on). */
-#define PROC_SLAVE_ALWAYS (PROC_SLAVE_SEEN_MII | PROC_SLAVE_SEEN_LFC | PROC_SLAVE_SEEN_PERM)
+/*
+ * Lines every bonding version prints in every slave block: bonding 2.6.1
+ * (2004) printed only these two (no Permanent HW addr yet).
+ */
+#define PROC_SLAVE_ALWAYS (PROC_SLAVE_SEEN_MII | PROC_SLAVE_SEEN_LFC)
 
 struct proc_ctx {
 	struct bc_snapshot *snap;
