@@ -406,6 +406,15 @@ static int read_entry(struct archive *a, struct bc_sos *sos, struct bc_sos_file 
 	return keep(sos, f, buf, n, err);
 }
 
+static int not_archive(struct archive *a, const char *origin, struct bc_error *err)
+{
+	return bc_error_set(err, -EINVAL,
+			    "%s: expected a sosreport folder or a tar archive (.tar, .tar.xz, "
+			    ".tar.gz, .tar.bz2); libarchive found: %s (a single "
+			    "/proc/net/bonding file is read with --from-proc)",
+			    origin, archive_error_string(a) ? archive_error_string(a) : "no archive");
+}
+
 static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *err)
 {
 	struct archive_entry *e;
@@ -455,12 +464,11 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 			return r;
 	}
 	if (r != ARCHIVE_EOF)
-		return bc_error_set(err, entries ? -EIO : -EINVAL,
-				    "%s: %s: %s", sos->origin,
-				    entries ? "damaged archive"
-					    : "expected a sosreport folder or a tar archive "
-					      "(.tar, .tar.xz, .tar.gz, .tar.bz2)",
-				    archive_error_string(a) ? archive_error_string(a) : "unreadable");
+		return entries ? bc_error_set(err, -EIO, "%s: damaged archive after %lu entries: %s",
+					      sos->origin, entries,
+					      archive_error_string(a) ? archive_error_string(a)
+								      : "unreadable")
+			       : not_archive(a, sos->origin, err);
 	return 0;
 }
 
@@ -506,8 +514,7 @@ int bc_sos_read_memory(const void *buf, size_t len, const char *origin, struct b
 		return -ENOMEM;
 	snprintf(out->origin, sizeof(out->origin), "%s", origin);
 	if (archive_read_open_memory(a, buf, len) != ARCHIVE_OK)
-		rc = bc_error_set(err, -EINVAL, "%s: expected a tar archive: %s", origin,
-				  archive_error_string(a));
+		rc = not_archive(a, origin, err);
 	else
 		rc = walk_archive(a, out, err);
 	archive_read_free(a);
@@ -535,9 +542,13 @@ int bc_sos_read(const char *path, struct bc_sos *out, struct bc_error *err)
 	a = new_reader();
 	if (!a)
 		return -ENOMEM;
-	if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK)
-		rc = bc_error_set(err, -EINVAL, "%s: expected a tar archive: %s", path,
-				  archive_error_string(a));
+	if (!st.st_size)
+		rc = bc_error_set(err, -EINVAL,
+				  "%s: the file is empty; expected a sosreport folder or a tar "
+				  "archive (.tar, .tar.xz, .tar.gz, .tar.bz2)",
+				  path);
+	else if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK)
+		rc = not_archive(a, path, err);
 	else
 		rc = walk_archive(a, out, err);
 	archive_read_free(a);
