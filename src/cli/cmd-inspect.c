@@ -22,6 +22,7 @@
 #include "bondcheck/error.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/inspect-report.h"
+#include "bondcheck/ip-link.h"
 #include "bondcheck/model.h"
 #include "bondcheck/names.h"
 #include "bondcheck/proc.h"
@@ -35,6 +36,8 @@ struct inspect_opts {
 	size_t n_files;
 	const char *names[MAX_FILES]; /* --name, paired with files in order */
 	size_t n_names;
+	const char *ip_files[MAX_FILES]; /* --from-ip: saved `ip -d link` text or JSON */
+	size_t n_ip_files;
 	char **bonds; /* live: BOND... */
 	size_t n_bonds;
 	const char *netns, *record_dir, *replay_dir; /* live only */
@@ -49,6 +52,7 @@ static void usage(FILE *out)
 		"Usage: bondcheck inspect [OPTIONS] [BOND...]\n"
 		"       bondcheck inspect --from-proc FILE [--name NAME] [FILE...]\n"
 		"       bondcheck inspect --from-sos DIR|TARBALL\n"
+		"       bondcheck inspect --from-ip FILE [--from-proc FILE]...\n"
 		"\n"
 		"Audit bonds and each of their slaves (mode, link monitoring, speed, duplex,\n"
 		"driver, MTU, offloads, 802.3ad aggregator and LACP port states) and report\n"
@@ -69,6 +73,11 @@ static void usage(FILE *out)
 		"                    does: drivers and firmware per slave, and a\n"
 		"                    source-disagreement wherever /proc and ip differ. Symlinks\n"
 		"                    out of the tree are never followed.\n"
+		"  --from-ip FILE    read FILE as saved `ip -d link show`, `ip -d address` or\n"
+		"                    `ip -s -d link` output (multi-line or `ip -o`), or the\n"
+		"                    JSON of `ip -j -d link show`; every bond in it is\n"
+		"                    audited with the slaves it lists. Repeatable, and\n"
+		"                    combinable with --from-proc for other bonds.\n"
 		"\n"
 		"Live (rtnetlink, ethtool netlink and ioctls, /proc, sysfs):\n"
 		"  BOND...           inspect only these bonds (default: every bond)\n"
@@ -98,12 +107,14 @@ static void usage(FILE *out)
 		"sos/proc/net/bonding/bond1\n"
 		"  bondcheck inspect --from-proc saved.txt --name bond1 -j --json-file bond1.json\n"
 		"  bondcheck inspect --from-sos sosreport-host-2024-01-01-abcdef.tar.xz\n"
+		"  ip -s -d link show > links.txt; bondcheck inspect --from-ip links.txt\n"
+		"  bondcheck inspect --from-ip sos/sos_commands/networking/ip_-d_address\n"
 		"\n"
 		"Exit status:\n"
 		"  0  no error-level finding      1  at least one error-level finding\n"
 		"  2  usage error                 3  environment: no bond, no such bond or\n"
 		"                                    namespace, a file is missing, unreadable\n"
-		"                                    or not /proc/net/bonding text, a broken\n"
+		"                                    or not /proc/net/bonding or ip text, a broken\n"
 		"                                    recording\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
@@ -135,9 +146,11 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		OPT_RECORD,
 		OPT_REPLAY,
 		OPT_FROM_SOS,
+		OPT_FROM_IP,
 	};
 	static const struct option longopts[] = {
 		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
+		{"from-ip", required_argument, NULL, OPT_FROM_IP},
 		{"name", required_argument, NULL, OPT_NAME},
 		{"json", no_argument, NULL, 'j'},
 		{"json-file", required_argument, NULL, OPT_JSON_FILE},
@@ -160,6 +173,11 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 			rc = add_file(o, optarg);
 			if (rc)
 				return rc;
+			break;
+		case OPT_FROM_IP:
+			if (o->n_ip_files >= MAX_FILES)
+				return usage_error("more than 64 --from-ip files%s", "");
+			o->ip_files[o->n_ip_files++] = optarg;
 			break;
 		case OPT_NAME:
 			if (o->n_names >= MAX_FILES)
@@ -203,11 +221,25 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 	}
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other; give one%s", "");
-	if (o->sos && (o->n_files || o->n_names || o->netns || o->record_dir || o->replay_dir ||
+	if (o->sos && (o->n_files || o->n_ip_files || o->n_names || o->netns || o->record_dir || o->replay_dir ||
 		       optind < argc))
 		return usage_error("--from-sos reads one sosreport and nothing else; it cannot be "
-				   "combined with --from-proc, --name, BOND, --netns, --record or "
+				   "combined with --from-proc, --from-ip, --name, BOND, --netns, --record or "
 				   "--replay%s",
+				   "");
+	if (o->n_ip_files && !o->n_files) {
+		if (optind < argc)
+			return usage_error("unexpected argument '%s': give each ip listing with "
+					   "its own --from-ip",
+					   argv[optind]);
+		if (o->n_names)
+			return usage_error("--name names a --from-proc FILE; an ip listing names "
+					   "its bonds itself%s",
+					   "");
+	}
+	if (o->n_ip_files && (o->netns || o->record_dir || o->replay_dir))
+		return usage_error("--netns, --record and --replay are for live inspection; "
+				   "they cannot be combined with --from-ip%s",
 				   "");
 	if (o->n_files) {
 		for (int i = optind; i < argc; i++) {
@@ -287,6 +319,22 @@ static int load_sos(const char *path, struct bc_snapshot *snap)
 	if (rc) {
 		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
 		return BC_EXIT_ENV;
+	}
+	return 0;
+}
+
+/* --from-ip: each file may hold several bonds (bc_ip_parse_file, ip-link.h). */
+static int load_ip_files(const struct inspect_opts *o, struct bc_snapshot *snap)
+{
+	if (o->n_ip_files && !o->n_files)
+		snap->source = BC_SRC_IP_FILE;
+	for (size_t i = 0; i < o->n_ip_files; i++) {
+		struct bc_error err = {0};
+
+		if (bc_ip_parse_file(o->ip_files[i], snap, &err) < 0) {
+			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
+			return BC_EXIT_ENV;
+		}
 	}
 	return 0;
 }
@@ -376,7 +424,15 @@ int bc_cmd_inspect(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? BC_EXIT_OK : rc;
-	rc = o.sos ? load_sos(o.sos, &snap) : o.n_files ? load_files(&o, &snap) : run_live(&o, &snap);
+	if (o.sos) {
+		rc = load_sos(o.sos, &snap);
+	} else if (o.n_files || o.n_ip_files) {
+		rc = load_files(&o, &snap);
+		if (!rc)
+			rc = load_ip_files(&o, &snap);
+	} else {
+		rc = run_live(&o, &snap);
+	}
 	if (!rc) {
 		if (bc_findings_evaluate(&snap) < 0) {
 			fprintf(stderr, "bondcheck inspect: out of memory\n");

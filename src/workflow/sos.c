@@ -13,14 +13,10 @@
 
 #include "bondcheck/ethtool-i.h"
 #include "bondcheck/findings.h"
+#include "bondcheck/ip-link.h"
 #include "bondcheck/merge.h"
 #include "bondcheck/proc.h"
 #include "bondcheck/sos.h"
-
-#if __has_include("bondcheck/ip-link.h")
-#include "bondcheck/ip-link.h"
-#define HAVE_IP_PARSE 1
-#endif
 
 static bool ifname_ok(const char *s)
 {
@@ -93,7 +89,6 @@ static int load_proc(const struct bc_sos *sos, const struct bc_sos_file *f,
 	return 0;
 }
 
-#ifdef HAVE_IP_PARSE
 static void free_bond(struct bc_bond *b)
 {
 	for (size_t j = 0; j < b->n_slaves; j++) {
@@ -180,7 +175,6 @@ static int load_ip(const struct bc_sos *sos, const struct bc_sos_file *f,
 	bc_snapshot_free(&tmp);
 	return rc;
 }
-#endif
 
 static const struct bc_sos_file *find_file(const struct bc_sos *sos, enum bc_sos_kind kind,
 					   const char *name)
@@ -274,14 +268,8 @@ int bc_sos_load(const struct bc_sos *sos, struct bc_snapshot *snap, struct bc_er
 	for (size_t i = 0; !rc && i < sos->n_files; i++)
 		if (sos->files[i].kind == BC_SOS_PROC_BOND)
 			rc = load_proc(sos, &sos->files[i], snap);
-#ifdef HAVE_IP_PARSE
 	if (!rc && ip)
 		rc = load_ip(sos, ip, snap);
-#else
-	if (!rc && ip &&
-	    bc_snapshot_warn(snap, "%s: not read: this build has no ip listing parser", ip->path) < 0)
-		rc = -ENOMEM;
-#endif
 	for (size_t i = 0; !rc && i < snap->n_bonds; i++)
 		for (size_t j = 0; !rc && j < snap->bonds[i].n_slaves; j++)
 			rc = load_ethtool(sos, snap, &snap->bonds[i], &snap->bonds[i].slaves[j]);
