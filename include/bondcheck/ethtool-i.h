@@ -57,7 +57,6 @@ int bc_ethtool_i_parse(const char *text, size_t len, struct bc_slave *s, struct 
  * Return: 0 when at least one of those lines was read; -EINVAL when none
  *   was (not `ethtool DEV` output); -EFBIG when @len > BC_ETHTOOL_TEXT_MAX.
  */
-int bc_ethtool_link_parse(const char *text, size_t len, struct bc_slave *s,
-			  struct bc_error *err);
+int bc_ethtool_link_parse(const char *text, size_t len, struct bc_slave *s, struct bc_error *err);
 
 #endif

@@ -37,34 +37,34 @@
 #include "bondcheck/error.h"
 #include "bondcheck/model.h"
 
-#define BC_SOS_MAX_FILE (16u << 20)          /* = BC_PROC_MAX_SIZE */
-#define BC_SOS_MAX_FILES 4096                 /* bond + ethtool files kept */
-#define BC_SOS_MAX_ENTRIES 2000000ul          /* archive entries looked at */
-#define BC_SOS_MAX_UNPACKED (16ull << 30)     /* bytes decompressed: 16 GiB */
-#define BC_SOS_MAX_NOTES 64
+#define BC_SOS_MAX_FILE	    (16u << 20)	  /* = BC_PROC_MAX_SIZE */
+#define BC_SOS_MAX_FILES    4096	  /* bond + ethtool files kept */
+#define BC_SOS_MAX_ENTRIES  2000000ul	  /* archive entries looked at */
+#define BC_SOS_MAX_UNPACKED (16ull << 30) /* bytes decompressed: 16 GiB */
+#define BC_SOS_MAX_NOTES    64
 
 enum bc_sos_kind {
 	BC_SOS_PROC_BOND = 0, /* proc/net/bonding/<name> */
-	BC_SOS_IP,            /* sos_commands/networking/ip_... listing */
+	BC_SOS_IP,	      /* sos_commands/networking/ip_... listing */
 	BC_SOS_ETHTOOL_I,     /* sos_commands/networking/ethtool_-i_<dev> */
-	BC_SOS_ETHTOOL,       /* sos_commands/networking/ethtool_<dev> */
+	BC_SOS_ETHTOOL,	      /* sos_commands/networking/ethtool_<dev> */
 };
 
 /* One file kept: its kind, the name after the prefix (bond file or device), bytes. */
 struct bc_sos_file {
 	enum bc_sos_kind kind;
-	char name[256];  /* file name (bond) or device name (ethtool) */
-	char path[512];  /* path below the input, for messages and origin */
-	char *data;      /* owned, NUL-terminated; len excludes the NUL */
+	char name[256]; /* file name (bond) or device name (ethtool) */
+	char path[512]; /* path below the input, for messages and origin */
+	char *data;	/* owned, NUL-terminated; len excludes the NUL */
 	size_t len;
-	int rank;        /* BC_SOS_IP: 0 ip_-d_address, 1 ip_-s_-d_link, 2 ip_-d_link */
+	int rank; /* BC_SOS_IP: 0 ip_-d_address, 1 ip_-s_-d_link, 2 ip_-d_link */
 };
 
 struct bc_sos {
-	char origin[256];            /* the DIR or TARBALL as given */
-	bool is_dir;                 /* origin is a folder (else an archive) */
-	char root[256];              /* the report's folder below it, "" for the tree itself */
-	struct bc_sos_file *files;   /* owned, in the order found */
+	char origin[256];	   /* the DIR or TARBALL as given */
+	bool is_dir;		   /* origin is a folder (else an archive) */
+	char root[256];		   /* the report's folder below it, "" for the tree itself */
+	struct bc_sos_file *files; /* owned, in the order found */
 	size_t n_files;
 	char notes[BC_SOS_MAX_NOTES][256]; /* what was skipped and why */
 	size_t n_notes;

@@ -210,7 +210,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 			break;
 		case OPT_FROM_SOS:
 			if (o->sos)
-				return usage_error("--from-sos given twice; expected one sosreport%s", "");
+				return usage_error(
+					"--from-sos given twice; expected one sosreport%s", "");
 			o->sos = optarg;
 			break;
 		case ':':
@@ -221,12 +222,13 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 	}
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other; give one%s", "");
-	if (o->sos && (o->n_files || o->n_ip_files || o->n_names || o->netns || o->record_dir || o->replay_dir ||
-		       optind < argc))
-		return usage_error("--from-sos reads one sosreport and nothing else; it cannot be "
-				   "combined with --from-proc, --from-ip, --name, BOND, --netns, --record or "
-				   "--replay%s",
-				   "");
+	if (o->sos && (o->n_files || o->n_ip_files || o->n_names || o->netns || o->record_dir ||
+		       o->replay_dir || optind < argc))
+		return usage_error(
+			"--from-sos reads one sosreport and nothing else; it cannot be "
+			"combined with --from-proc, --from-ip, --name, BOND, --netns, --record or "
+			"--replay%s",
+			"");
 	if (o->n_ip_files && !o->n_files) {
 		if (optind < argc)
 			return usage_error("unexpected argument '%s': give each ip listing with "

@@ -93,10 +93,11 @@ int bc_ethtool_i_parse(const char *text, size_t len, struct bc_slave *s, struct 
 		}
 	}
 	if (!have_drv)
-		return bc_error_set(err, -EINVAL,
-				    "expected `ethtool -i` output with a line 'driver: NAME'; found %s%s%s",
-				    first[0] ? "'" : "", first[0] ? first : "no such line",
-				    first[0] ? "' first and no driver line" : "");
+		return bc_error_set(
+			err, -EINVAL,
+			"expected `ethtool -i` output with a line 'driver: NAME'; found %s%s%s",
+			first[0] ? "'" : "", first[0] ? first : "no such line",
+			first[0] ? "' first and no driver line" : "");
 	memcpy(s->driver, drv, sizeof(s->driver));
 	memcpy(s->driver_version, ver, sizeof(s->driver_version));
 	memcpy(s->fw_version, fw, sizeof(s->fw_version));
@@ -143,14 +144,9 @@ static const struct {
 	const char *name;
 	uint32_t port;
 } ports[] = {
-	{"Twisted Pair", 0x00},
-	{"AUI", 0x01},
-	{"BNC", 0x02},
-	{"MII", 0x03},
-	{"FIBRE", 0x04},
-	{"Direct Attach Copper", 0x05},
-	{"Other", 0xef},
-	{"None", 0xff},
+	{"Twisted Pair", 0x00}, {"AUI", 0x01},	 {"BNC", 0x02},
+	{"MII", 0x03},		{"FIBRE", 0x04}, {"Direct Attach Copper", 0x05},
+	{"Other", 0xef},	{"None", 0xff},
 };
 
 static bool port(const char *v, struct bc_u32 *out)
@@ -163,8 +159,7 @@ static bool port(const char *v, struct bc_u32 *out)
 	return false;
 }
 
-int bc_ethtool_link_parse(const char *text, size_t len, struct bc_slave *s,
-			  struct bc_error *err)
+int bc_ethtool_link_parse(const char *text, size_t len, struct bc_slave *s, struct bc_error *err)
 {
 	struct cursor c = {text, text + len};
 	char line[LINE_MAX_LEN];

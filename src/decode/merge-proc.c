@@ -111,8 +111,8 @@ static int fields(struct bc_snapshot *snap, const char *src, const char *bond, c
 }
 
 /* Text fields: compare when both known (MACs case-insensitively), else complete. */
-static int str_field(struct bc_snapshot *snap, const char *src, const char *bond,
-		     const char *slave, const char *name, struct bc_str *a, const struct bc_str *b)
+static int str_field(struct bc_snapshot *snap, const char *src, const char *bond, const char *slave,
+		     const char *name, struct bc_str *a, const struct bc_str *b)
 {
 	if (a->st == BC_KNOWN && b->st == BC_KNOWN) {
 		if (strcasecmp(a->v, b->v)) {
@@ -148,8 +148,8 @@ static int aggregator(struct bc_snapshot *snap, const char *src, struct bc_bond 
 	int rc, count = 0;
 
 	if (a_vis && b_vis && nl->ad_info_status != pr->ad_info_status) {
-		rc = bc_findings_add_disagreement(snap, nl->name, NULL, "active_aggregator",
-						  src, agg_text(nl->ad_info_status), "proc",
+		rc = bc_findings_add_disagreement(snap, nl->name, NULL, "active_aggregator", src,
+						  agg_text(nl->ad_info_status), "proc",
 						  agg_text(pr->ad_info_status));
 		return rc < 0 ? rc : 1;
 	}
@@ -234,8 +234,8 @@ check:
 
 		name_list(nl, a, sizeof(a));
 		name_list(pr, b, sizeof(b));
-		if (bc_findings_add_disagreement(snap, nl->name, NULL, "slaves", src, a,
-						 "proc", b) < 0)
+		if (bc_findings_add_disagreement(snap, nl->name, NULL, "slaves", src, a, "proc",
+						 b) < 0)
 			return -ENOMEM;
 		return 1;
 	}
@@ -259,7 +259,8 @@ int bc_merge_proc_as(struct bc_snapshot *snap, struct bc_bond *nl, const struct 
 	if (!nl->xmit_hash_policy_name[0])
 		snprintf(nl->xmit_hash_policy_name, sizeof(nl->xmit_hash_policy_name), "%s",
 			 pr->xmit_hash_policy_name);
-	rc = str_field(snap, src, nl->name, NULL, "active_slave", &nl->active_slave, &pr->active_slave);
+	rc = str_field(snap, src, nl->name, NULL, "active_slave", &nl->active_slave,
+		       &pr->active_slave);
 	if (rc < 0)
 		return rc;
 	count += rc;

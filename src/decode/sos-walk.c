@@ -21,8 +21,8 @@
 
 #include "bondcheck/sos.h"
 
-#define MAX_DEPTH 24   /* path components of a kept file */
-#define MAX_PREFIX 4   /* folders above proc/ or sos_commands/ */
+#define MAX_DEPTH     24   /* path components of a kept file */
+#define MAX_PREFIX    4	   /* folders above proc/ or sos_commands/ */
 #define MAX_ROOT_SCAN 4096 /* top-level entries looked at for the report folder */
 
 static void note(struct bc_sos *sos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -179,7 +179,7 @@ static int slurp(int fd, char **out, size_t *len)
 		return -EFBIG;
 	/* room for the NUL and one byte more than the limit (a file that grew) */
 	cap = (size_t)st.st_size + 4096 > BC_SOS_MAX_FILE + 1u ? BC_SOS_MAX_FILE + 1u
-								 : (size_t)st.st_size + 4096;
+							       : (size_t)st.st_size + 4096;
 	buf = malloc(cap + 1);
 	if (!buf)
 		return -ENOMEM;
@@ -220,14 +220,16 @@ static int read_one(struct bc_sos *sos, int rootfd, const char *rel, struct bc_e
 		return 0;
 	fd = open_beneath(rootfd, rel, O_RDONLY);
 	if (fd == -EXDEV || fd == -ELOOP) {
-		note(sos, "%s: skipped: a symlink that leads out of the tree is never followed", rel);
+		note(sos, "%s: skipped: a symlink that leads out of the tree is never followed",
+		     rel);
 		return 0;
 	}
 	if (fd == -ENOSYS)
-		return bc_error_set(err, -ENOSYS,
-				    "%s: this kernel has no openat2() (Linux 5.6+), which reading a "
-				    "tree without following symlinks out of it needs; give a tarball",
-				    sos->origin);
+		return bc_error_set(
+			err, -ENOSYS,
+			"%s: this kernel has no openat2() (Linux 5.6+), which reading a "
+			"tree without following symlinks out of it needs; give a tarball",
+			sos->origin);
 	if (fd < 0) {
 		note(sos, "%s: skipped: %s", rel, strerror(-fd));
 		return 0;
@@ -238,8 +240,9 @@ static int read_one(struct bc_sos *sos, int rootfd, const char *rel, struct bc_e
 		return rc;
 	if (rc) {
 		note(sos, "%s: skipped: %s", rel,
-		     rc == -EFBIG ? "larger than 16 MiB"
-		     : rc == -EINVAL ? "not a regular file" : strerror(-rc));
+		     rc == -EFBIG    ? "larger than 16 MiB"
+		     : rc == -EINVAL ? "not a regular file"
+				     : strerror(-rc));
 		return 0;
 	}
 	return keep(sos, &f, data, len, err);
@@ -256,8 +259,10 @@ static int read_folder(struct bc_sos *sos, int rootfd, const char *sub, struct b
 	fd = open_beneath(rootfd, sub, O_RDONLY | O_DIRECTORY);
 	if (fd < 0) {
 		if (fd == -EXDEV || fd == -ELOOP)
-			note(sos, "%s: skipped: a symlink that leads out of the tree is never "
-			     "followed", sub);
+			note(sos,
+			     "%s: skipped: a symlink that leads out of the tree is never "
+			     "followed",
+			     sub);
 		if (fd == -ENOSYS)
 			return bc_error_set(err, -ENOSYS,
 					    "%s: this kernel has no openat2() (Linux 5.6+), which "
@@ -335,8 +340,8 @@ static int find_root(struct bc_sos *sos, int rootfd)
 		if (has_evidence(rootfd, names[i]) && !found++)
 			snprintf(sos->root, sizeof(sos->root), "%s", names[i]);
 		else if (found > 1 && has_evidence(rootfd, names[i]))
-			note(sos, "%s: skipped: a second report folder (the first is '%s')", names[i],
-			     sos->root);
+			note(sos, "%s: skipped: a second report folder (the first is '%s')",
+			     names[i], sos->root);
 		free(names[i]);
 	}
 	return 0;
@@ -365,8 +370,8 @@ static int read_dir(const char *path, struct bc_sos *sos, struct bc_error *err)
 
 /* ---- archives ---- */
 
-static int read_entry(struct archive *a, struct bc_sos *sos, struct bc_sos_file *f,
-		      int64_t size, struct bc_error *err)
+static int read_entry(struct archive *a, struct bc_sos *sos, struct bc_sos_file *f, int64_t size,
+		      struct bc_error *err)
 {
 	size_t cap = size > 0 ? (size_t)size : 4096, n = 0;
 	char *buf = malloc(cap + 1);
@@ -412,7 +417,8 @@ static int not_archive(struct archive *a, const char *origin, struct bc_error *e
 			    "%s: expected a sosreport folder or a tar archive (.tar, .tar.xz, "
 			    ".tar.gz, .tar.bz2); libarchive found: %s (a single "
 			    "/proc/net/bonding file is read with --from-proc)",
-			    origin, archive_error_string(a) ? archive_error_string(a) : "no archive");
+			    origin,
+			    archive_error_string(a) ? archive_error_string(a) : "no archive");
 }
 
 static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *err)
@@ -428,19 +434,22 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 		char prefix[256];
 		int c;
 
-		if (++entries > BC_SOS_MAX_ENTRIES || archive_filter_bytes(a, 0) >
-							      (la_int64_t)BC_SOS_MAX_UNPACKED)
-			return bc_error_set(err, -EFBIG,
-					    "%s: more than %lu entries or %llu GiB unpacked; expected "
-					    "a sosreport",
-					    sos->origin, BC_SOS_MAX_ENTRIES,
-					    (unsigned long long)(BC_SOS_MAX_UNPACKED >> 30));
+		if (++entries > BC_SOS_MAX_ENTRIES ||
+		    archive_filter_bytes(a, 0) > (la_int64_t)BC_SOS_MAX_UNPACKED)
+			return bc_error_set(
+				err, -EFBIG,
+				"%s: more than %lu entries or %llu GiB unpacked; expected "
+				"a sosreport",
+				sos->origin, BC_SOS_MAX_ENTRIES,
+				(unsigned long long)(BC_SOS_MAX_UNPACKED >> 30));
 		if (!path)
 			continue;
 		c = classify(path, &f, prefix, sizeof(prefix));
 		if (c < 0) {
-			note(sos, "%s: skipped: an absolute path or '..' in an archive is never "
-			     "followed", path);
+			note(sos,
+			     "%s: skipped: an absolute path or '..' in an archive is never "
+			     "followed",
+			     path);
 			continue;
 		}
 		if (!c)
@@ -452,7 +461,8 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 		}
 		if (archive_entry_filetype(e) != AE_IFREG)
 			continue;
-		if (archive_entry_size_is_set(e) && archive_entry_size(e) > (la_int64_t)BC_SOS_MAX_FILE) {
+		if (archive_entry_size_is_set(e) &&
+		    archive_entry_size(e) > (la_int64_t)BC_SOS_MAX_FILE) {
 			note(sos, "%s: skipped: larger than 16 MiB", path);
 			continue;
 		}
@@ -464,7 +474,8 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 			return r;
 	}
 	if (r != ARCHIVE_EOF)
-		return entries ? bc_error_set(err, -EIO, "%s: damaged archive after %lu entries: %s",
+		return entries ? bc_error_set(err, -EIO,
+					      "%s: damaged archive after %lu entries: %s",
 					      sos->origin, entries,
 					      archive_error_string(a) ? archive_error_string(a)
 								      : "unreadable")

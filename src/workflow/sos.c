@@ -69,8 +69,7 @@ static int load_proc(const struct bc_sos *sos, const struct bc_sos_file *f,
 			if (!bc_snapshot_find_bond(snap, name))
 				break;
 		}
-		if (bc_snapshot_warn(snap,
-				     "%s: the file name '%s' %s; the bond is called %s here",
+		if (bc_snapshot_warn(snap, "%s: the file name '%s' %s; the bond is called %s here",
 				     f->path, f->name,
 				     named ? "names a bond read already"
 					   : "is not an interface name",
@@ -83,8 +82,7 @@ static int load_proc(const struct bc_sos *sos, const struct bc_sos_file *f,
 		return rc;
 	if (rc)
 		return bc_snapshot_warn(snap, "%s: not read: %s", path, e.msg) < 0 ? -ENOMEM : 0;
-	snprintf(snap->bonds[snap->n_bonds - 1].origin, sizeof(snap->bonds[0].origin), "%s",
-		 path);
+	snprintf(snap->bonds[snap->n_bonds - 1].origin, sizeof(snap->bonds[0].origin), "%s", path);
 	snap->have |= BC_HAVE_PROC;
 	return 0;
 }
@@ -129,8 +127,7 @@ static int join(struct bc_snapshot *snap, struct bc_bond *pb, struct bc_bond *ip
 	return 0;
 }
 
-static int load_ip(const struct bc_sos *sos, const struct bc_sos_file *f,
-		   struct bc_snapshot *snap)
+static int load_ip(const struct bc_sos *sos, const struct bc_sos_file *f, struct bc_snapshot *snap)
 {
 	struct bc_snapshot tmp = {0};
 	struct bc_error e = {0};
@@ -209,9 +206,9 @@ static int load_ethtool(const struct bc_sos *sos, struct bc_snapshot *snap, stru
 	bc_error_clear(&err);
 	if (bc_ethtool_link_parse(f->data, f->len, &e, &err) < 0)
 		return bc_snapshot_warn(snap, "%s: not read: %s", f->path, err.msg) < 0 ? -ENOMEM
-											   : 0;
-	rc = bc_findings_compare_u32(snap, b->name, s->name, "speed_mbps", "ethtool",
-				     &e.speed_mbps, "proc", &s->speed_mbps);
+											: 0;
+	rc = bc_findings_compare_u32(snap, b->name, s->name, "speed_mbps", "ethtool", &e.speed_mbps,
+				     "proc", &s->speed_mbps);
 	if (rc >= 0)
 		rc = bc_findings_compare_u32(snap, b->name, s->name, "duplex", "ethtool", &e.duplex,
 					     "proc", &s->duplex);
@@ -245,7 +242,8 @@ static int nothing_found(const struct bc_sos *sos, struct bc_error *err)
 	for (size_t i = 0; i < sos->n_files; i++) {
 		n_proc += sos->files[i].kind == BC_SOS_PROC_BOND;
 		n_ip += sos->files[i].kind == BC_SOS_IP;
-		n_eth += sos->files[i].kind == BC_SOS_ETHTOOL_I || sos->files[i].kind == BC_SOS_ETHTOOL;
+		n_eth += sos->files[i].kind == BC_SOS_ETHTOOL_I ||
+			 sos->files[i].kind == BC_SOS_ETHTOOL;
 	}
 	return bc_error_set(err, -ENOENT,
 			    "%s: no bond found: expected proc/net/bonding/<bond> or a bond in "

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bc_slave s = { 0 };
+	struct bc_slave s = {0};
 
 	if (bc_ethtool_i_parse((const char *)data, size, &s, NULL) == 0 &&
 	    (strlen(s.driver) >= sizeof(s.driver) || strlen(s.bus_info) >= sizeof(s.bus_info) ||

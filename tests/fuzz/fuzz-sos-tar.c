@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bc_snapshot snap = { 0 };
-	struct bc_sos sos = { 0 };
+	struct bc_snapshot snap = {0};
+	struct bc_sos sos = {0};
 	FILE *devnull;
 
 	if (bc_sos_read_memory(data, size, "fuzz.tar", &sos, NULL) == 0 &&

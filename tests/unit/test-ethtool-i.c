@@ -171,14 +171,10 @@ static void link_not_ethtool(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(modern_format),
-		cmocka_unit_test(old_format),
-		cmocka_unit_test(annotated_paste),
-		cmocka_unit_test(long_and_binary_values),
-		cmocka_unit_test(not_ethtool),
-		cmocka_unit_test(link_settings),
-		cmocka_unit_test(link_down_unknown),
-		cmocka_unit_test(link_not_ethtool),
+		cmocka_unit_test(modern_format),     cmocka_unit_test(old_format),
+		cmocka_unit_test(annotated_paste),   cmocka_unit_test(long_and_binary_values),
+		cmocka_unit_test(not_ethtool),	     cmocka_unit_test(link_settings),
+		cmocka_unit_test(link_down_unknown), cmocka_unit_test(link_not_ethtool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

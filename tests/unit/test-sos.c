@@ -26,10 +26,10 @@
 #include "bondcheck/findings.h"
 #include "bondcheck/sos.h"
 
-#define SOS BC_TEST_DATA "/sos"
+#define SOS    BC_TEST_DATA "/sos"
 #define CASE09 BC_TEST_DATA "/proc-net-bonding/09-balance-tlb-v5.10-debian11.txt"
 #define CASE21 BC_TEST_DATA "/proc-net-bonding/21-balance-alb-v3.5.0-ubuntu1004-no-speed-lines.txt"
-#define ETH02 BC_TEST_DATA "/ethtool-i/02-e1000-bond-slave-old-format-2.6.32.txt"
+#define ETH02  BC_TEST_DATA "/ethtool-i/02-e1000-bond-slave-old-format-2.6.32.txt"
 
 static struct bc_snapshot snap;
 static struct bc_sos sos;
@@ -215,10 +215,10 @@ static void symlinks(void **state)
 	put("outside/ethtool_-i_eth2", ETH02);
 	put("outside/proc/net/bonding/bond2", CASE09);
 	snprintf(outside, sizeof(outside), "%s/outside", tmpdir);
-	link_to("r/proc/net/bonding/bond1", CASE09);                   /* absolute, out */
+	link_to("r/proc/net/bonding/bond1", CASE09); /* absolute, out */
 	link_to("r/sos_commands/networking/ethtool_-i_eth2", "../../../outside/ethtool_-i_eth2");
 	link_to("r/sos_commands/networking/ethtool_-i_eth1", "ethtool_-i_eth1.real"); /* in */
-	link_to("r/proc/net/bonding/bond3", "/proc/self/root/etc/hostname"); /* magic */
+	link_to("r/proc/net/bonding/bond3", "/proc/self/root/etc/hostname");	      /* magic */
 	snprintf(outside, sizeof(outside), "%s/r", tmpdir);
 	assert_int_equal(bc_sos_inspect(outside, &snap, &err), 0);
 	assert_int_equal(snap.n_bonds, 1);
@@ -333,7 +333,8 @@ static void hostile_archive(void **state)
 		{"sosreport-x/proc/net/../net/bonding/bond6", proc21, 0, AE_IFREG, NULL},
 		{"sosreport-x/proc/net/bonding/bond7", NULL, 0, AE_IFLNK, "/etc/passwd"},
 		{"sosreport-x/proc/net/bonding/bond0", proc21, 0, AE_IFREG, NULL},
-		{"sosreport-x/proc/net/bonding/bond5", NULL, 0, 0, "sosreport-x/proc/net/bonding/bond0"},
+		{"sosreport-x/proc/net/bonding/bond5", NULL, 0, 0,
+		 "sosreport-x/proc/net/bonding/bond0"},
 		{"sosreport-x/proc/net/bonding/bond4", NULL, BC_SOS_MAX_FILE + 1u, AE_IFREG, NULL},
 		{"sosreport-y/proc/net/bonding/bond3", proc21, 0, AE_IFREG, NULL},
 	};
