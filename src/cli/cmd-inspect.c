@@ -5,6 +5,7 @@
  * Two ways to fill the snapshot, then one shared tail (findings, render,
  * exit status):
  *   offline  --from-proc FILE...   saved /proc/net/bonding/<bond> text
+ *            --from-sos DIR|TARBALL a sosreport (src/workflow/sos.c)
  *   live     (no --from-proc)      the collector in src/collect/
  *                                  (rtnetlink, ethtool, ioctl, /proc, sysfs),
  *                                  or a --replay of its recording
@@ -25,6 +26,7 @@
 #include "bondcheck/model.h"
 #include "bondcheck/names.h"
 #include "bondcheck/proc.h"
+#include "bondcheck/sos.h"
 #include "cli/cli.h"
 
 #define MAX_FILES 64
@@ -41,6 +43,7 @@ struct inspect_opts {
 	const char *netns, *record_dir, *replay_dir; /* live only */
 	bool json, quiet, verbose;
 	const char *json_file;
+	const char *sos; /* --from-sos DIR|TARBALL */
 };
 
 static void usage(FILE *out)
@@ -48,6 +51,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: bondcheck inspect [OPTIONS] [BOND...]\n"
 		"       bondcheck inspect --from-proc FILE [--name NAME] [FILE...]\n"
+		"       bondcheck inspect --from-sos DIR|TARBALL\n"
 		"       bondcheck inspect --from-ip FILE [--from-proc FILE]...\n"
 		"\n"
 		"Audit bonds and each of their slaves (mode, link monitoring, speed, duplex,\n"
@@ -62,6 +66,13 @@ static void usage(FILE *out)
 		"  --name NAME       the bond's name when a file name is not an interface\n"
 		"                    name (\"case-7.txt\"). Names pair with files in order:\n"
 		"                    the first --name names the first FILE, and so on.\n"
+		"  --from-sos DIR|TARBALL  a sosreport folder or .tar/.tar.xz/.tar.gz/.tar.bz2:\n"
+		"                    reads proc/net/bonding/*, sos_commands/networking/\n"
+		"                    ip_-d_address (or ip_-s_-d_link, ip_-d_link), ethtool_-i_DEV\n"
+		"                    and ethtool_DEV, and joins them per bond as the live inspect\n"
+		"                    does: drivers and firmware per slave, and a\n"
+		"                    source-disagreement wherever /proc and ip differ. Symlinks\n"
+		"                    out of the tree are never followed.\n"
 		"  --from-ip FILE    read FILE as saved `ip -d link show`, `ip -d address` or\n"
 		"                    `ip -s -d link` output (multi-line or `ip -o`), or the\n"
 		"                    JSON of `ip -j -d link show`; every bond in it is\n"
@@ -95,6 +106,7 @@ static void usage(FILE *out)
 		"  bondcheck inspect --from-proc sos/proc/net/bonding/bond0 "
 		"sos/proc/net/bonding/bond1\n"
 		"  bondcheck inspect --from-proc saved.txt --name bond1 -j --json-file bond1.json\n"
+		"  bondcheck inspect --from-sos sosreport-host-2024-01-01-abcdef.tar.xz\n"
 		"  ip -s -d link show > links.txt; bondcheck inspect --from-ip links.txt\n"
 		"  bondcheck inspect --from-ip sos/sos_commands/networking/ip_-d_address\n"
 		"\n"
@@ -133,7 +145,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		OPT_NETNS,
 		OPT_RECORD,
 		OPT_REPLAY,
-		OPT_FROM_IP
+		OPT_FROM_SOS,
+		OPT_FROM_IP,
 	};
 	static const struct option longopts[] = {
 		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
@@ -147,6 +160,7 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		{"netns", required_argument, NULL, OPT_NETNS},
 		{"record", required_argument, NULL, OPT_RECORD},
 		{"replay", required_argument, NULL, OPT_REPLAY},
+		{"from-sos", required_argument, NULL, OPT_FROM_SOS},
 		{NULL, 0, NULL, 0},
 	};
 	int c, rc;
@@ -194,6 +208,12 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		case OPT_REPLAY:
 			o->replay_dir = optarg;
 			break;
+		case OPT_FROM_SOS:
+			if (o->sos)
+				return usage_error(
+					"--from-sos given twice; expected one sosreport%s", "");
+			o->sos = optarg;
+			break;
 		case ':':
 			return usage_error("option '%s' expects a value", argv[optind - 1]);
 		default:
@@ -202,6 +222,13 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 	}
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other; give one%s", "");
+	if (o->sos && (o->n_files || o->n_ip_files || o->n_names || o->netns || o->record_dir ||
+		       o->replay_dir || optind < argc))
+		return usage_error(
+			"--from-sos reads one sosreport and nothing else; it cannot be "
+			"combined with --from-proc, --from-ip, --name, BOND, --netns, --record or "
+			"--replay%s",
+			"");
 	if (o->n_ip_files && !o->n_files) {
 		if (optind < argc)
 			return usage_error("unexpected argument '%s': give each ip listing with "
@@ -281,6 +308,19 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
 			return BC_EXIT_ENV;
 		}
+	}
+	return 0;
+}
+
+/* --from-sos: the walker and the merge live in src/decode/sos-walk.c, src/workflow/sos.c. */
+static int load_sos(const char *path, struct bc_snapshot *snap)
+{
+	struct bc_error err = {0};
+	int rc = bc_sos_inspect(path, snap, &err);
+
+	if (rc) {
+		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
+		return BC_EXIT_ENV;
 	}
 	return 0;
 }
@@ -386,7 +426,9 @@ int bc_cmd_inspect(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? BC_EXIT_OK : rc;
-	if (o.n_files || o.n_ip_files) {
+	if (o.sos) {
+		rc = load_sos(o.sos, &snap);
+	} else if (o.n_files || o.n_ip_files) {
 		rc = load_files(&o, &snap);
 		if (!rc)
 			rc = load_ip_files(&o, &snap);

@@ -179,7 +179,10 @@ static void summary(FILE *out, const struct bc_snapshot *snap, const struct bc_b
 		b->n_slaves, b->n_slaves == 1 ? "" : "s", up);
 	if (b->origin[0])
 		fprintf(out, "  source:      %s %s\n",
-			snap->source == BC_SRC_IP_FILE ? "ip listing" : "/proc file", b->origin);
+			snap->source == BC_SRC_IP_FILE ? "ip listing"
+			: snap->source == BC_SRC_SOS   ? "sosreport file"
+						       : "/proc file",
+			b->origin);
 	if (b->slaves_incomplete)
 		fprintf(out, "  slave list:  incomplete: %s\n", b->incomplete_reason);
 	if (b->driver_version[0])
