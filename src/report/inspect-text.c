@@ -166,7 +166,7 @@ static bool uses_hash(const struct bc_bond *b)
 	}
 }
 
-static void summary(FILE *out, const struct bc_bond *b)
+static void summary(FILE *out, const struct bc_snapshot *snap, const struct bc_bond *b)
 {
 	char t1[32], t2[32], t3[32], t4[32];
 	size_t up = 0;
@@ -180,7 +180,13 @@ static void summary(FILE *out, const struct bc_bond *b)
 	if (b->slaves_incomplete)
 		fprintf(out, "  not shown:   %s\n", b->incomplete_reason);
 	if (b->origin[0])
-		fprintf(out, "  source:      /proc file %s\n", b->origin);
+		fprintf(out, "  source:      %s %s\n",
+			snap->source == BC_SRC_IP_FILE ? "ip listing"
+			: snap->source == BC_SRC_SOS   ? "sosreport file"
+						       : "/proc file",
+			b->origin);
+	if (b->slaves_incomplete)
+		fprintf(out, "  slave list:  incomplete: %s\n", b->incomplete_reason);
 	if (b->driver_version[0])
 		fprintf(out, "  driver:      bonding %s\n", b->driver_version);
 	if ((b->xmit_hash_policy_name[0] || bc_u32_known(&b->xmit_hash_policy)) && uses_hash(b))
@@ -395,7 +401,7 @@ int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 		if (!quiet) {
 			if (i)
 				fputc('\n', out);
-			summary(out, b);
+			summary(out, snap, b);
 			slaves_table(out, b);
 			if (verbose)
 				details(out, b);
