@@ -171,7 +171,7 @@ static void check_monitoring(struct fnd_ctx *c)
 /*
  * primary-down (warning), modes active-backup/tlb/alb: a primary is set and
  * that slave's MII status is known and not up, or it is not a slave of the
- * bond at all.  Subject: the primary slave when it is enslaved.
+ * bond at all (said only when the source lists every slave).  Subject: the primary slave when it is enslaved.
  *
  * no-active-slave (error), same modes, bond with slaves: the source says
  * "Currently Active Slave: None" (BC_NA), or names a slave that is not
@@ -187,7 +187,9 @@ static void check_active(struct fnd_ctx *c)
 		return;
 	if (b->primary.st == BC_KNOWN) {
 		s = bc_bond_find_slave(b, b->primary.v);
-		if (!s || (bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
+		/* an unlisted primary of an incomplete list is not shown, not missing */
+		if ((!s && !b->slaves_incomplete) ||
+		    (s && bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
 			f = fnd_add(
 				c, "primary-down", s,
 				"The bond runs on a backup slave. Repair the primary's link "

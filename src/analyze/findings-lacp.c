@@ -528,9 +528,28 @@ static void check_ports(struct fnd_ctx *c)
 	}
 }
 
+/*
+ * A bond whose mode the source does not show (a listing of its slaves only)
+ * is 802.3ad when a slave carries 802.3ad port data: the kernel fills
+ * IFLA_BOND_SLAVE_AD_* and prints the Aggregator ID line only in that mode
+ * (bond_netlink.c bond_fill_slave_info(), bond_procfs.c).
+ */
+static bool lacp_bond(const struct bc_bond *b)
+{
+	if (fnd_mode(b, BC_MODE_8023AD))
+		return true;
+	if (b->mode.st == BC_KNOWN)
+		return false;
+	for (size_t i = 0; i < b->n_slaves; i++)
+		if (b->slaves[i].aggregator_id.st != BC_NOT_REPORTED ||
+		    b->slaves[i].actor_oper_port_state.st == BC_KNOWN)
+			return true;
+	return false;
+}
+
 void fnd_check_lacp(struct fnd_ctx *c)
 {
-	if (!fnd_mode(c->bond, BC_MODE_8023AD))
+	if (!lacp_bond(c->bond))
 		return;
 	check_bond_level(c);
 	check_partner(c);

@@ -176,9 +176,7 @@ static void summary(FILE *out, const struct bc_snapshot *snap, const struct bc_b
 	fprintf(out, "%s: %s, MII %s, %zu slave%s (%zu up)%s\n", b->name,
 		tname(&b->mode, bc_mode_name), tname(&b->mii_status, bc_link_status_name),
 		b->n_slaves, b->n_slaves == 1 ? "" : "s", up,
-		b->slaves_incomplete ? " shown: the text is cut" : "");
-	if (b->slaves_incomplete)
-		fprintf(out, "  not shown:   %s\n", b->incomplete_reason);
+		b->slaves_incomplete ? " shown: the source lists only part" : "");
 	if (b->origin[0])
 		fprintf(out, "  source:      %s %s\n",
 			snap->source == BC_SRC_IP_FILE ? "ip listing"
