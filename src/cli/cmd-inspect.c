@@ -61,11 +61,15 @@ static void usage(FILE *out)
 		"\n"
 		"Offline (saved text, e.g. from a sosreport or a bug report):\n"
 		"  --from-proc FILE  read FILE as a saved /proc/net/bonding/<bond>; repeat it,\n"
-		"                    or list more FILEs after it. The bond is named after the\n"
-		"                    file (\"bond0\" for .../bonding/bond0).\n"
-		"  --name NAME       the bond's name when a file name is not an interface\n"
-		"                    name (\"case-7.txt\"). Names pair with files in order:\n"
-		"                    the first --name names the first FILE, and so on.\n"
+		"                    or list more FILEs after it. A pasted bug report is read\n"
+		"                    as posted: prompts, comments, annotations, e-mail quoting\n"
+		"                    and markdown are dropped with a warning; several bonds in\n"
+		"                    one paste are split; a cut paste gives input-truncated,\n"
+		"                    never no-slaves. The bond is named by a shell line in the\n"
+		"                    text (cat /proc/net/bonding/bond1), else the file's stem\n"
+		"                    (bond0, bond0.txt), else bond0 with a note.\n"
+		"  --name NAME       the bond's name, overriding that. Names pair with files\n"
+		"                    in order: the first --name names the first FILE, and so on.\n"
 		"  --from-sos DIR|TARBALL  a sosreport folder or .tar/.tar.xz/.tar.gz/.tar.bz2:\n"
 		"                    reads proc/net/bonding/*, sos_commands/networking/\n"
 		"                    ip_-d_address (or ip_-s_-d_link, ip_-d_link), ethtool_-i_DEV\n"
@@ -167,7 +171,7 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jqvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jqvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FROM_PROC:
 			rc = add_file(o, optarg);
