@@ -207,7 +207,7 @@ static void split_cause(const struct bc_bond *b, const struct bc_slave *s,
 	if (!out[0])
 		snprintf(out, cap, "%s",
 			 ks && ki && s->partner.system_mac.st == BC_KNOWN ? "undetermined"
-									   : "not-visible");
+									  : "not-visible");
 }
 
 static void split_advice(struct fnd_ctx *c, struct bc_finding **f, const struct bc_slave *s,

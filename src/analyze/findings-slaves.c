@@ -4,6 +4,7 @@
  * mismatches (speed, duplex, driver, MTU, offloads).  Only BC_KNOWN values
  * are compared: a field that one slave does not report is not a mismatch.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -415,12 +416,107 @@ static void check_offloads(struct fnd_ctx *c)
 	}
 }
 
+/* A colon-hex MAC of 6 or more bytes; posters' masks ("xx:xx:...") are not. */
+static bool valid_mac(const char *m)
+{
+	size_t n = strlen(m), bytes = 0;
+
+	for (size_t i = 0; i < n; i += 3, bytes++) {
+		if (!isxdigit((unsigned char)m[i]) || !isxdigit((unsigned char)m[i + 1]) ||
+		    (m[i + 2] && m[i + 2] != ':'))
+			return false;
+		if (!m[i + 2])
+			break;
+	}
+	return bytes >= 5 && strcmp(m, "00:00:00:00:00:00") != 0;
+}
+
 /*
- * no-physical-redundancy (warning): two or more slaves report one known,
- * non-zero permanent MAC (perm_hwaddr: the address the NIC had before
- * bonding changed it, so bonding's own MAC changes never cause this).  They
- * are one port (VLAN or macvlan sub-interfaces) or MACs made equal by
- * tooling: a cable or port failure takes all of them down.  Case 29.
+ * What a name says about the device behind it.  A VLAN sub-interface
+ * "eth0.100" names its parent.  A predictable name (systemd
+ * udev-builtin-net_id) encodes type and place: "enp2s0f1" is Ethernet at
+ * PCI bus 2, slot 0 (function 1), "wlp3s0" Wi-Fi at bus 3 slot 0.  Fills
+ * @parent (VLAN) or @type and @place ("p2s0", function dropped: two ports
+ * of one card differ only in the function); empty when the name says nothing.
+ */
+static void name_facts(const char *name, char *parent, char *type, char *place)
+{
+	const char *dot = strchr(name, '.'), *p;
+	size_t n;
+
+	parent[0] = type[0] = place[0] = '\0';
+	if (dot && dot > name && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1)) {
+		snprintf(parent, BC_IFNAMSIZ, "%.*s", (int)(dot - name), name);
+		return;
+	}
+	n = strspn(name, "abcdefghijklmnopqrstuvwxyz");
+	if (!n || n > 4)
+		return;
+	snprintf(type, 8, "%.*s", (int)n, name);
+	if (!strcmp(type, "enp") || !strcmp(type, "wlp") || !strcmp(type, "wwp") ||
+	    !strcmp(type, "ibp")) {
+		type[2] = '\0';
+		p = name + n - 1;
+		n = strcspn(p, "fdn");
+		snprintf(place, 16, "%.*s", (int)n, p);
+	}
+}
+
+/* Whether two slaves' names prove separate devices (and say why in @why). */
+static bool separate_devices(const char *a, const char *b, char *why, size_t cap)
+{
+	char pa[BC_IFNAMSIZ], pb[BC_IFNAMSIZ], ta[8], tb[8], la[16], lb[16];
+
+	name_facts(a, pa, ta, la);
+	name_facts(b, pb, tb, lb);
+	if (pa[0] || pb[0])
+		return false;
+	if (ta[0] && tb[0] && strcmp(ta, tb) &&
+	    (!strcmp(ta, "wl") || !strcmp(tb, "wl") || !strcmp(ta, "wlan") ||
+	     !strcmp(tb, "wlan"))) {
+		snprintf(why, cap, "%s and %s are different kinds of device", a, b);
+		return true;
+	}
+	if (la[0] && lb[0] && strcmp(la, lb)) {
+		snprintf(why, cap, "%s and %s sit at different PCI places (%s, %s)", a, b, la, lb);
+		return true;
+	}
+	return false;
+}
+
+/* Whether every slave with MAC @mac is a VLAN sub-interface of one parent (in @parent). */
+static bool one_parent(const struct bc_bond *b, const char *mac, char *parent, size_t cap)
+{
+	char first[BC_IFNAMSIZ] = "", p[BC_IFNAMSIZ], t[8], l[16];
+
+	for (size_t k = 0; k < b->n_slaves; k++) {
+		const struct bc_str *o = &b->slaves[k].perm_hwaddr;
+
+		if (o->st != BC_KNOWN || strcasecmp(o->v, mac))
+			continue;
+		name_facts(b->slaves[k].name, p, t, l);
+		if (!p[0] || (first[0] && strcmp(first, p)))
+			return false;
+		snprintf(first, sizeof(first), "%s", p);
+	}
+	snprintf(parent, cap, "%s", first);
+	return first[0] != '\0';
+}
+
+/*
+ * Slaves that report one known permanent MAC (perm_hwaddr: the address the
+ * slave had when it was enslaved, bond_enslave() in bond_main.c; masks such
+ * as "xx:xx:..." and all-zero are not addresses).
+ *
+ * no-physical-redundancy (warning): the names do not prove separate
+ * devices: one port (VLAN sub-interfaces "eth0.1", "eth0.2", or macvlans)
+ * or MACs made equal by tooling; `ethtool -i` bus-info and `ip -d link`
+ * tell them apart.  Case 29.
+ *
+ * slaves-same-mac (info): the names prove separate devices (another kind,
+ * as Ethernet and Wi-Fi, or another PCI bus/slot in a predictable name):
+ * the MACs were made equal before enslaving (NetworkManager cloned-mac, a
+ * previous bond), which breaks nothing by itself.
  */
 static void check_same_port(struct fnd_ctx *c)
 {
@@ -428,12 +524,12 @@ static void check_same_port(struct fnd_ctx *c)
 
 	for (size_t i = 0; i < b->n_slaves; i++) {
 		const struct bc_str *m = &b->slaves[i].perm_hwaddr;
-		char list[LIST] = "";
+		char list[LIST] = "", why[160] = "";
 		size_t n = 0;
 		struct bc_finding *f;
-		bool earlier = false;
+		bool earlier = false, separate = false;
 
-		if (m->st != BC_KNOWN || !strcmp(m->v, "00:00:00:00:00:00"))
+		if (m->st != BC_KNOWN || !valid_mac(m->v))
 			continue;
 		for (size_t k = 0; k < i; k++)
 			earlier |= b->slaves[k].perm_hwaddr.st == BC_KNOWN &&
@@ -443,19 +539,43 @@ static void check_same_port(struct fnd_ctx *c)
 		for (size_t k = i; k < b->n_slaves; k++) {
 			const struct bc_str *o = &b->slaves[k].perm_hwaddr;
 
-			if (o->st == BC_KNOWN && !strcasecmp(o->v, m->v)) {
-				fnd_list_add(list, sizeof(list), "%s", b->slaves[k].name);
-				n++;
-			}
+			if (o->st != BC_KNOWN || strcasecmp(o->v, m->v))
+				continue;
+			fnd_list_add(list, sizeof(list), "%s", b->slaves[k].name);
+			if (k > i && !separate)
+				separate = separate_devices(b->slaves[i].name, b->slaves[k].name,
+							    why, sizeof(why));
+			n++;
 		}
 		if (n < 2)
 			continue;
-		f = fnd_add(c, "no-physical-redundancy", NULL,
-			    "%s share one permanent MAC: they are one port (VLAN or macvlan "
-			    "sub-interfaces) or MACs made equal by tooling, so one cable or port "
-			    "failure takes them all down. Enslave distinct NICs; `ethtool -i` "
-			    "bus-info tells ports of one card apart (only the function differs).",
-			    list);
+		if (separate) {
+			f = fnd_add(
+				c, "slaves-same-mac", NULL,
+				"%s share one permanent MAC, yet %s: the MACs were made equal "
+				"before enslaving (NetworkManager cloned-mac, an earlier bond). "
+				"Harmless by itself; with fail_over_mac none the bond sets its "
+				"own MAC anyway.",
+				list, why);
+			fnd_ev(f, "perm_hwaddr", "%s", m->v);
+			fnd_ev(f, "separate", "%s", why);
+			continue;
+		}
+		if (one_parent(b, m->v, why, sizeof(why)))
+			f = fnd_add(c, "no-physical-redundancy", NULL,
+				    "%s share one permanent MAC and are VLAN sub-interfaces of %s: "
+				    "one port, so one cable or port failure takes them all down, "
+				    "and LACP sees one link. Enslave distinct NICs (and put the "
+				    "VLANs on the bond).",
+				    list, why);
+		else
+			f = fnd_add(c, "no-physical-redundancy", NULL,
+				    "%s share one permanent MAC: one port (VLAN or macvlan "
+				    "sub-interfaces), or MACs made equal by tooling. If one port, "
+				    "a cable or port failure takes them all down. Tell them apart: "
+				    "`ip -d link` (vlan/macvlan and its parent), `ethtool -i` "
+				    "bus-info (ports of one card differ only in the function).",
+				    list);
 		fnd_ev(f, "perm_hwaddr", "%s", m->v);
 		fnd_ev(f, "slaves", "%s", list);
 	}

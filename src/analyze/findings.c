@@ -64,8 +64,11 @@ static const struct bc_finding_def catalog[] = {
 	 "an 802.3ad port that cannot aggregate (duplex not full, or a key without the "
 	 "duplex bit): it forms an aggregator alone"},
 	{"no-physical-redundancy", BC_SEV_WARNING,
-	 "slaves share one permanent MAC: one port (VLAN/macvlan sub-interfaces) or MACs "
-	 "made equal"},
+	 "slaves share one permanent MAC and their names do not prove separate devices: one "
+	 "port (VLAN/macvlan sub-interfaces), or MACs made equal"},
+	{"slaves-same-mac", BC_SEV_INFO,
+	 "slaves share one permanent MAC but their names prove separate devices: MACs made "
+	 "equal before enslaving"},
 	{"primary-down", BC_SEV_WARNING, "the primary slave is down (or not enslaved)"},
 	{"no-active-slave", BC_SEV_ERROR, "active-backup/tlb/alb bond with no usable active slave"},
 	{"lacp-details-hidden", BC_SEV_INFO,

@@ -176,6 +176,11 @@ static void body_line(struct proc_ctx *c, char *line)
 {
 	if (starts_with(line, "Slave Interface:")) {
 		open_slave(c, trim(line + strlen("Slave Interface:")));
+	} else if (c->sec == PROC_SEC_ORPHAN && !strcasecmp(line, "802.3ad info")) {
+		c->seen |= PROC_SEEN_AD;
+		c->sec = PROC_SEC_MASTER;
+	} else if (c->sec == PROC_SEC_ORPHAN) {
+		proc_warn(c, "'%.40s' follows a cut and belongs to no block shown; skipped", line);
 	} else if (!strcasecmp(line, "802.3ad info") && !c->slave) {
 		c->seen |= PROC_SEEN_AD;
 	} else if (!strcasecmp(line, "Active Aggregator Info:") && !c->slave) {
@@ -611,7 +616,15 @@ static bool pasted_line(struct proc_ctx *c, char *t, char next_hint[BC_IFNAMSIZ]
 			c->cut_line = c->lineno;
 			c->cut_before_slaves = !c->slave && !c->n_closed;
 		}
-		c->slave = NULL; /* what follows a cut belongs to no block seen so far */
+		/*
+		 * A cut in the master block leaves master lines after it; after a
+		 * slave block, what follows belongs to no block shown until a new
+		 * one starts (it must not land on the bond).
+		 */
+		if (c->slave || c->n_closed) {
+			close_slave(c);
+			c->sec = PROC_SEC_ORPHAN;
+		}
 		proc_warn(c, "'%.40s' marks a cut: text that the kernel printed here is missing",
 			  t);
 		return true;
@@ -671,14 +684,16 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, char next_hint
 			if (!has_binary(s, n) && n - k < BC_PROC_LINE_MAX &&
 			    memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE))) {
 				/* the header after a prompt on one line, or with its start lost */
-				const char *h = memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE));
+				const char *h =
+					memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE));
 				size_t off = (size_t)(h - s) + strlen(HEADER_CORE);
 
 				bc_utf8_sanitize(line, sizeof(line), s + off, n - off, '?');
 				header_version(c, trim(line));
 				header = true;
-				proc_warn(c, "the header line is damaged or follows other text; read "
-					     "from 'Channel Bonding Driver:'");
+				proc_warn(c,
+					  "the header line is damaged or follows other text; read "
+					  "from 'Channel Bonding Driver:'");
 				continue;
 			}
 			if (!skipped++) {

@@ -17,6 +17,7 @@ enum proc_section {
 	PROC_SEC_SLAVE,	     /* a "Slave Interface:" block */
 	PROC_SEC_ACTOR,	     /* "details actor lacp pdu:" sub-block */
 	PROC_SEC_PARTNER,    /* "details partner lacp pdu:" sub-block */
+	PROC_SEC_ORPHAN,     /* after a cut marker: lines of a block that is not shown */
 };
 
 /* Bond-level lines seen (struct proc_ctx.seen). */
