@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/findings.h"
@@ -39,6 +40,29 @@ static int64_t retrans(struct json_object *snap)
 		       : 0;
 }
 
+/*
+ * Messages of stream @i newly lost in this interval: the cumulative count is
+ * the larger of the receiver's sequence gaps and what was sent by the end of
+ * the previous interval (@ptx) but has not arrived by now (@rx); never less
+ * than before.  The duplicates the receiver counted are not arrivals.
+ */
+static int64_t ivl_lost(struct bc_ivl_state *st, uint32_t i, struct json_object *ptx,
+			struct json_object *rx, struct json_object *prx)
+{
+	int64_t gap = bc_json_i64(rx, "lost_packets", 0);
+	int64_t missing =
+		bc_json_i64(ptx, "sent_packets", 0) - bc_json_i64(rx, "received_packets", 0);
+	uint64_t cum = (uint64_t)(gap > missing ? (gap > 0 ? gap : 0) : missing), prev;
+
+	if (!st->lost_cum) /* no memory for the state: the sequence gaps alone */
+		return gap - bc_json_i64(prx, "lost_packets", 0);
+	prev = st->lost_cum[i];
+	if (cum < prev)
+		cum = prev;
+	st->lost_cum[i] = cum;
+	return (int64_t)(cum - prev);
+}
+
 /* One interval from the agent's cumulative snapshot and ours taken now. */
 void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct bc_ivl_state *st,
 			struct json_object *msg)
@@ -47,6 +71,8 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 	double now = bc_json_dbl(msg, "seconds", 0), dt = now - st->prev_t, sum = 0;
 
 	json_object_object_get_ex(msg, "streams", &agent);
+	if (!st->lost_cum)
+		st->lost_cum = calloc(t->n ? t->n : 1, sizeof(*st->lost_cum));
 	o = json_object_new_object();
 	json_object_object_add(o, "index", json_object_new_int((int)bc_json_i64(msg, "index", 0)));
 	json_object_object_add(o, "start_s", json_object_new_double(st->prev_t));
@@ -80,8 +106,7 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 						      bc_json_i64(prx, "received_packets", 0)));
 			json_object_object_add(
 				s, "lost_packets",
-				json_object_new_int64(bc_json_i64(rx, "lost_packets", 0) -
-						      bc_json_i64(prx, "lost_packets", 0)));
+				json_object_new_int64(ivl_lost(st, i, ptx, rx, prx)));
 			json_object_object_add(
 				s, "out_of_order_packets",
 				json_object_new_int64(bc_json_i64(rx, "out_of_order_packets", 0) -
@@ -134,11 +159,16 @@ struct json_object *bc_client_merge_streams(struct bc_test *t, struct json_objec
 	static const char *const tx_keys[] = {"sent_packets", "sent_bytes",  "send_errors",
 					      "enobufs",      "offered_bps", "send_rate_bps",
 					      "limited_by",   NULL};
-	static const char *const rx_keys[] = {"received_packets",     "received_bytes",
-					      "lost_packets",	      "duplicate_packets",
-					      "out_of_order_packets", "late_packets",
-					      "goodput_bps",	      "jitter_ms",
-					      "reordering",	      "proc_udp_drops",
+	static const char *const rx_keys[] = {"received_packets",
+					      "received_bytes",
+					      "lost_packets",
+					      "duplicate_packets",
+					      "out_of_order_packets",
+					      "late_packets",
+					      "goodput_bps",
+					      "jitter_ms",
+					      "reordering",
+					      "proc_udp_drops",
 					      NULL};
 	struct json_object *local = bc_test_results_json(t), *arr = json_object_new_array();
 
@@ -504,8 +534,8 @@ int bc_client_flaps(struct json_object *ends, struct json_object *findings)
 			double t;
 
 			/* a link that went down and stayed down is slave-down, not a flap */
-			if (ch > 0 && bc_link_ended_down(json_object_object_get(ends, hosts[h]),
-							 name, &t))
+			if (ch > 0 &&
+			    bc_link_ended_down(json_object_object_get(ends, hosts[h]), name, &t))
 				ch--;
 			if (ch <= 0)
 				continue;

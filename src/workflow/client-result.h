@@ -10,16 +10,26 @@
 #include "bondcheck/client.h"
 #include "traffic/test-end.h"
 
-/* Interval pairing state: the previous cumulative snapshots of both ends. */
+/*
+ * Interval pairing state: the previous cumulative snapshots of both ends, and
+ * per UDP stream the cumulative messages counted lost so far (lost_cum[id],
+ * allocated on the first interval, freed by the caller).
+ */
 struct bc_ivl_state {
 	struct json_object *prev_local, *prev_agent, *all;
 	double prev_t;
+	uint64_t *lost_cum;
 };
 
 /*
  * bc_client_interval() - one interval from the agent's "interval" message
  * and this end's snapshot taken now: per-stream goodput (bits/s) and
- * deltas; appended to st->all and passed to cfg->on_interval.
+ * deltas; appended to st->all and passed to cfg->on_interval.  A UDP
+ * interval's lost_packets are the messages newly counted lost: a message
+ * is lost once a later one has arrived (a sequence gap), or once it was sent
+ * before the previous interval ended and has still not arrived (so a stream
+ * whose every message dies still shows its loss; a message more than one
+ * interval late is counted lost, and the test's final figures stay exact).
  */
 void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct bc_ivl_state *st,
 			struct json_object *msg);

@@ -434,6 +434,7 @@ fail:
 	json_object_put(st.all);
 	json_object_put(st.prev_local);
 	json_object_put(st.prev_agent);
+	free(st.lost_cum);
 	return r;
 }
 
