@@ -28,10 +28,10 @@
  *                      their own kernels, by the receiver's softnet dropped
  *                      -> rx-loss-nic (backlog); what is left is wire-loss
  *   3 reassembled      the unfragmented datagrams that arrived plus the
- *                      fragmented messages the receiver's kernel reassembled:
- *                      Ip ReasmOKs, at most the messages whole at the tap
- *                      (without the counter: whole at the tap minus those
- *                      predicted to fail, FRAG_TOO_FAR).  The gap to 2 is
+ *                      fragmented messages the receiver's kernel reassembled
+ *                      (Ip ReasmOKs), at most what arrived (without the
+ *                      counter: whole at the tap minus those predicted to
+ *                      fail, FRAG_TOO_FAR).  The gap to 2 is
  *                      explained per TX link by the fragmented messages that
  *                      reached the receiver in part and lost a fragment on
  *                      that link (one lost fragment costs the whole message)
@@ -153,7 +153,7 @@ struct bc_ledger_finding {
 	uint64_t of;	   /* what it was out of (left on the link, ...) */
 	char counter[160]; /* the counter that moved, with its delta */
 	char path[2 * BC_LEDGER_NAME + 4];
-	char advice[200]; /* the next step (a sysctl, a size), "" none */
+	char advice[320]; /* the next step (a sysctl, a size), "" none */
 };
 
 #define BC_LEDGER_MAX_FINDINGS (3 * BC_LEDGER_MAX_LINKS + 4)
@@ -163,8 +163,10 @@ struct bc_ledger {
 	struct bc_ledger_finding f[BC_LEDGER_MAX_FINDINGS];
 	size_t n_f;
 	uint64_t wire_lost; /* packets no counter explains, over all paths */
-	/* stage 3's kernel counters: the reason ("memory", "timeout", "" none)
-	 * and whether other traffic in the receiver's namespace moved them */
+	/* stage 3's reason, the last that explained messages: "lost-fragment"
+	 * (captures), "too-far" (predicted), "memory" or "timeout" (the Ip
+	 * counters), "" none; and whether other traffic in the receiver's
+	 * namespace moved the Ip counters */
 	const char *reasm_reason;
 	bool reasm_other_traffic;
 	bool softnet_unsplittable; /* softnet dropped moved on a shared kernel */

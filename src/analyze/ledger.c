@@ -359,13 +359,13 @@ static void reasm_kernel(const struct bc_ledger_in *in, struct bc_ledger *l, uin
 		snprintf(hi, sizeof(hi), "%lld bytes", (long long)in->ipfrag_high_thresh);
 	if (in->ipfrag_time >= 0)
 		snprintf(tm, sizeof(tm), "%lld s", (long long)in->ipfrag_time);
+	if (!rest || l->reasm_other_traffic)
+		return;
 	if (fails > s3->drop)
 		l->reasm_reason = "memory";
 	else if (tmo)
 		l->reasm_reason = "timeout";
 	else
-		l->reasm_reason = "";
-	if (!rest || !l->reasm_reason[0] || l->reasm_other_traffic)
 		return;
 	snprintf(subj, sizeof(subj), "%s/%s", in->receiver, in->receiver_bond);
 	f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, rest, l->st[2].count);
@@ -431,6 +431,8 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 		reasm_advice(in, f, "find the loss on that link (wire-loss, NIC drops)");
 	}
 	s3->explained = min64(s3->drop, frag_lost + in->too_far);
+	if (frag_lost)
+		l->reasm_reason = "lost-fragment";
 	if (in->too_far)
 		append(s3->counter, sizeof(s3->counter), "predicted FRAG_TOO_FAR %llu",
 		       (unsigned long long)in->too_far);
@@ -452,6 +454,7 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 		       "more than the test's fragments: other traffic, not attributed");
 	if (in->too_far && left) {
 		e = min64(in->too_far, left);
+		l->reasm_reason = "too-far";
 		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, e, l->st[2].count);
 		left -= e;
 		if (f) {
@@ -508,8 +511,10 @@ static uint64_t reassembled(const struct bc_ledger_in *in, struct bc_ledger *l)
 		l->reasm_other_traffic = true;
 		return in->reassembled;
 	}
-	return sub_sat(in->arrived, in->frag_messages) +
-	       min64(pos(in->rcv_reasm_oks), in->frag_complete);
+	/* the captures may split a message whose first fragment was lost in two
+	 * (frag_messages over-counts, frag_complete under-counts): the kernel's
+	 * count, capped by what arrived, is the truth here */
+	return min64(in->arrived, sub_sat(in->arrived, in->frag_messages) + pos(in->rcv_reasm_oks));
 }
 
 void bc_ledger_compute(const struct bc_ledger_in *in, struct bc_ledger *l)

@@ -573,6 +573,43 @@ static void test_reassembly_timeout(void **state)
 	assert_non_null(strstr(f->counter, "net.ipv4.ipfrag_time (30 s)"));
 }
 
+/*
+ * test-scenarios/run-frag-reasm.scn's numbers (3 % loss on the eth1 wire,
+ * ipfrag_time 1 s): 489 messages, 54 lost a fragment on eth1.  The captures
+ * split messages whose first fragment was lost (492 messages, 434 whole);
+ * the kernel reassembled 435 and expired 54 queues.  The stage drops 54, all
+ * for the lost fragments; the kernel's timeouts are those same queues.
+ */
+static void test_reassembly_lost_fragment_counters(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	reasm_memory_in(&in);
+	in.tx[1].lost = 57;
+	in.tx[1].messages_lost = 54;
+	in.sent_by_app = in.left = in.arrived = 489;
+	in.frag_messages = 492;
+	in.frag_complete = in.reassembled = 434;
+	in.frag_arrived = in.rcv_reasm_reqds = 3366;
+	in.rcv_reasm_oks = 435;
+	in.rcv_reasm_fails = in.rcv_reasm_timeout = 54;
+	in.ipfrag_time = 1;
+	in.rcv_in_datagrams = in.read_by_app = 435;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[3].count, 435);
+	assert_int_equal(l.st[3].drop, 54);
+	assert_int_equal(l.st[3].explained, 54);
+	assert_string_equal(l.reasm_reason, "lost-fragment");
+	f = find(&l, "rx-loss-reassembly", "tx:client/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 54);
+	assert_non_null(strstr(f->counter, "net.ipv4.ipfrag_time 1 s"));
+	assert_null(find(&l, "rx-loss-reassembly", "agent/bond0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_reassembly_memory),
 		cmocka_unit_test(test_reassembly_other_traffic),
 		cmocka_unit_test(test_reassembly_timeout),
+		cmocka_unit_test(test_reassembly_lost_fragment_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
