@@ -2,6 +2,7 @@
 /* Text report of a run; see bondcheck/run-report.h. */
 #include <string.h>
 
+#include "bondcheck/ceiling.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/run-report.h"
 #include "bondcheck/units.h"
@@ -101,7 +102,13 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 					bc_format_rate(bc_json_dbl(d, "ceiling_bps", 0), b,
 						       sizeof(b)),
 					100.0 * bc_json_dbl(d, "efficiency", 0));
-			else
+			if (bc_json_dbl(d, "ceiling_bps", 0) > 0 &&
+			    bc_json_dbl(d, "efficiency", 0) > 1 + BC_EFFICIENCY_TOLERANCE)
+				fprintf(out,
+					" (DEFECT: over the ceiling beyond the %.0f %% tolerance: "
+					"the ceiling is wrong)",
+					100.0 * BC_EFFICIENCY_TOLERANCE);
+			else if (bc_json_dbl(d, "ceiling_bps", 0) <= 0)
 				fprintf(out, "  ceiling unknown (give --link-rate)");
 			fputc('\n', out);
 		}

@@ -52,6 +52,15 @@ static double tbf_rate(struct nl_cache *cache, const char *dev)
 	return r > 0 ? r : 0;
 }
 
+/* Whether NAME sits on a bus device (a NIC, real or emulated), not a virtual one. */
+static bool has_device(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", name);
+	return access(path, F_OK) == 0;
+}
+
 static void fill(struct bc_egress_link *l, const char *name, struct nl_cache *cache)
 {
 	long v;
@@ -62,7 +71,10 @@ static void fill(struct bc_egress_link *l, const char *name, struct nl_cache *ca
 	v = sysfs_long(name, "speed");
 	l->speed_mbps = v > 0 ? (uint32_t)v : 0;
 	l->tbf_bps = tbf_rate(cache, name);
-	bc_link_rate_choose(l->tbf_bps, 0, 0, l->speed_mbps, &l->rate);
+	/* a virtual device (no /sys/class/net/NAME/device: veth, tun, dummy)
+	 * reports a nominal speed it never enforces (veth: SPEED_10000,
+	 * drivers/net/veth.c veth_get_link_ksettings): no rate, not 10 Gbit/s */
+	bc_link_rate_choose(l->tbf_bps, 0, 0, has_device(name) ? l->speed_mbps : 0, &l->rate);
 }
 
 static int same_addr(const struct sockaddr *a, const struct sockaddr_storage *b)

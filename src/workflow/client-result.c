@@ -236,22 +236,37 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 	bool have = bc_egress_find(&t->local, &e) == 0;
 
 	in.mtu = have ? e.dev.mtu : 1500;
-	if (c->link_rate_bps > 0) {
-		rate = (struct bc_link_rate){c->link_rate_bps, c->link_conv, BC_RATE_OPTION};
-	} else if (have && e.is_bond && e.n_slaves) {
+	if (have && e.is_bond && e.n_slaves) {
 		uint64_t used = 0;
+		unsigned unknown = 0;
 
+		/* a per-link rate (--link-rate, a slave's tbf or speed) is each
+		 * slave's, never the bond's as one link */
 		for (unsigned i = 0; i < e.n_slaves; i++) {
-			in.rate_bps = e.slaves[i].rate.rate_bps;
-			in.conv = e.slaves[i].rate.conv;
+			rate = c->link_rate_bps > 0
+				       ? (struct bc_link_rate){c->link_rate_bps, c->link_conv,
+							       BC_RATE_OPTION}
+				       : e.slaves[i].rate;
+			in.rate_bps = rate.rate_bps;
+			in.conv = rate.conv;
 			g[i] = in.rate_bps > 0 && bc_ceiling_link(&in, &out, NULL) == 0
 				       ? out.goodput_bps
 				       : 0;
+			unknown += g[i] <= 0;
 			used |= 1ull << i;
 		}
-		if (bc_ceiling_bond(e.bond_mode, g, e.n_slaves, e.bond_mode == 1 ? 1 : used, &total,
-				    NULL) < 0)
+		if (unknown || bc_ceiling_bond(e.bond_mode, g, e.n_slaves,
+					       e.bond_mode == 1 ? 1 : used, &total, NULL) < 0)
 			total = 0;
+		if (unknown)
+			json_object_array_add(
+				notes, json_object_new_string(
+					       "bond ceiling unknown: a slave has no rate (no tbf, "
+					       "no enforced speed; give --link-rate, which applies "
+					       "to each slave)"));
+		if (c->link_rate_bps > 0)
+			json_object_object_add(l, "slave_rate_bps",
+					       json_object_new_double(c->link_rate_bps));
 		json_object_object_add(l, "interface", json_object_new_string(e.dev.name));
 		json_object_object_add(l, "bond_mode", json_object_new_int(e.bond_mode));
 		json_object_object_add(l, "slaves", json_object_new_int((int)e.n_slaves));
@@ -264,6 +279,8 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 		json_object_object_add(l, "mtu", json_object_new_int((int)in.mtu));
 		json_object_object_add(result, "link", l);
 		return total;
+	} else if (c->link_rate_bps > 0) {
+		rate = (struct bc_link_rate){c->link_rate_bps, c->link_conv, BC_RATE_OPTION};
 	} else if (have) {
 		rate = e.dev.rate;
 	} else {
@@ -314,8 +331,9 @@ void bc_client_summarize(const struct bc_client_cfg *c, struct bc_test *t, struc
 		o = json_object_new_object();
 		json_object_object_add(o, "goodput_bps", json_object_new_double(sum[d]));
 		json_object_object_add(o, "ceiling_bps", json_object_new_double(ceil));
-		json_object_object_add(o, "efficiency",
-				       json_object_new_double(bc_efficiency(sum[d], ceil)));
+		json_object_object_add(
+			o, "efficiency",
+			ceil > 0 ? json_object_new_double(bc_efficiency(sum[d], ceil)) : NULL);
 		json_object_object_add(s, d ? "agent-to-client" : "client-to-agent", o);
 	}
 	json_object_object_add(res, "sum", s);
@@ -323,7 +341,22 @@ void bc_client_summarize(const struct bc_client_cfg *c, struct bc_test *t, struc
 	json_object_object_add(res, "goodput_bps",
 			       json_object_new_double(any[0] ? sum[0] : sum[1]));
 	json_object_object_add(res, "ceiling_bps", json_object_new_double(ceil));
-	json_object_object_add(res, "efficiency", json_object_new_double(eff));
+	json_object_object_add(res, "efficiency", ceil > 0 ? json_object_new_double(eff) : NULL);
+	/* goodput cannot beat the ceiling: beyond the measurement tolerance the
+	 * ceiling is wrong (a rate that is not the bottleneck), a defect */
+	json_object_object_add(
+		res, "efficiency_over_tolerance",
+		json_object_new_boolean(ceil > 0 && eff > 1 + BC_EFFICIENCY_TOLERANCE));
+	if (ceil > 0 && eff > 1 + BC_EFFICIENCY_TOLERANCE) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf),
+			 "DEFECT: efficiency %.1f %% is over 100 %% beyond the %.0f %% measurement "
+			 "tolerance: the ceiling (%.0f bits/s) is not this path's bottleneck; "
+			 "the figure is not a measurement of the link",
+			 100.0 * eff, 100.0 * BC_EFFICIENCY_TOLERANCE, ceil);
+		json_object_array_add(notes, json_object_new_string(buf));
+	}
 }
 
 struct json_object *bc_client_end_json(struct json_object *counters, struct json_object *meta)
