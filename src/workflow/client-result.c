@@ -471,22 +471,36 @@ void bc_client_notes(struct json_object *streams, struct json_object *ends,
 void bc_clock_sample(struct bc_clock_est *ce, struct json_object *reply, uint64_t t1, uint64_t t4)
 {
 	struct json_object *v;
-	int64_t a, bound;
+	int64_t a, bound, offset;
 
 	if (!json_object_object_get_ex(reply, "time_ns", &v) ||
 	    !json_object_is_type(v, json_type_int) || t4 < t1 || t4 - t1 > INT64_MAX / 2)
 		return; /* no agent time, or our clock stepped back */
 	a = json_object_get_int64(v);
-	bound = (int64_t)((t4 - t1) / 2);
+	if (json_object_object_get_ex(reply, "recv_time_ns", &v) &&
+	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) <= a &&
+	    a - json_object_get_int64(v) <= (int64_t)(t4 - t1)) {
+		/* RFC 5905 section 8: the agent's request arrival t2 and reply t3
+		 * take its own work out of the round trip: offset =
+		 * ((t2 - t1) + (t3 - t4)) / 2, within +- ((t4 - t1) - (t3 - t2)) / 2 */
+		int64_t t2 = json_object_get_int64(v);
+
+		bound = ((int64_t)(t4 - t1) - (a - t2)) / 2;
+		offset = ((int64_t)((uint64_t)t2 - t1) + (int64_t)((uint64_t)a - t4)) / 2;
+	} else {
+		/* an older agent stamps only its reply: a - (t1 + t4) / 2, and its
+		 * work before the reply counts in the bound */
+		bound = (int64_t)((t4 - t1) / 2);
+		offset = (int64_t)((uint64_t)a - t1) - bound;
+	}
 	if (!ce->n || bound < ce->bound_ns) {
-		/* a - (t1 + t4) / 2 without overflowing the sum */
-		ce->offset_ns = (int64_t)((uint64_t)a - t1) - bound;
+		ce->offset_ns = offset;
 		ce->bound_ns = bound;
 	}
 	ce->n++;
 }
 
-void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
+void bc_client_clock(const struct bc_clock_est *ce, bool shared_clock, struct json_object *res,
 		     struct json_object *streams, struct json_object *notes)
 {
 	double off = (double)ce->offset_ns / 1e6, bound = (double)ce->bound_ns / 1e6;
@@ -498,52 +512,55 @@ void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
 		json_object_object_add(c, "agent_minus_client_ms", json_object_new_double(off));
 		json_object_object_add(c, "bound_ms", json_object_new_double(bound));
 		json_object_object_add(c, "exchanges", json_object_new_int(ce->n));
+		json_object_object_add(c, "shared", json_object_new_boolean(shared_clock));
 		json_object_object_add(c, "synchronized",
 				       json_object_new_boolean(fabs(off) <= bound));
 		json_object_object_add(res, "clock", c);
 		if (fabs(off) > bound) {
 			char buf[320];
 
-			snprintf(
-				buf, sizeof(buf),
-				"clocks: the agent's clock is %.3f ms %s this host's (+- %.3f ms); "
-				"one-way delays are corrected by it and hold to +- %.3f ms",
-				fabs(off), off > 0 ? "ahead of" : "behind", bound, bound);
+			snprintf(buf, sizeof(buf),
+				 "clocks: the agent's clock is %.3f ms %s this host's (+- %.3f ms)",
+				 fabs(off), off > 0 ? "ahead of" : "behind", bound);
 			json_object_array_add(notes, json_object_new_string(buf));
 		}
 	}
 	for (size_t i = 0; i < bc_json_len(streams); i++) {
 		struct json_object *s = json_object_array_get_idx(streams, i), *rx, *d;
-		bool rev = !strcmp(bc_json_str(s, "direction"), "agent-to-client");
-		/* transit = delay + (receiver clock - sender clock) */
-		double corr = rev ? -off : off;
 
 		if (!json_object_object_get_ex(s, "receiver", &rx) ||
 		    !json_object_object_get_ex(rx, "transit_min_ms", &d))
 			continue;
 		transit = true;
-		if (ce->n) {
-			d = json_object_new_object();
+		d = json_object_new_object();
+		/* the spread of transit times needs no common clock */
+		json_object_object_add(
+			d, "variation_ms",
+			json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0) -
+					       bc_json_dbl(rx, "transit_min_ms", 0)));
+		if (shared_clock) {
+			/* one kernel, one CLOCK_REALTIME: the transit is the delay */
 			json_object_object_add(
 				d, "min_ms",
-				json_object_new_double(bc_json_dbl(rx, "transit_min_ms", 0) -
-						       corr));
+				json_object_new_double(bc_json_dbl(rx, "transit_min_ms", 0)));
 			json_object_object_add(
 				d, "max_ms",
-				json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0) -
-						       corr));
-			json_object_object_add(d, "bound_ms", json_object_new_double(bound));
-			json_object_object_add(s, "one_way_delay", d);
+				json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0)));
+			json_object_object_add(d, "bound_ms", json_object_new_double(0));
 		}
+		json_object_object_add(
+			d, "clock", json_object_new_string(shared_clock ? "shared" : "separate"));
+		json_object_object_add(s, "one_way_delay", d);
 		json_object_object_del(rx, "transit_min_ms");
 		json_object_object_del(rx, "transit_max_ms");
 	}
-	if (!ce->n && transit)
+	if (!shared_clock && transit)
 		json_object_array_add(
-			notes,
-			json_object_new_string("one-way delay: not reported; the agent did not "
-					       "say its clock (an older bondcheck), so the two "
-					       "hosts' clocks cannot be related"));
+			notes, json_object_new_string(
+				       "one-way delay: only its variation is given; the ends run "
+				       "on different kernels (boot_id), so their clocks differ by "
+				       "an offset no exchange over the network pins below its "
+				       "round trip"));
 }
 
 int bc_client_flaps(struct json_object *ends, struct json_object *findings)
