@@ -16,6 +16,7 @@
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
+#include "bondcheck/nl-sock.h"
 #include "traffic/egress.h"
 
 static long sysfs_long(const char *dev, const char *attr)
@@ -169,7 +170,7 @@ int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e)
 			snprintf(name, sizeof(name), "%s", bond);
 		}
 	}
-	if (sk && nl_connect(sk, NETLINK_ROUTE) == 0)
+	if (sk && bc_nl_connect(sk, NETLINK_ROUTE) == 0)
 		rtnl_qdisc_alloc_cache(sk, &cache);
 	fill(&e->dev, name, cache);
 	if (e->via[0]) {
@@ -255,6 +256,8 @@ static struct json_object *link_json(const struct bc_egress_link *l)
 	json_object_object_add(o, "mtu", json_object_new_int((int)l->mtu));
 	json_object_object_add(o, "speed_mbps", json_object_new_int64(l->speed_mbps));
 	json_object_object_add(o, "tbf_bps", json_object_new_double(l->tbf_bps));
+	/* no bus device (veth, tun, dummy): its speed is nominal, never a rate */
+	json_object_object_add(o, "virtual", json_object_new_boolean(!has_device(l->name)));
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", l->name);
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n > 0) {
