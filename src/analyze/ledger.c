@@ -260,8 +260,7 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 		if (f)
 			snprintf(f->counter, sizeof(f->counter),
 				 "tx_dropped +%lld on the peer of the veth %s (its input backlog "
-				 "was "
-				 "full)",
+				 "was full)",
 				 (long long)x->peer_tx_dropped, x->name);
 	}
 	if (soft_used) {
