@@ -270,12 +270,13 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 		json_object_object_add(l, "interface", json_object_new_string(e.dev.name));
 		json_object_object_add(l, "bond_mode", json_object_new_int(e.bond_mode));
 		json_object_object_add(l, "slaves", json_object_new_int((int)e.n_slaves));
-		json_object_array_add(
-			notes,
-			json_object_new_string(
-				"bond ceiling assumes every slave carries test traffic (hash "
-				"modes: an upper "
-				"bound until placement or capture says which links were used)"));
+		if (total > 0)
+			json_object_array_add(
+				notes,
+				json_object_new_string(
+					"bond ceiling assumes every slave carries test traffic "
+					"(hash modes: an upper bound until placement or capture "
+					"says which links were used)"));
 		json_object_object_add(l, "mtu", json_object_new_int((int)in.mtu));
 		json_object_object_add(result, "link", l);
 		return total;
