@@ -232,8 +232,7 @@ static const char *const stage_source[BC_LEDGER_STAGES] = {
 	"sender app (sendmsg successes)",
 	"sender slave captures (datagrams; a fragmented one once)",
 	"receiver slave captures (datagrams any fragment of which arrived)",
-	"receiver: unfragmented arrivals + Ip ReasmOKs delta (at most what arrived; without "
-	"it, whole messages minus predicted FRAG_TOO_FAR)",
+	"receiver: unfragmented arrivals + Ip ReasmOKs delta (no counter: captures)",
 	"receiver Udp InDatagrams + InErrors delta",
 	"receiver app",
 };
