@@ -34,6 +34,7 @@ struct text_ctx {
 	struct ip_ctx *c;
 	struct ip_link *cur; /* interface being read; NULL before the first */
 	struct pending pend;
+	char detail; /* 'b' after a `bond` line, 's' after `bond_slave`, else 0 */
 };
 
 static bool is_binary_byte(unsigned char ch)
@@ -92,6 +93,7 @@ static void link_line(struct text_ctx *t, char **tok, size_t n)
 	l = ip_new_link(c, name);
 	t->cur = l;
 	t->pend.dir = 0;
+	t->detail = 0;
 	if (!l)
 		return;
 	l->ifindex = atoi(tok[0]);
@@ -179,14 +181,17 @@ static bool stats_numbers(struct text_ctx *t, char **tok, size_t n)
 	return true;
 }
 
-/* `bond ...` or `bond_slave ...`: known keys take the next word as value. */
-static void detail_line(struct text_ctx *t, bool slave, char **tok, size_t n)
+/*
+ * `bond ...` or `bond_slave ...` (from @first on): known keys take the next
+ * word as value.  Returns the number of options read.
+ */
+static size_t detail_line(struct text_ctx *t, bool slave, char **tok, size_t n, size_t first)
 {
 	struct ip_ctx *c = t->c;
 	struct ip_link *l = t->cur;
 	size_t known = 0;
 
-	for (size_t i = 1; i + 1 < n; i++) {
+	for (size_t i = first; i + 1 < n; i++) {
 		bool hit = slave ? ip_slave_kv(c, l, tok[i], tok[i + 1])
 				 : ip_bond_kv(c, l, tok[i], tok[i + 1]);
 
@@ -195,13 +200,38 @@ static void detail_line(struct text_ctx *t, bool slave, char **tok, size_t n)
 			i++;
 		}
 	}
-	if (!known) {
+	if (!known && first) {
 		ip_warn(c, "%s: '%s' line without any option ip prints; ignored", l->name,
 			slave ? "bond_slave" : "bond");
-		return;
+		return 0;
 	}
 	if (slave && l->slave)
 		l->slave->ifindex = l->ifindex;
+	t->detail = slave ? 's' : 'b';
+	return known;
+}
+
+/*
+ * A line that starts with an option of the detail line before it: that line
+ * was wrapped (mail, a terminal paste).  Only the first word decides, so an
+ * address or `vf` line never passes for one.
+ */
+static bool continuation(struct text_ctx *t, char **tok, size_t n)
+{
+	struct ip_link probe = {0};
+	struct ip_ctx quiet = {.snap = t->c->snap, .origin = "", .n_warn = BC_IP_MAX_WARNINGS};
+	bool slave = t->detail == 's', hit;
+
+	if (!t->detail || n < 2)
+		return false;
+	/* decode into a scratch link without warnings, just to learn whether tok[0] is a key */
+	hit = slave ? ip_slave_kv(&quiet, &probe, tok[0], tok[1])
+		    : ip_bond_kv(&quiet, &probe, tok[0], tok[1]);
+	free(probe.bond);
+	free(probe.slave);
+	if (quiet.rc)
+		t->c->rc = quiet.rc;
+	return hit && detail_line(t, slave, tok, n, 0) > 0;
 }
 
 static void logical_line(struct text_ctx *t, char *s)
@@ -218,13 +248,16 @@ static void logical_line(struct text_ctx *t, char *s)
 	if (stats_numbers(t, tok, n))
 		return;
 	t->pend.dir = 0;
+	if (continuation(t, tok, n))
+		return;
+	t->detail = 0;
 	if (!strncmp(tok[0], "link/", 5)) {
 		if (n > 1 && strchr(tok[1], ':') && strlen(tok[1]) < BC_MAC_STR)
 			ip_mac(&t->cur->mac, tok[1]);
 	} else if (!strcmp(tok[0], "bond")) {
-		detail_line(t, false, tok, n);
+		detail_line(t, false, tok, n, 1);
 	} else if (!strcmp(tok[0], "bond_slave")) {
-		detail_line(t, true, tok, n);
+		detail_line(t, true, tok, n, 1);
 	} else if (!strcmp(tok[0], "RX:") || !strcmp(tok[0], "TX:")) {
 		stats_header(t, tok[0][0], tok + 1, n - 1);
 	} else if (n > 1 && (!strcmp(tok[0], "RX") || !strcmp(tok[0], "TX")) &&

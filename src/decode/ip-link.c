@@ -303,6 +303,33 @@ static void name_links(const struct ip_ctx *c, char *buf, size_t cap)
 		snprintf(buf + len, cap - len, ", ...");
 }
 
+/* -EINVAL when the listing holds no bond and no bond slave: say what it holds. */
+static int check_any_bond(const struct ip_ctx *c, bool json, struct bc_error *err)
+{
+	bool flagged = false;
+	char names[96];
+
+	for (size_t i = 0; i < c->n_links; i++) {
+		if (c->links[i].bond || c->links[i].slave)
+			return 0;
+		flagged |= (c->links[i].flags & (IPF_MASTER | IPF_SLAVE)) != 0;
+	}
+	if (!c->n_links)
+		return bc_error_set(
+			err, -EINVAL, "%s: expected an `ip -d link` listing; found no interface %s",
+			c->origin,
+			json ? "object with an \"ifname\"" : "line 'N: NAME: <FLAGS> ...'");
+	name_links(c, names, sizeof(names));
+	return bc_error_set(err, -EINVAL,
+			    "%s: expected an `ip -d link` listing with a 'bond mode ...' or "
+			    "'bond_slave ...' line (%s); found %zu interface%s (%s) and none is a "
+			    "bond or bond slave%s",
+			    c->origin,
+			    json ? "JSON: linkinfo.info_kind \"bond\"" : "`ip -d` prints them",
+			    c->n_links, c->n_links == 1 ? "" : "s", names,
+			    flagged ? "; MASTER/SLAVE flags are there: taken without -d?" : "");
+}
+
 /* JSON when the first non-blank character of a line is '[' or '{'. */
 static bool looks_json(const char *text, size_t len, size_t *start)
 {
@@ -338,36 +365,8 @@ int bc_ip_parse(const char *text, size_t len, const char *origin, struct bc_snap
 	rc = json ? ip_scan_json(&c, text + start, len - start, err) : ip_scan_text(&c, text, len);
 	if (!rc && c.rc)
 		rc = c.rc;
-	if (!rc) {
-		size_t nb = 0, ns = 0;
-
-		for (size_t i = 0; i < c.n_links; i++) {
-			nb += c.links[i].bond != NULL;
-			ns += c.links[i].slave != NULL;
-		}
-		if (!nb && !ns) {
-			char names[96];
-
-			name_links(&c, names, sizeof(names));
-			if (c.n_links)
-				rc = bc_error_set(
-					err, -EINVAL,
-					"%s: expected an `ip -d link` listing with a 'bond "
-					"mode ...' or 'bond_slave ...' line (%s); found %zu "
-					"interface%s (%s) and none is a bond or bond slave",
-					c.origin,
-					json ? "JSON: linkinfo.info_kind \"bond\""
-					     : "`ip -d` prints them",
-					c.n_links, c.n_links == 1 ? "" : "s", names);
-			else
-				rc = bc_error_set(err, -EINVAL,
-						  "%s: expected an `ip -d link` listing; found no "
-						  "interface %s",
-						  c.origin,
-						  json ? "object with an \"ifname\""
-						       : "line 'N: NAME: <FLAGS> ...'");
-		}
-	}
+	if (!rc)
+		rc = check_any_bond(&c, json, err);
 	if (!rc)
 		rc = assemble(&c, first);
 	if (!rc && c.rc)

@@ -221,6 +221,36 @@ static void test_bad_values(void **state)
 	assert_true(warned("longer than 15 bytes"));
 }
 
+/* A mail client wrapped the bond and bond_slave lines: the second halves still count. */
+static void test_wrapped_lines(void **state)
+{
+	static const char t[] =
+		"7: bond0: <BROADCAST,MULTICAST,MASTER,UP,LOWER_UP> mtu 1500 qdisc noqueue state "
+		"UP\n"
+		"    bond mode active-backup active_slave eth0 miimon 100 updelay 0\n"
+		"downdelay 200 use_carrier 1 arp_interval 0 primary eth0\n"
+		"    inet 192.0.2.7/24 brd 192.0.2.255 scope global bond0\n"
+		"state 5 miimon 7\n" /* not a continuation: an address line came between */
+		"3: eth0: <BROADCAST,MULTICAST,SLAVE,UP,LOWER_UP> mtu 1500 master bond0 state UP\n"
+		"    bond_slave state ACTIVE mii_status UP\n"
+		"    link_failure_count 3 perm_hwaddr 02:00:00:00:ee:03 queue_id 0\n"
+		"    vf 0 link/ether 02:00:00:00:ee:04, spoof checking off\n";
+	static const char no_d[] =
+		"3: eth0: <BROADCAST,MULTICAST,SLAVE,UP,LOWER_UP> mtu 1500 master bond0 state UP\n";
+
+	(void)state;
+	assert_int_equal(parse(t, strlen(t)), 0);
+	assert_int_equal(snap.bonds[0].downdelay_ms.v, 200);
+	assert_int_equal(snap.bonds[0].miimon_ms.v, 100);
+	assert_string_equal(snap.bonds[0].primary.v, "eth0");
+	assert_int_equal(snap.bonds[0].slaves[0].link_failure_count.v, 3);
+	assert_string_equal(snap.bonds[0].slaves[0].perm_hwaddr.v, "02:00:00:00:ee:03");
+	bc_snapshot_free(&snap);
+	/* `ip link` without -d: the flags tell what is missing */
+	assert_int_equal(parse(no_d, strlen(no_d)), -EINVAL);
+	assert_non_null(strstr(err.msg, "without -d?"));
+}
+
 static void test_files(void **state)
 {
 	(void)state;
@@ -242,6 +272,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrapped_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 	};
 
