@@ -40,6 +40,8 @@
  * Partial listings (`ip link show dev bond0`, `ip link show master bond0`):
  *   - a slave whose master is not in the listing creates a bond of that
  *     name whose fields are all BC_NOT_REPORTED, slaves_incomplete = true;
+ *     only its mode is set to 802.3ad when a slave shows an aggregator id
+ *     or port states (the kernel reports those in 802.3ad mode only);
  *   - a bond with fewer slaves in the listing than its own fields prove
  *     (ad_num_ports, an active_slave or primary not listed, carrier up with
  *     no slave) gets slaves_incomplete = true and an incomplete_reason;

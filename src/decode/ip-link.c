@@ -173,6 +173,23 @@ static void incomplete(struct bc_bond *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A bond known only from its slaves: the kernel gives a port an aggregator
+ * id and LACP port states only in 802.3ad mode (bond_fill_slave_info()),
+ * so those prove the mode even without the master's line.
+ */
+static void mode_from_slaves(struct bc_bond *b)
+{
+	if (b->mode.st != BC_NOT_REPORTED)
+		return;
+	for (size_t i = 0; i < b->n_slaves; i++)
+		if (bc_u32_known(&b->slaves[i].aggregator_id) ||
+		    bc_u32_known(&b->slaves[i].actor_oper_port_state)) {
+			bc_u32_set(&b->mode, BC_MODE_8023AD);
+			return;
+		}
+}
+
 /* What the bond's own fields prove about its slave list (ip-link.h). */
 static void check_complete(struct bc_bond *b, bool full_dump, bool master_listed)
 {
@@ -266,6 +283,8 @@ static int assemble(struct ip_ctx *c, size_t first)
 	for (size_t i = first; i < c->snap->n_bonds; i++) {
 		struct bc_bond *b = &c->snap->bonds[i];
 
+		if (!find_link(c, b->name))
+			mode_from_slaves(b);
 		check_complete(b, full_dump, find_link(c, b->name) != NULL);
 	}
 	return 0;
