@@ -273,6 +273,7 @@ static void test_case04_json(void **state)
 	(void)state;
 	load("json/04-active-backup-arp-both-backup-lfc466.json");
 	check_case04();
+	assert_string_equal(snap.bonds[0].slaves[0].kind, "veth");
 }
 
 /* JSON of case 02 (`ip -j -d address`): ad_info nest, arp_validate null */
