@@ -101,6 +101,11 @@
  *   -EFBIG  when @len > BC_IP_MAX_SIZE;
  *   -ENOMEM.
  * On error nothing is appended to @snap (warnings may have been added).
+ *
+ * A bond already in @snap (read from another source, e.g. /proc) is not
+ * appended again, and the listing's slaves of it are not added to it: both
+ * are skipped with a warning.  To merge two sources of one bond, parse the
+ * listing into a snapshot of its own and compare.
  */
 int bc_ip_parse(const char *text, size_t len, const char *origin, struct bc_snapshot *snap,
 		struct bc_error *err);
