@@ -90,8 +90,10 @@
  *          "<origin>: line N:"), lacp_hidden, and have |= BC_HAVE_RTNL
  * @err:    error detail (may be NULL)
  *
- * JSON is detected by the first non-blank character of a line being '[' or
- * '{'; anything else is read as text.
+ * JSON is detected by a line that starts (after blanks) with "[{", "[]",
+ * "{\"" or "{}" before any interface line; lines before it (a prompt, the
+ * command) are skipped.  Anything else is read as text, so a prompt such
+ * as "[root@host ~]# ip -d link" is not taken for JSON.
  *
  * Return: 0 when at least one bond was appended (possibly with warnings);
  *   -EINVAL when there is no bond or bond slave in the text: the message

@@ -349,18 +349,54 @@ static int check_any_bond(const struct ip_ctx *c, bool json, struct bc_error *er
 			    flagged ? "; MASTER/SLAVE flags are there: taken without -d?" : "");
 }
 
-/* JSON when the first non-blank character of a line is '[' or '{'. */
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/*
+ * Whether a JSON array of objects or an object starts at @p: "[{", "[]",
+ * "{\"" or "{}" with blanks between.  A prompt "[root@host ~]# ip -j ..."
+ * also starts with '[', and is not one.
+ */
+static bool json_start(const char *p, const char *end)
+{
+	char open = *p++;
+
+	while (p < end && blank(*p))
+		p++;
+	if (p == end)
+		return false;
+	return open == '[' ? *p == '{' || *p == ']' : *p == '"' || *p == '}';
+}
+
+/*
+ * JSON when a line starts (after blanks) with a JSON array or object before
+ * any interface line ("N: ..."); lines before it (a prompt, the command) are
+ * skipped.  @start is where the JSON begins.
+ */
 static bool looks_json(const char *text, size_t len, size_t *start)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')
-			continue;
-		if (i + 3 <= len && !memcmp(text + i, "\xef\xbb\xbf", 3)) {
-			i += 2;
-			continue;
+	const char *end = text + len;
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len) {
+		const char *nl;
+
+		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+			i++;
+		if (i < len && (text[i] == '[' || text[i] == '{') && json_start(text + i, end)) {
+			*start = i;
+			return true;
 		}
-		*start = i;
-		return text[i] == '[' || text[i] == '{';
+		if (i < len && text[i] >= '0' && text[i] <= '9')
+			return false; /* an interface line first: text */
+		nl = memchr(text + i, '\n', len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - text) + 1;
 	}
 	return false;
 }

@@ -289,6 +289,24 @@ static void test_wrapped_one_line(void **state)
 	assert_int_equal(snap.n_warnings, 0);
 }
 
+/* Prompts and markup before the listing: "[root@h ~]#" is not JSON, "$ ip -j" precedes it. */
+static void test_prompts(void **state)
+{
+	static const char text[] = "[root@host ~]# ip -d link show\n{code}\n" BOND_REC "{code}\n";
+	static const char json[] =
+		"$ ip -j -d link show bond0\n"
+		"[ {\"ifname\":\"bond0\",\"linkinfo\":{\"info_kind\":\"bond\",\"info_data\":"
+		"{\"mode\":\"balance-rr\"}}} ]\n";
+
+	(void)state;
+	assert_int_equal(parse(text, strlen(text)), 0);
+	assert_int_equal(snap.bonds[0].n_slaves, 1);
+	assert_int_equal(snap.bonds[0].mode.v, BC_MODE_ACTIVEBACKUP);
+	bc_snapshot_free(&snap);
+	assert_int_equal(parse(json, strlen(json)), 0);
+	assert_int_equal(snap.bonds[0].mode.v, BC_MODE_ROUNDROBIN);
+}
+
 static void test_files(void **state)
 {
 	(void)state;
@@ -312,6 +330,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrapped_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrapped_one_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prompts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 	};
 
