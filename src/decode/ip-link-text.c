@@ -429,7 +429,7 @@ int ip_scan_text(struct ip_ctx *c, const char *text, size_t len)
 		physical_line(&t, s, n);
 	}
 	if (t.pend_key[0] && t.cur)
-		ip_warn(c, "%s: '%s' without a value at the end of the text (cut paste?)", t.cur->name,
-			t.pend_key);
+		ip_warn(c, "%s: '%s' without a value at the end of the text (cut paste?)",
+			t.cur->name, t.pend_key);
 	return c->rc;
 }
