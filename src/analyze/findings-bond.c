@@ -53,12 +53,21 @@ static void check_membership(struct fnd_ctx *c)
 	struct bc_finding *f;
 
 	if (b->slaves_incomplete) {
-		f = fnd_add(c, "input-truncated", NULL,
-			    "The text shows only part of %s, so the checks that need every slave "
-			    "(count, no-slaves, single-slave, min_links, an active slave, equal "
-			    "failures) were not done. Audit the whole file: `cat "
-			    "/proc/net/bonding/%s` on the host, or `bondcheck inspect %s`.",
-			    b->name, b->name, b->name);
+		if (c->snap->source == BC_SRC_IP_FILE)
+			f = fnd_add(c, "input-truncated", NULL,
+				    "The listing shows only part of %s, so the checks that need "
+				    "every slave (count, no-slaves, single-slave, min_links, an "
+				    "active slave, equal failures) were not done. `ip -d link show` "
+				    "without an interface filter lists every slave.",
+				    b->name);
+		else
+			f = fnd_add(c, "input-truncated", NULL,
+				    "The text shows only part of %s, so the checks that need every "
+				    "slave (count, no-slaves, single-slave, min_links, an active "
+				    "slave, equal failures) were not done. Audit the whole file: "
+				    "`cat /proc/net/bonding/%s` on the host, or `bondcheck inspect "
+				    "%s`.",
+				    b->name, b->name, b->name);
 		fnd_ev(f, "missing", "%s",
 		       b->incomplete_reason[0] ? b->incomplete_reason : "part of the text");
 		fnd_ev(f, "slaves_shown", "%zu", b->n_slaves);
