@@ -72,13 +72,13 @@ static bool classify_networking(const char *file, struct bc_sos_file *f)
 static int classify(const char *path, struct bc_sos_file *f, char *prefix, size_t cap)
 {
 	char buf[1024], *comp[MAX_DEPTH + 1], *save = NULL;
-	size_t n = 0, pre, len = strlen(path);
+	size_t n = 0, pre, plen = strlen(path);
 
 	if (path[0] == '/')
 		return -1;
-	if (len >= sizeof(buf))
+	if (plen >= sizeof(buf))
 		return 0;
-	memcpy(buf, path, len + 1);
+	memcpy(buf, path, plen + 1);
 	for (char *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(t, ".."))
 			return -1;
