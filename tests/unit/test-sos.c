@@ -363,6 +363,36 @@ static void hostile_archive(void **state)
 	assert_true(any_note("bond3: skipped: a second report folder ('sosreport-y'"));
 }
 
+/* A deeper tree first in the archive (a container's root) does not win. */
+static void shallowest_report(void **state)
+{
+	const struct entry e[] = {
+		{"sos-1/var/lib/c/proc/net/bonding/bond1", proc21, 0, AE_IFREG, NULL},
+		{"sos-1/sos_commands/networking/ethtool_-i_eth1", "driver: e1000\n", 0, AE_IFREG,
+		 NULL},
+		{"sos-1/proc/net/bonding/bond0", proc21, 0, AE_IFREG, NULL},
+	};
+	size_t cap = 1u << 20, n;
+	char *buf = malloc(cap);
+	FILE *f = fopen(CASE21, "r");
+
+	(void)state;
+	assert_non_null(buf);
+	assert_non_null(f);
+	assert_true(fread(proc21, 1, sizeof(proc21) - 1, f) > 100);
+	fclose(f);
+	n = build(e, sizeof(e) / sizeof(e[0]), buf, cap);
+	assert_int_equal(bc_sos_read_memory(buf, n, "nested.tar.gz", &sos, &err), 0);
+	free(buf);
+	assert_string_equal(sos.root, "sos-1");
+	assert_int_equal(sos.n_files, 2);
+	assert_string_equal(sos.files[0].name, "bond0");
+	assert_true(any_note("var/lib/c/proc/net/bonding/bond1: skipped: a second report folder"));
+	assert_int_equal(bc_sos_load(&sos, &snap, &err), 0);
+	assert_int_equal(snap.n_bonds, 1);
+	assert_string_equal(snap.bonds[0].slaves[0].driver, "e1000");
+}
+
 static void not_a_report(void **state)
 {
 	char path[512];
@@ -434,6 +464,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(symlinked_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(odd_file_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_archive, setup, teardown),
+		cmocka_unit_test_setup_teardown(shallowest_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_a_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(proc_ip_disagree, setup, teardown),
 	};
