@@ -126,7 +126,9 @@ bool bc_sos_bond_name(const char *file, char out[BC_IFNAMSIZ]);
  *     slaves (MTU, carrier, current and permanent MAC, operstate) and is
  *     cross-checked with /proc field by field (bc_merge_proc_as(), sources
  *     "ip" and "proc"): every difference is a source-disagreement; a bond
- *     only the listing shows is kept from it alone;
+ *     only the listing shows is kept from it alone; a /proc bond whose name
+ *     the listing does not know takes the name of the listing's bond that
+ *     shows one of its slaves, when /proc has no bond of that name;
  *   - ethtool -i gives each slave's driver, version, firmware and bus-info;
  *     ethtool DEV completes speed, duplex, autoneg, port and carrier and is
  *     cross-checked with /proc's speed/duplex and ip's carrier.

@@ -270,6 +270,31 @@ static void odd_file_name(void **state)
 				"is called bond1"));
 }
 
+/* A bond file named "status.txt" is named after the listing that shows its slaves. */
+static void named_by_listing(void **state)
+{
+	char cmd[1024];
+
+	(void)state;
+	put("proc/net/bonding/status.txt",
+	    SOS "/proc-ip-disagree/sosreport-vbox-2019-05-01/proc/net/"
+		"bonding/bond0");
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/sos_commands/networking' && sed 's/bond0/bond7/g' "
+		 "'%s/proc-ip-disagree/sosreport-vbox-2019-05-01/sos_commands/networking/"
+		 "ip_-d_address' >'%s/sos_commands/networking/ip_-d_address'",
+		 tmpdir, SOS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(bc_sos_inspect(tmpdir, &snap, &err), 0);
+	assert_int_equal(snap.n_bonds, 1);
+	assert_string_equal(snap.bonds[0].name, "bond7");
+	assert_int_equal(snap.bonds[0].n_slaves, 2);
+	assert_true(any_warning("called bond7 after the ip listing"));
+	/* /proc's view was joined: its eth2 link failure disagrees with the listing's */
+	assert_true(snap.n_disagreements >= 2);
+	assert_string_equal(snap.disagreements[0].subject, "bond7/eth2");
+}
+
 /* Archive entries: regular files with @data, or a symlink/hardlink when @link. */
 struct entry {
 	const char *path;
@@ -463,6 +488,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(symlinked_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(odd_file_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(named_by_listing, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_archive, setup, teardown),
 		cmocka_unit_test_setup_teardown(shallowest_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_a_report, setup, teardown),
