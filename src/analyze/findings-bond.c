@@ -32,13 +32,16 @@ static size_t count_up(const struct bc_bond *b)
 
 /*
  * no-slaves (error): n_slaves == 0.  single-slave (warning): n_slaves == 1.
- * Both count the slaves the source listed; nothing else is needed.
+ * Both count the slaves the source listed, so neither is said when the
+ * source shows only part of the list (bond->slaves_incomplete).
  */
 static void check_membership(struct fnd_ctx *c)
 {
 	const struct bc_bond *b = c->bond;
 	struct bc_finding *f;
 
+	if (b->slaves_incomplete)
+		return; /* the source shows part of the slave list: counting it proves nothing */
 	if (b->n_slaves == 0) {
 		f = fnd_add(c, "no-slaves", NULL,
 			    "The bond carries no traffic. Enslave ports (`ip link set DEV master "

@@ -3,8 +3,8 @@
  * Findings engine: the catalog, evaluation order, evidence helpers and the
  * source-disagreement finding.  The checks themselves live in
  * findings-bond.c (bond configuration and monitoring), findings-slaves.c
- * (per-slave link facts and slave-vs-slave mismatches) and findings-lacp.c
- * (802.3ad).  Everything here reads the model only.
+ * (per-slave link facts and slave-vs-slave mismatches), findings-lacp.c
+ * (802.3ad) and findings-device.c (carrier, drops).  Everything here reads the model only.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -59,6 +59,10 @@ static const struct bc_finding_def catalog[] = {
 	 "balance-rr with tcp_reordering at its default 3: expect retransmits"},
 	{"source-disagreement", BC_SEV_WARNING,
 	 "two sources (netlink, /proc, sysfs) disagree on a field"},
+	{"slave-no-carrier", BC_SEV_ERROR,
+	 "a slave has NO-CARRIER or operstate DOWN/LOWERLAYERDOWN while bonding counts it up"},
+	{"slave-rx-drops", BC_SEV_INFO,
+	 "an active slave's rx_dropped or rx_missed counter is > 0 (no rate: one reading)"},
 	/* per-slave capture attribution (run, analyze): bondcheck/attrib.h */
 	{"link-idle", BC_SEV_WARNING,
 	 "a slave that should carry test traffic carried < 1 % of it (captures)"},
@@ -293,6 +297,7 @@ int bc_findings_evaluate(struct bc_snapshot *snap)
 		fnd_check_bond(&c);
 		fnd_check_slaves(&c);
 		fnd_check_lacp(&c);
+		fnd_check_device(&c);
 		check_disagreements(&c);
 		if (c.rc)
 			return c.rc;

@@ -284,13 +284,15 @@ int ip_scan_json(struct ip_ctx *c, const char *text, size_t len, struct bc_error
 		pos += json_tokener_get_parse_end(tok);
 		if (!json_object_is_type(doc, json_type_array) &&
 		    !json_object_is_type(doc, json_type_object)) {
-			json_object_put(doc);
+			const char *type = json_type_to_name(json_object_get_type(doc));
+
+			json_object_put(doc); /* the type name is static */
 			json_tokener_free(tok);
 			return bc_error_set(
 				err, -EINVAL,
 				"%s: expected a JSON array of interfaces (`ip -j -d link "
 				"show`); found a %s",
-				c->origin, json_type_to_name(json_object_get_type(doc)));
+				c->origin, type ? type : "value");
 		}
 		document(c, doc);
 		json_object_put(doc);

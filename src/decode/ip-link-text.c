@@ -242,6 +242,8 @@ static void segment(struct text_ctx *t, const char *s, size_t n)
 		ip_warn(t->c, "line of %zu bytes, longer than any line ip prints; cut to %d", n,
 			BC_IP_LINE_MAX - 1);
 		n = BC_IP_LINE_MAX - 1;
+		while (n && s[n] != ' ' && s[n] != '\t')
+			n--; /* a word cut in two would be a wrong value */
 	}
 	if (bc_utf8_sanitize(line, sizeof(line), s, n, '?'))
 		ip_warn(t->c, "bytes that are not UTF-8 replaced by '?'");
