@@ -5,6 +5,7 @@
  * opened with openat2(RESOLVE_BENEATH) from the root's fd; tarballs are read
  * by libarchive from the stream, symlink and hardlink entries skipped.
  */
+#define _GNU_SOURCE /* O_PATH */
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -180,7 +181,8 @@ static int keep(struct bc_sos *sos, struct bc_sos_file *f, char *data, size_t le
 static int open_beneath(int rootfd, const char *path, int flags)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC | O_NONBLOCK),
+		/* openat2 refuses O_NONBLOCK beside O_PATH */
+		.flags = (uint64_t)(flags | O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NONBLOCK)),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
@@ -241,7 +243,19 @@ static int read_one(struct bc_sos *sos, int rootfd, const char *rel, struct bc_e
 
 	if (classify(rel, &f) != 1)
 		return 0;
-	fd = open_beneath(rootfd, rel, O_RDONLY);
+	/* look before opening: opening a device or FIFO can have side effects */
+	fd = open_beneath(rootfd, rel, O_PATH);
+	if (fd >= 0) {
+		struct stat st;
+		bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
+		close(fd);
+		if (!regular) {
+			note(sos, "%s: skipped: not a regular file", rel);
+			return 0;
+		}
+		fd = open_beneath(rootfd, rel, O_RDONLY);
+	}
 	if (fd == -EXDEV || fd == -ELOOP) {
 		note(sos, "%s: skipped: a symlink that leads out of the tree is never followed",
 		     rel);

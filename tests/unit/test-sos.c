@@ -219,6 +219,8 @@ static void symlinks(void **state)
 	link_to("r/sos_commands/networking/ethtool_-i_eth2", "../../../outside/ethtool_-i_eth2");
 	link_to("r/sos_commands/networking/ethtool_-i_eth1", "ethtool_-i_eth1.real"); /* in */
 	link_to("r/proc/net/bonding/bond3", "/proc/self/root/etc/hostname");	      /* magic */
+	snprintf(outside, sizeof(outside), "%s/r/proc/net/bonding/bond4", tmpdir);
+	assert_int_equal(mkfifo(outside, 0644), 0); /* never opened: it would block */
 	snprintf(outside, sizeof(outside), "%s/r", tmpdir);
 	assert_int_equal(bc_sos_inspect(outside, &snap, &err), 0);
 	assert_int_equal(snap.n_bonds, 1);
@@ -228,6 +230,7 @@ static void symlinks(void **state)
 	assert_true(any_warning("proc/net/bonding/bond1: skipped: a symlink that leads out"));
 	assert_true(any_warning("ethtool_-i_eth2: skipped: a symlink that leads out"));
 	assert_true(any_warning("proc/net/bonding/bond3: skipped"));
+	assert_true(any_warning("proc/net/bonding/bond4: skipped: not a regular file"));
 }
 
 /* A folder that is a symlink out of the tree is not walked either. */
