@@ -183,6 +183,11 @@ static int load_ip(const struct bc_sos *sos, const struct bc_sos_file *f, struct
 	for (size_t i = 0; !rc && i < tmp.n_bonds; i++) {
 		struct bc_bond *ipb = &tmp.bonds[i], *pb = match(snap, n_proc, &tmp, ipb);
 
+		if (pb && (size_t)(pb - snap->bonds) >= n_proc) { /* listed twice */
+			rc = bc_snapshot_warn(snap, "%s: %s is listed twice; the second is ignored",
+					      path, ipb->name);
+			continue;
+		}
 		if (pb) {
 			rc = join(snap, pb, ipb);
 			continue;
