@@ -40,6 +40,8 @@
  * Partial listings (`ip link show dev bond0`, `ip link show master bond0`):
  *   - a slave whose master is not in the listing creates a bond of that
  *     name whose fields are all BC_NOT_REPORTED, slaves_incomplete = true;
+ *     only its mode is set to 802.3ad when a slave shows an aggregator id
+ *     or port states (the kernel reports those in 802.3ad mode only);
  *   - a bond with fewer slaves in the listing than its own fields prove
  *     (ad_num_ports, an active_slave or primary not listed, carrier up with
  *     no slave) gets slaves_incomplete = true and an incomplete_reason;
@@ -88,8 +90,10 @@
  *          "<origin>: line N:"), lacp_hidden, and have |= BC_HAVE_RTNL
  * @err:    error detail (may be NULL)
  *
- * JSON is detected by the first non-blank character of a line being '[' or
- * '{'; anything else is read as text.
+ * JSON is detected by a line that starts (after blanks) with "[{", "[]",
+ * "{\"" or "{}" before any interface line; lines before it (a prompt, the
+ * command) are skipped.  Anything else is read as text, so a prompt such
+ * as "[root@host ~]# ip -d link" is not taken for JSON.
  *
  * Return: 0 when at least one bond was appended (possibly with warnings);
  *   -EINVAL when there is no bond or bond slave in the text: the message
@@ -99,6 +103,11 @@
  *   -EFBIG  when @len > BC_IP_MAX_SIZE;
  *   -ENOMEM.
  * On error nothing is appended to @snap (warnings may have been added).
+ *
+ * A bond already in @snap (read from another source, e.g. /proc) is not
+ * appended again, and the listing's slaves of it are not added to it: both
+ * are skipped with a warning.  To merge two sources of one bond, parse the
+ * listing into a snapshot of its own and compare.
  */
 int bc_ip_parse(const char *text, size_t len, const char *origin, struct bc_snapshot *snap,
 		struct bc_error *err);

@@ -131,11 +131,13 @@ static void check_monitoring(struct fnd_ctx *c)
 /*
  * primary-down (warning), modes active-backup/tlb/alb: a primary is set and
  * that slave's MII status is known and not up, or it is not a slave of the
- * bond at all.  Subject: the primary slave when it is enslaved.
+ * bond at all (said only when the source shows the whole slave list, not
+ * slaves_incomplete).  Subject: the primary slave when it is enslaved.
  *
  * no-active-slave (error), same modes, bond with slaves: the source says
  * "Currently Active Slave: None" (BC_NA), or names a slave that is not
- * enslaved, or one whose MII status is known and not up.
+ * enslaved (when the whole slave list is shown), or one whose MII status is
+ * known and not up.
  */
 static void check_active(struct fnd_ctx *c)
 {
@@ -147,7 +149,9 @@ static void check_active(struct fnd_ctx *c)
 		return;
 	if (b->primary.st == BC_KNOWN) {
 		s = bc_bond_find_slave(b, b->primary.v);
-		if (!s || (bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
+		/* "not a slave" needs the whole slave list (slaves_incomplete) */
+		if ((!s && !b->slaves_incomplete) ||
+		    (s && bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
 			f = fnd_add(
 				c, "primary-down", s,
 				"The bond runs on a backup slave. Repair the primary's link "
@@ -167,7 +171,8 @@ static void check_active(struct fnd_ctx *c)
 	if (!b->n_slaves)
 		return;
 	s = b->active_slave.st == BC_KNOWN ? bc_bond_find_slave(b, b->active_slave.v) : NULL;
-	if (b->active_slave.st == BC_NA || (b->active_slave.st == BC_KNOWN && !s) ||
+	if (b->active_slave.st == BC_NA ||
+	    (b->active_slave.st == BC_KNOWN && !s && !b->slaves_incomplete) ||
 	    (s && bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
 		char up[16];
 

@@ -114,8 +114,8 @@ static void usage(FILE *out)
 		"  0  no error-level finding      1  at least one error-level finding\n"
 		"  2  usage error                 3  environment: no bond, no such bond or\n"
 		"                                    namespace, a file is missing, unreadable\n"
-		"                                    or not /proc/net/bonding or ip text, a broken\n"
-		"                                    recording\n"
+		"                                    or not /proc/net/bonding or ip text, a\n"
+		"                                    broken recording\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }

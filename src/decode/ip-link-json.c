@@ -132,8 +132,11 @@ static void linkinfo(struct ip_ctx *c, struct ip_link *l, struct json_object *li
 			options(c, l, d, true);
 		if (!l->slave && !(l->slave = calloc(1, sizeof(*l->slave))))
 			c->rc = -ENOMEM;
-		if (l->slave)
+		if (l->slave) {
 			l->slave->ifindex = l->ifindex;
+			if (kind) /* the port's own kind: "veth", "vlan"; absent for a NIC */
+				snprintf(l->slave->kind, sizeof(l->slave->kind), "%s", kind);
+		}
 	}
 }
 

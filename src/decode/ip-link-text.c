@@ -34,6 +34,14 @@ struct text_ctx {
 	struct ip_ctx *c;
 	struct ip_link *cur; /* interface being read; NULL before the first */
 	struct pending pend;
+	/*
+	 * The line before: 'l' interface line, 'e' link/ether, 'b' bond, 's'
+	 * bond_slave, 0 other.  A mail client or terminal may have wrapped it;
+	 * @pend_key is its last word when that is a key still waiting for its
+	 * value ("mac" for a bare link/ether).
+	 */
+	char detail;
+	char pend_key[BC_TEXT];
 };
 
 static bool is_binary_byte(unsigned char ch)
@@ -78,12 +86,100 @@ static bool is_link_line(char **tok, size_t n)
 	return true;
 }
 
+/* One "key value" of the interface line; false when @key is not one of its keys. */
+static bool link_kv(struct text_ctx *t, const char *key, const char *val)
+{
+	static const char *const skip[] = {"qdisc", "mode", "group", "qlen"};
+	struct ip_link *l = t->cur;
+	int v;
+
+	if (!strcmp(key, "mtu")) {
+		if (all_digits(val) && strlen(val) < 10)
+			bc_u32_set(&l->mtu, (uint32_t)strtoul(val, NULL, 10));
+		return true;
+	}
+	if (!strcmp(key, "master")) {
+		ip_set_name(t->c, l->master, val);
+		return true;
+	}
+	if (!strcmp(key, "state")) {
+		v = ip_operstate(val);
+		if (v >= 0)
+			bc_u32_set(&l->operstate, (uint32_t)v);
+		else
+			ip_warn(t->c, "%s: operstate '%.30s' unknown; ignored", l->name, val);
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(key, skip[i]))
+			return true;
+	return false;
+}
+
+/* One "key value" of the line kind @kind ('l', 'b', 's'). */
+static bool kv(struct text_ctx *t, char kind, const char *key, const char *val)
+{
+	if (kind == 'l')
+		return link_kv(t, key, val);
+	if (kind == 'b')
+		return ip_bond_kv(t->c, t->cur, key, val);
+	return ip_slave_kv(t->c, t->cur, key, val);
+}
+
+/* Whether @key is a key of line kind @kind, without decoding anything. */
+static bool is_key(struct text_ctx *t, char kind, const char *key)
+{
+	static const char *const link_keys[] = {"mtu",	"master", "state", "qdisc",
+						"mode", "group",  "qlen"};
+	struct ip_ctx quiet = {.snap = t->c->snap, .origin = "", .n_warn = BC_IP_MAX_WARNINGS};
+	struct ip_link probe = {0};
+	bool hit;
+
+	if (kind == 'l') {
+		for (size_t i = 0; i < sizeof(link_keys) / sizeof(link_keys[0]); i++)
+			if (!strcmp(key, link_keys[i]))
+				return true;
+		return false;
+	}
+	/* decode "0" into a scratch link, warnings dropped: only the answer counts */
+	hit = kind == 'b' ? ip_bond_kv(&quiet, &probe, key, "0")
+			  : ip_slave_kv(&quiet, &probe, key, "0");
+	free(probe.bond);
+	free(probe.slave);
+	if (quiet.rc)
+		t->c->rc = quiet.rc;
+	return hit;
+}
+
+/*
+ * "key value" pairs of line kind @kind from tok[@i] on: known keys take the
+ * next word, other words are skipped one by one; a key that ends the line
+ * waits in pend_key for the first word of the next one.  Returns the number
+ * of known keys.
+ */
+static size_t pairs(struct text_ctx *t, char kind, char **tok, size_t n, size_t i)
+{
+	size_t known = 0;
+
+	for (; i < n; i++) {
+		if (i + 1 == n) {
+			if (is_key(t, kind, tok[i]))
+				snprintf(t->pend_key, sizeof(t->pend_key), "%s", tok[i]);
+			break;
+		}
+		if (kv(t, kind, tok[i], tok[i + 1])) {
+			known++;
+			i++;
+		}
+	}
+	return known;
+}
+
 static void link_line(struct text_ctx *t, char **tok, size_t n)
 {
 	struct ip_ctx *c = t->c;
 	char *name = tok[1], *at, *flags;
 	struct ip_link *l;
-	int v;
 
 	name[strlen(name) - 1] = '\0';
 	at = strchr(name, '@');
@@ -92,8 +188,12 @@ static void link_line(struct text_ctx *t, char **tok, size_t n)
 	l = ip_new_link(c, name);
 	t->cur = l;
 	t->pend.dir = 0;
-	if (!l)
+	t->detail = 'l';
+	t->pend_key[0] = '\0';
+	if (!l) {
+		t->detail = 0;
 		return;
+	}
 	l->ifindex = atoi(tok[0]);
 	if (at && strcmp(at, "NONE"))
 		ip_set_name(c, l->link, at);
@@ -101,20 +201,7 @@ static void link_line(struct text_ctx *t, char **tok, size_t n)
 	flags[strcspn(flags, ">")] = '\0';
 	for (char *save = NULL, *w = strtok_r(flags, ",", &save); w; w = strtok_r(NULL, ",", &save))
 		ip_flag_word(l, w);
-	for (size_t i = 3; i + 1 < n; i++) {
-		if (!strcmp(tok[i], "mtu") && all_digits(tok[i + 1])) {
-			bc_u32_set(&l->mtu, (uint32_t)strtoul(tok[++i], NULL, 10));
-		} else if (!strcmp(tok[i], "master")) {
-			ip_set_name(c, l->master, tok[++i]);
-		} else if (!strcmp(tok[i], "state")) {
-			v = ip_operstate(tok[++i]);
-			if (v >= 0)
-				bc_u32_set(&l->operstate, (uint32_t)v);
-			else
-				ip_warn(c, "%s: operstate '%.30s' unknown; ignored", l->name,
-					tok[i]);
-		}
-	}
+	pairs(t, 'l', tok, n, 3);
 }
 
 /* Counter of column @name in an RX or TX table (ip/ipaddress.c print_stats64). */
@@ -179,29 +266,66 @@ static bool stats_numbers(struct text_ctx *t, char **tok, size_t n)
 	return true;
 }
 
-/* `bond ...` or `bond_slave ...`: known keys take the next word as value. */
+/* `bond ...` or `bond_slave ...`: the options after the first word. */
 static void detail_line(struct text_ctx *t, bool slave, char **tok, size_t n)
 {
-	struct ip_ctx *c = t->c;
 	struct ip_link *l = t->cur;
-	size_t known = 0;
 
-	for (size_t i = 1; i + 1 < n; i++) {
-		bool hit = slave ? ip_slave_kv(c, l, tok[i], tok[i + 1])
-				 : ip_bond_kv(c, l, tok[i], tok[i + 1]);
-
-		if (hit) {
-			known++;
-			i++;
-		}
-	}
-	if (!known) {
-		ip_warn(c, "%s: '%s' line without any option ip prints; ignored", l->name,
+	t->detail = slave ? 's' : 'b';
+	if (!pairs(t, t->detail, tok, n, 1) && !t->pend_key[0]) {
+		ip_warn(t->c, "%s: '%s' line without any option ip prints; ignored", l->name,
 			slave ? "bond_slave" : "bond");
+		t->detail = 0;
 		return;
 	}
 	if (slave && l->slave)
 		l->slave->ifindex = l->ifindex;
+}
+
+/*
+ * The rest of a line that a mail client or terminal wrapped: the value of a
+ * key that ended the line before, or a line that starts with a key of the
+ * line before (for an interface line: holds one of its keys).  Only the
+ * line right after decides, so an address or `vf` line never passes for one.
+ */
+static bool continuation(struct text_ctx *t, char **tok, size_t n)
+{
+	char kind = t->detail;
+
+	if (!kind)
+		return false;
+	if (t->pend_key[0]) {
+		char key[BC_TEXT];
+
+		snprintf(key, sizeof(key), "%s", t->pend_key);
+		t->pend_key[0] = '\0';
+		if (kind == 'e') {
+			if (strchr(tok[0], ':') && strlen(tok[0]) < BC_MAC_STR)
+				ip_mac(&t->cur->mac, tok[0]);
+			return true;
+		}
+		kv(t, kind, key, tok[0]);
+		pairs(t, kind, tok, n, 1);
+		if (kind == 's' && t->cur->slave)
+			t->cur->slave->ifindex = t->cur->ifindex;
+		return true;
+	}
+	if (kind == 'e' || !strncmp(tok[0], "link/", 5) || !strcmp(tok[0], "bond") ||
+	    !strcmp(tok[0], "bond_slave"))
+		return false;
+	if (kind == 'l') {
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!strcmp(tok[i], "master") || !strcmp(tok[i], "state") ||
+			    !strcmp(tok[i], "qdisc")) {
+				pairs(t, kind, tok, n, 0);
+				return true;
+			}
+		return false;
+	}
+	if (!is_key(t, kind, tok[0]))
+		return false;
+	pairs(t, kind, tok, n, 0);
+	return true;
 }
 
 static void logical_line(struct text_ctx *t, char *s)
@@ -218,8 +342,15 @@ static void logical_line(struct text_ctx *t, char *s)
 	if (stats_numbers(t, tok, n))
 		return;
 	t->pend.dir = 0;
+	if (continuation(t, tok, n))
+		return;
+	t->detail = 0;
+	t->pend_key[0] = '\0';
 	if (!strncmp(tok[0], "link/", 5)) {
-		if (n > 1 && strchr(tok[1], ':') && strlen(tok[1]) < BC_MAC_STR)
+		t->detail = 'e';
+		if (n == 1)
+			snprintf(t->pend_key, sizeof(t->pend_key), "mac");
+		else if (strchr(tok[1], ':') && strlen(tok[1]) < BC_MAC_STR)
 			ip_mac(&t->cur->mac, tok[1]);
 	} else if (!strcmp(tok[0], "bond")) {
 		detail_line(t, false, tok, n);
@@ -297,5 +428,8 @@ int ip_scan_text(struct ip_ctx *c, const char *text, size_t len)
 		}
 		physical_line(&t, s, n);
 	}
+	if (t.pend_key[0] && t.cur)
+		ip_warn(c, "%s: '%s' without a value at the end of the text (cut paste?)",
+			t.cur->name, t.pend_key);
 	return c->rc;
 }

@@ -173,6 +173,23 @@ static void incomplete(struct bc_bond *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A bond known only from its slaves: the kernel gives a port an aggregator
+ * id and LACP port states only in 802.3ad mode (bond_fill_slave_info()),
+ * so those prove the mode even without the master's line.
+ */
+static void mode_from_slaves(struct bc_bond *b)
+{
+	if (b->mode.st != BC_NOT_REPORTED)
+		return;
+	for (size_t i = 0; i < b->n_slaves; i++)
+		if (bc_u32_known(&b->slaves[i].aggregator_id) ||
+		    bc_u32_known(&b->slaves[i].actor_oper_port_state)) {
+			bc_u32_set(&b->mode, BC_MODE_8023AD);
+			return;
+		}
+}
+
 /* What the bond's own fields prove about its slave list (ip-link.h). */
 static void check_complete(struct bc_bond *b, bool full_dump, bool master_listed)
 {
@@ -266,6 +283,8 @@ static int assemble(struct ip_ctx *c, size_t first)
 	for (size_t i = first; i < c->snap->n_bonds; i++) {
 		struct bc_bond *b = &c->snap->bonds[i];
 
+		if (!find_link(c, b->name))
+			mode_from_slaves(b);
 		check_complete(b, full_dump, find_link(c, b->name) != NULL);
 	}
 	return 0;
@@ -303,18 +322,81 @@ static void name_links(const struct ip_ctx *c, char *buf, size_t cap)
 		snprintf(buf + len, cap - len, ", ...");
 }
 
-/* JSON when the first non-blank character of a line is '[' or '{'. */
+/* -EINVAL when the listing holds no bond and no bond slave: say what it holds. */
+static int check_any_bond(const struct ip_ctx *c, bool json, struct bc_error *err)
+{
+	bool flagged = false;
+	char names[96];
+
+	for (size_t i = 0; i < c->n_links; i++) {
+		if (c->links[i].bond || c->links[i].slave)
+			return 0;
+		flagged |= (c->links[i].flags & (IPF_MASTER | IPF_SLAVE)) != 0;
+	}
+	if (!c->n_links)
+		return bc_error_set(
+			err, -EINVAL, "%s: expected an `ip -d link` listing; found no interface %s",
+			c->origin,
+			json ? "object with an \"ifname\"" : "line 'N: NAME: <FLAGS> ...'");
+	name_links(c, names, sizeof(names));
+	return bc_error_set(err, -EINVAL,
+			    "%s: expected an `ip -d link` listing with a 'bond mode ...' or "
+			    "'bond_slave ...' line (%s); found %zu interface%s (%s) and none is a "
+			    "bond or bond slave%s",
+			    c->origin,
+			    json ? "JSON: linkinfo.info_kind \"bond\"" : "`ip -d` prints them",
+			    c->n_links, c->n_links == 1 ? "" : "s", names,
+			    flagged ? "; MASTER/SLAVE flags are there: taken without -d?" : "");
+}
+
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/*
+ * Whether a JSON array of objects or an object starts at @p: "[{", "[]",
+ * "{\"" or "{}" with blanks between.  A prompt "[root@host ~]# ip -j ..."
+ * also starts with '[', and is not one.
+ */
+static bool json_start(const char *p, const char *end)
+{
+	char open = *p++;
+
+	while (p < end && blank(*p))
+		p++;
+	if (p == end)
+		return false;
+	return open == '[' ? *p == '{' || *p == ']' : *p == '"' || *p == '}';
+}
+
+/*
+ * JSON when a line starts (after blanks) with a JSON array or object before
+ * any interface line ("N: ..."); lines before it (a prompt, the command) are
+ * skipped.  @start is where the JSON begins.
+ */
 static bool looks_json(const char *text, size_t len, size_t *start)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')
-			continue;
-		if (i + 3 <= len && !memcmp(text + i, "\xef\xbb\xbf", 3)) {
-			i += 2;
-			continue;
+	const char *end = text + len;
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len) {
+		const char *nl;
+
+		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+			i++;
+		if (i < len && (text[i] == '[' || text[i] == '{') && json_start(text + i, end)) {
+			*start = i;
+			return true;
 		}
-		*start = i;
-		return text[i] == '[' || text[i] == '{';
+		if (i < len && text[i] >= '0' && text[i] <= '9')
+			return false; /* an interface line first: text */
+		nl = memchr(text + i, '\n', len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - text) + 1;
 	}
 	return false;
 }
@@ -338,36 +420,8 @@ int bc_ip_parse(const char *text, size_t len, const char *origin, struct bc_snap
 	rc = json ? ip_scan_json(&c, text + start, len - start, err) : ip_scan_text(&c, text, len);
 	if (!rc && c.rc)
 		rc = c.rc;
-	if (!rc) {
-		size_t nb = 0, ns = 0;
-
-		for (size_t i = 0; i < c.n_links; i++) {
-			nb += c.links[i].bond != NULL;
-			ns += c.links[i].slave != NULL;
-		}
-		if (!nb && !ns) {
-			char names[96];
-
-			name_links(&c, names, sizeof(names));
-			if (c.n_links)
-				rc = bc_error_set(
-					err, -EINVAL,
-					"%s: expected an `ip -d link` listing with a 'bond "
-					"mode ...' or 'bond_slave ...' line (%s); found %zu "
-					"interface%s (%s) and none is a bond or bond slave",
-					c.origin,
-					json ? "JSON: linkinfo.info_kind \"bond\""
-					     : "`ip -d` prints them",
-					c.n_links, c.n_links == 1 ? "" : "s", names);
-			else
-				rc = bc_error_set(err, -EINVAL,
-						  "%s: expected an `ip -d link` listing; found no "
-						  "interface %s",
-						  c.origin,
-						  json ? "object with an \"ifname\""
-						       : "line 'N: NAME: <FLAGS> ...'");
-		}
-	}
+	if (!rc)
+		rc = check_any_bond(&c, json, err);
 	if (!rc)
 		rc = assemble(&c, first);
 	if (!rc && c.rc)

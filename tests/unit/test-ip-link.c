@@ -273,6 +273,7 @@ static void test_case04_json(void **state)
 	(void)state;
 	load("json/04-active-backup-arp-both-backup-lfc466.json");
 	check_case04();
+	assert_string_equal(snap.bonds[0].slaves[0].kind, "veth");
 }
 
 /* JSON of case 02 (`ip -j -d address`): ad_info nest, arp_validate null */
@@ -306,8 +307,9 @@ static void test_case06(void **state)
 	assert_int_equal(snap.n_bonds, 1);
 	b = &snap.bonds[0];
 	assert_string_equal(b->name, "bond0");
-	assert_st(b->mode, BC_NOT_REPORTED);
+	assert_u32(b->mode, BC_MODE_8023AD); /* only 802.3ad ports have aggregator ids */
 	assert_st(b->miimon_ms, BC_NOT_REPORTED);
+	assert_st(b->lacp_rate, BC_NOT_REPORTED);
 	assert_true(b->slaves_incomplete);
 	assert_int_equal(b->n_slaves, 1);
 	s = &b->slaves[0];
@@ -557,6 +559,49 @@ static void test_active_index(void **state)
 	assert_null(finding("no-active-slave", "bond0"));
 }
 
+/* Slaves only: their AD attributes prove 802.3ad, so the port checks run. */
+static void test_slaves_only_8023ad(void **state)
+{
+	const struct bc_finding *f;
+
+	(void)state;
+	load_text(
+		"4: eth0_1: <BROADCAST,MULTICAST,SLAVE,UP,LOWER_UP> mtu 9000 master bond0 "
+		"state UP\n"
+		"    bond_slave state ACTIVE mii_status UP link_failure_count 0 ad_aggregator_id 1 "
+		"ad_actor_oper_port_state 63 ad_partner_oper_port_state 61\n");
+	assert_u32(snap.bonds[0].mode, BC_MODE_8023AD);
+	assert_true(snap.bonds[0].slaves_incomplete);
+	f = finding("lacp-rate-mismatch", "bond0/eth0_1");
+	assert_non_null(f);
+	assert_string_equal(evidence(f, "partner_timeout"), "long (slow)");
+	assert_null(finding("lacp-not-in-sync", "bond0/eth0_1"));
+	assert_null(finding("lacp-slow-rate", "bond0"));
+}
+
+/* Master only: its primary and active slave are not "not enslaved". */
+static void test_master_only_primary(void **state)
+{
+	(void)state;
+	load_text("2: bond0: <BROADCAST,MULTICAST,MASTER,UP,LOWER_UP> mtu 1500 state UP\n"
+		  "    bond mode active-backup active_slave eth0 miimon 100 primary eth0 "
+		  "primary_reselect always\n");
+	assert_true(snap.bonds[0].slaves_incomplete);
+	assert_non_null(strstr(snap.bonds[0].incomplete_reason, "active_slave eth0"));
+	assert_null(finding("primary-down", "bond0"));
+	assert_null(finding("no-active-slave", "bond0"));
+	bc_snapshot_free(&snap);
+	/* the whole slave list shown (lo: a full dump) and the primary not in it */
+	load_text(
+		"1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 state UNKNOWN\n"
+		"3: eth1: <BROADCAST,MULTICAST,SLAVE,UP,LOWER_UP> mtu 1500 master bond0 state UP\n"
+		"    bond_slave state ACTIVE mii_status UP link_failure_count 0\n"
+		"2: bond0: <BROADCAST,MULTICAST,MASTER,UP,LOWER_UP> mtu 1500 state UP\n"
+		"    bond mode active-backup active_slave eth1 miimon 100 primary eth0\n");
+	assert_true(snap.bonds[0].slaves_incomplete); /* primary eth0 is not listed */
+	assert_null(finding("primary-down", "bond0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +619,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_hidden_actor, teardown),
 		cmocka_unit_test_teardown(test_master_only, teardown),
 		cmocka_unit_test_teardown(test_active_index, teardown),
+		cmocka_unit_test_teardown(test_slaves_only_8023ad, teardown),
+		cmocka_unit_test_teardown(test_master_only_primary, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -221,6 +221,92 @@ static void test_bad_values(void **state)
 	assert_true(warned("longer than 15 bytes"));
 }
 
+/* A mail client wrapped the bond and bond_slave lines: the second halves still count. */
+static void test_wrapped_lines(void **state)
+{
+	static const char t[] =
+		"7: bond0: <BROADCAST,MULTICAST,MASTER,UP,LOWER_UP> mtu 1500 qdisc noqueue state "
+		"UP\n"
+		"    bond mode active-backup active_slave eth0 miimon 100 updelay 0\n"
+		"downdelay 200 use_carrier 1 arp_interval 0 primary eth0\n"
+		"    inet 192.0.2.7/24 brd 192.0.2.255 scope global bond0\n"
+		"state 5 miimon 7\n" /* not a continuation: an address line came between */
+		"3: eth0: <BROADCAST,MULTICAST,SLAVE,UP,LOWER_UP> mtu 1500 master bond0 state UP\n"
+		"    bond_slave state ACTIVE mii_status UP\n"
+		"    link_failure_count 3 perm_hwaddr 02:00:00:00:ee:03 queue_id 0\n"
+		"    vf 0 link/ether 02:00:00:00:ee:04, spoof checking off\n";
+	static const char no_d[] =
+		"3: eth0: <BROADCAST,MULTICAST,SLAVE,UP,LOWER_UP> mtu 1500 master bond0 state UP\n";
+
+	(void)state;
+	assert_int_equal(parse(t, strlen(t)), 0);
+	assert_int_equal(snap.bonds[0].downdelay_ms.v, 200);
+	assert_int_equal(snap.bonds[0].miimon_ms.v, 100);
+	assert_string_equal(snap.bonds[0].primary.v, "eth0");
+	assert_int_equal(snap.bonds[0].slaves[0].link_failure_count.v, 3);
+	assert_string_equal(snap.bonds[0].slaves[0].perm_hwaddr.v, "02:00:00:00:ee:03");
+	bc_snapshot_free(&snap);
+	/* `ip link` without -d: the flags tell what is missing */
+	assert_int_equal(parse(no_d, strlen(no_d)), -EINVAL);
+	assert_non_null(strstr(err.msg, "without -d?"));
+}
+
+/*
+ * `ip -o -d link` quoted and wrapped by a mail client at ~72 columns
+ * (made up in the shape of a netdev post): the interface line, a bare
+ * link/ether and a key whose value went to the next line all survive.
+ */
+static void test_wrapped_one_line(void **state)
+{
+	static const char t[] =
+		">> $ ip -o -d link show | grep bond5\n"
+		">> 2: eth9: <NO-CARRIER,BROADCAST,MULTICAST,SLAVE,UP> mtu 1500 qdisc\n"
+		">> fq_codel master bond5 state DOWN mode DEFAULT group default qlen 1000\\\n"
+		">> link/ether 02:00:00:00:ef:01 brd ff:ff:ff:ff:ff:ff promiscuity 0 minmtu 68\n"
+		">> maxmtu 9000 \\    bond_slave state ACTIVE mii_status UP link_failure_count\n"
+		">> 4 perm_hwaddr 02:00:00:00:ef:01 queue_id 0 numtxqueues 1 numrxqueues 1\n"
+		">> 41: bond5: <BROADCAST,MULTICAST,MASTER,UP,LOWER_UP> mtu 1500 qdisc noqueue\n"
+		">> state UP mode DEFAULT group default qlen 1000\\    link/ether\n"
+		">> 02:00:00:00:ef:02 brd ff:ff:ff:ff:ff:ff promiscuity 0 minmtu 68 maxmtu\n"
+		">> 65535 \\    bond mode balance-xor miimon 0 updelay 0 downdelay 0 ad_select\n"
+		">> stable use_carrier 1 arp_interval 0 arp_validate none\n";
+	const struct bc_bond *b;
+
+	(void)state;
+	assert_int_equal(parse(t, strlen(t)), 0);
+	b = &snap.bonds[0];
+	assert_string_equal(b->name, "bond5");
+	assert_string_equal(b->mac.v, "02:00:00:00:ef:02");
+	assert_int_equal(b->operstate.v, 6);
+	assert_int_equal(b->ad_select.st, BC_KNOWN);
+	assert_int_equal(b->arp_interval_ms.st, BC_KNOWN);
+	assert_int_equal(b->n_slaves, 1);
+	assert_string_equal(b->slaves[0].name, "eth9");
+	assert_int_equal(b->slaves[0].operstate.v, 2);
+	assert_int_equal(b->slaves[0].carrier.v, 0);
+	assert_int_equal(b->slaves[0].link_failure_count.v, 4);
+	assert_string_equal(b->slaves[0].perm_hwaddr.v, "02:00:00:00:ef:01");
+	assert_int_equal(snap.n_warnings, 0);
+}
+
+/* Prompts and markup before the listing: "[root@h ~]#" is not JSON, "$ ip -j" precedes it. */
+static void test_prompts(void **state)
+{
+	static const char text[] = "[root@host ~]# ip -d link show\n{code}\n" BOND_REC "{code}\n";
+	static const char json[] =
+		"$ ip -j -d link show bond0\n"
+		"[ {\"ifname\":\"bond0\",\"linkinfo\":{\"info_kind\":\"bond\",\"info_data\":"
+		"{\"mode\":\"balance-rr\"}}} ]\n";
+
+	(void)state;
+	assert_int_equal(parse(text, strlen(text)), 0);
+	assert_int_equal(snap.bonds[0].n_slaves, 1);
+	assert_int_equal(snap.bonds[0].mode.v, BC_MODE_ACTIVEBACKUP);
+	bc_snapshot_free(&snap);
+	assert_int_equal(parse(json, strlen(json)), 0);
+	assert_int_equal(snap.bonds[0].mode.v, BC_MODE_ROUNDROBIN);
+}
+
 static void test_files(void **state)
 {
 	(void)state;
@@ -242,6 +328,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrapped_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrapped_one_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prompts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 	};
 
