@@ -10,8 +10,10 @@
  *   bc_sos_load()                       the merge (src/workflow/sos.c):
  *       parses them into one snapshot, as the live inspect joins its sources.
  *
- * Files looked for, relative to the report's root (the tree itself, or the
- * first folder below it that holds them, e.g. sosreport-host-2024-01-01/):
+ * Files looked for, relative to the report's root: for a folder, the folder
+ * itself or the first sub-folder by name that holds them (sos packs
+ * sosreport-host-2024-01-01/); in an archive, the shallowest folder (up to 4
+ * deep) above such files, the first in archive order on a tie:
  *   proc/net/bonding/<any name>                   one bond each (bc_proc_parse)
  *   sos_commands/networking/ip_-d_address         the ip listing; else
  *     ip_-s_-d_link, else ip_-d_link              (bc_ip_parse)
@@ -24,7 +26,8 @@
  * a tarball is read with libarchive (tar, gzip, xz, bzip2, zstd, lzma),
  * whose symlink and hardlink entries are skipped, and entries with absolute
  * paths or ".." components are ignored.  Nothing is ever written to disk.
- * Limits: BC_SOS_MAX_FILE bytes per file kept, BC_SOS_MAX_FILES files kept,
+ * Limits: BC_SOS_MAX_FILE bytes per file kept, BC_SOS_MAX_FILES files and
+ * BC_SOS_MAX_KEPT bytes kept in all,
  * BC_SOS_MAX_ENTRIES archive entries and BC_SOS_MAX_UNPACKED bytes
  * decompressed; past them the read stops with -EFBIG.
  */
@@ -39,6 +42,7 @@
 
 #define BC_SOS_MAX_FILE	    (16u << 20)	  /* = BC_PROC_MAX_SIZE */
 #define BC_SOS_MAX_FILES    4096	  /* bond + ethtool files kept */
+#define BC_SOS_MAX_KEPT	    (256u << 20)  /* bytes of those files together */
 #define BC_SOS_MAX_ENTRIES  2000000ul	  /* archive entries looked at */
 #define BC_SOS_MAX_UNPACKED (16ull << 30) /* bytes decompressed: 16 GiB */
 #define BC_SOS_MAX_NOTES    64
@@ -53,9 +57,10 @@ enum bc_sos_kind {
 /* One file kept: its kind, the name after the prefix (bond file or device), bytes. */
 struct bc_sos_file {
 	enum bc_sos_kind kind;
-	char name[256]; /* file name (bond) or device name (ethtool) */
-	char path[512]; /* path below the input, for messages and origin */
-	char *data;	/* owned, NUL-terminated; len excludes the NUL */
+	char name[256];	  /* file name (bond) or device name (ethtool) */
+	char path[512];	  /* path below the input, for messages and origin */
+	char prefix[256]; /* its report folder ("" for the top of the input) */
+	char *data;	  /* owned, NUL-terminated; len excludes the NUL */
 	size_t len;
 	int rank; /* BC_SOS_IP: 0 ip_-d_address, 1 ip_-s_-d_link, 2 ip_-d_link */
 };
@@ -64,8 +69,9 @@ struct bc_sos {
 	char origin[256];	   /* the DIR or TARBALL as given */
 	bool is_dir;		   /* origin is a folder (else an archive) */
 	char root[256];		   /* the report's folder below it, "" for the tree itself */
-	struct bc_sos_file *files; /* owned, in the order found */
+	struct bc_sos_file *files; /* owned; by kind, then name */
 	size_t n_files;
+	size_t kept;			   /* bytes of all files' data together */
 	char notes[BC_SOS_MAX_NOTES][256]; /* what was skipped and why */
 	size_t n_notes;
 };
@@ -83,7 +89,8 @@ struct bc_sos {
  *   -ENOENT, -EACCES, ... when @path cannot be opened (message names it);
  *   -EINVAL when @path is neither a directory nor an archive libarchive
  *     reads as tar (the message says what libarchive found);
- *   -EFBIG past BC_SOS_MAX_ENTRIES, BC_SOS_MAX_UNPACKED or BC_SOS_MAX_FILES;
+ *   -EFBIG past BC_SOS_MAX_ENTRIES, BC_SOS_MAX_UNPACKED, BC_SOS_MAX_FILES or
+ *     BC_SOS_MAX_KEPT;
  *   -EIO for a damaged archive (libarchive's message);
  *   -ENOSYS when the kernel has no openat2() (Linux < 5.6) for a directory;
  *   -ENOMEM.
@@ -119,7 +126,9 @@ bool bc_sos_bond_name(const char *file, char out[BC_IFNAMSIZ]);
  *     slaves (MTU, carrier, current and permanent MAC, operstate) and is
  *     cross-checked with /proc field by field (bc_merge_proc_as(), sources
  *     "ip" and "proc"): every difference is a source-disagreement; a bond
- *     only the listing shows is kept from it alone;
+ *     only the listing shows is kept from it alone; a /proc bond whose name
+ *     the listing does not know takes the name of the listing's bond that
+ *     shows one of its slaves, when /proc has no bond of that name;
  *   - ethtool -i gives each slave's driver, version, firmware and bus-info;
  *     ethtool DEV completes speed, duplex, autoneg, port and carrier and is
  *     cross-checked with /proc's speed/duplex and ip's carrier.

@@ -270,10 +270,17 @@ static void check_disagreements(struct fnd_ctx *c)
 		    (d->subject[blen] && d->subject[blen] != '/'))
 			continue;
 		snprintf(subj, sizeof(subj), "%s", d->subject);
-		f = fnd_add(c, "source-disagreement", NULL,
-			    "Two kernel interfaces report different values: re-run inspect "
-			    "(the state may have changed between reads); if it persists, "
-			    "report it with the output of `bondcheck inspect --record DIR`.");
+		/* a sosreport cannot be re-read: its commands ran seconds apart */
+		f = fnd_add(
+			c, "source-disagreement", NULL,
+			s->source == BC_SRC_SOS
+				? "The sosreport's commands ran seconds apart and saw different "
+				  "values: the state changed while it was taken (a flapping "
+				  "link?). Look for link changes then in its kernel log "
+				  "(var/log/messages) and take a new report to confirm."
+				: "Two kernel interfaces report different values: re-run inspect "
+				  "(the state may have changed between reads); if it persists, "
+				  "report it with the output of `bondcheck inspect --record DIR`.");
 		if (!f)
 			return;
 		snprintf(f->subject, sizeof(f->subject), "%s", subj);

@@ -320,6 +320,9 @@ static int load_sos(const char *path, struct bc_snapshot *snap)
 	int rc = bc_sos_inspect(path, snap, &err);
 
 	if (rc) {
+		/* what the walker skipped explains an empty result */
+		for (size_t i = 0; i < snap->n_warnings; i++)
+			fprintf(stderr, "bondcheck: warning: %s\n", snap->warnings[i]);
 		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
 		return BC_EXIT_ENV;
 	}

@@ -68,7 +68,7 @@ static void copy(char *dst, size_t cap, const char *v)
 int bc_ethtool_i_parse(const char *text, size_t len, struct bc_slave *s, struct bc_error *err)
 {
 	struct cursor c = {text, text + len};
-	char line[LINE_MAX_LEN], first[LINE_MAX_LEN] = "";
+	char line[LINE_MAX_LEN] = "", first[LINE_MAX_LEN] = "";
 	char drv[32] = "", ver[32] = "", fw[32] = "", bus[32] = "";
 	bool have_drv = false;
 	const char *v;
@@ -162,7 +162,7 @@ static bool port(const char *v, struct bc_u32 *out)
 int bc_ethtool_link_parse(const char *text, size_t len, struct bc_slave *s, struct bc_error *err)
 {
 	struct cursor c = {text, text + len};
-	char line[LINE_MAX_LEN];
+	char line[LINE_MAX_LEN] = ""; /* zeroed: value_of() reads up to the key's length */
 	unsigned int read = 0;
 	const char *v;
 

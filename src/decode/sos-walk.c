@@ -5,6 +5,7 @@
  * opened with openat2(RESOLVE_BENEATH) from the root's fd; tarballs are read
  * by libarchive from the stream, symlink and hardlink entries skipped.
  */
+#define _GNU_SOURCE /* O_PATH */
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -65,20 +66,20 @@ static bool classify_networking(const char *file, struct bc_sos_file *f)
 
 /*
  * Classify @path (relative, '/'-separated; "./" and empty components
- * ignored).  Sets @f's kind, name and path, and @prefix to the folders above
- * proc/ or sos_commands/.  Returns 1 when wanted, 0 when not, -1 when the
+ * ignored).  Sets @f's kind, name, path and prefix (the folders above
+ * proc/ or sos_commands/).  Returns 1 when wanted, 0 when not, -1 when the
  * path is unsafe (absolute or with a ".." component).
  */
-static int classify(const char *path, struct bc_sos_file *f, char *prefix, size_t cap)
+static int classify(const char *path, struct bc_sos_file *f)
 {
 	char buf[1024], *comp[MAX_DEPTH + 1], *save = NULL;
-	size_t n = 0, pre;
+	size_t n = 0, pre, plen = strlen(path);
 
 	if (path[0] == '/')
 		return -1;
-	if (strlen(path) >= sizeof(buf))
+	if (plen >= sizeof(buf))
 		return 0;
-	strcpy(buf, path);
+	memcpy(buf, path, plen + 1);
 	for (char *t = strtok_r(buf, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
 		if (!strcmp(t, ".."))
 			return -1;
@@ -102,29 +103,52 @@ static int classify(const char *path, struct bc_sos_file *f, char *prefix, size_
 	}
 	if (pre > MAX_PREFIX)
 		return 0;
-	prefix[0] = '\0';
 	for (size_t i = 0; i < pre; i++) {
-		size_t len = strlen(prefix);
+		size_t len = strlen(f->prefix);
 
-		snprintf(prefix + len, cap - len, "%s%s", i ? "/" : "", comp[i]);
+		snprintf(f->prefix + len, sizeof(f->prefix) - len, "%s%s", i ? "/" : "", comp[i]);
 	}
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	return 1;
 }
 
-/* Decide whether a file under @prefix belongs to the report kept so far. */
-static bool same_report(struct bc_sos *sos, bool *root_set, const char *prefix, const char *path)
+static size_t depth(const char *prefix)
 {
-	if (!*root_set) {
-		snprintf(sos->root, sizeof(sos->root), "%s", prefix);
-		*root_set = true;
-		return true;
+	size_t d = prefix[0] != '\0';
+
+	for (; *prefix; prefix++)
+		d += *prefix == '/';
+	return d;
+}
+
+/*
+ * An archive may hold more than one tree with these paths (a report inside
+ * a report, a container's root): keep the shallowest report folder, the
+ * first in archive order on a tie, and note every file of the others.
+ */
+static void one_report(struct bc_sos *sos)
+{
+	size_t best = 0, n = 0;
+
+	for (size_t i = 1; i < sos->n_files; i++)
+		if (depth(sos->files[i].prefix) < depth(sos->files[best].prefix))
+			best = i;
+	if (!sos->n_files)
+		return;
+	snprintf(sos->root, sizeof(sos->root), "%s", sos->files[best].prefix);
+	for (size_t i = 0; i < sos->n_files; i++) {
+		struct bc_sos_file *f = &sos->files[i];
+
+		if (strcmp(f->prefix, sos->root)) {
+			note(sos, "%s: skipped: a second report folder ('%s'; the report is '%s')",
+			     f->path, f->prefix, sos->root);
+			sos->kept -= f->len;
+			free(f->data);
+			continue;
+		}
+		sos->files[n++] = *f;
 	}
-	if (!strcmp(sos->root, prefix))
-		return true;
-	note(sos, "%s: skipped: a second report folder ('%s'; the first was '%s')", path, prefix,
-	     sos->root);
-	return false;
+	sos->n_files = n;
 }
 
 static int keep(struct bc_sos *sos, struct bc_sos_file *f, char *data, size_t len,
@@ -132,12 +156,12 @@ static int keep(struct bc_sos *sos, struct bc_sos_file *f, char *data, size_t le
 {
 	struct bc_sos_file *arr;
 
-	if (sos->n_files >= BC_SOS_MAX_FILES) {
+	if (sos->n_files >= BC_SOS_MAX_FILES || sos->kept + len > BC_SOS_MAX_KEPT) {
 		free(data);
 		return bc_error_set(err, -EFBIG,
-				    "%s: more than %u bonding and ethtool files; expected a "
-				    "sosreport (tens of files)",
-				    sos->origin, BC_SOS_MAX_FILES);
+				    "%s: more than %u bonding and ethtool files or %u MiB of them; "
+				    "expected a sosreport (tens of files of a few KiB)",
+				    sos->origin, BC_SOS_MAX_FILES, BC_SOS_MAX_KEPT >> 20);
 	}
 	arr = realloc(sos->files, (sos->n_files + 1) * sizeof(*arr));
 	if (!arr) {
@@ -147,6 +171,7 @@ static int keep(struct bc_sos *sos, struct bc_sos_file *f, char *data, size_t le
 	sos->files = arr;
 	f->data = data;
 	f->len = len;
+	sos->kept += len;
 	arr[sos->n_files++] = *f;
 	return 0;
 }
@@ -156,7 +181,8 @@ static int keep(struct bc_sos *sos, struct bc_sos_file *f, char *data, size_t le
 static int open_beneath(int rootfd, const char *path, int flags)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC | O_NONBLOCK),
+		/* openat2 refuses O_NONBLOCK beside O_PATH */
+		.flags = (uint64_t)(flags | O_CLOEXEC | ((flags & O_PATH) ? 0 : O_NONBLOCK)),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
@@ -210,15 +236,26 @@ static int slurp(int fd, char **out, size_t *len)
 
 static int read_one(struct bc_sos *sos, int rootfd, const char *rel, struct bc_error *err)
 {
-	char prefix[256];
 	struct bc_sos_file f;
 	char *data = NULL;
 	size_t len = 0;
 	int fd, rc;
 
-	if (classify(rel, &f, prefix, sizeof(prefix)) != 1)
+	if (classify(rel, &f) != 1)
 		return 0;
-	fd = open_beneath(rootfd, rel, O_RDONLY);
+	/* look before opening: opening a device or FIFO can have side effects */
+	fd = open_beneath(rootfd, rel, O_PATH);
+	if (fd >= 0) {
+		struct stat st;
+		bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
+		close(fd);
+		if (!regular) {
+			note(sos, "%s: skipped: not a regular file", rel);
+			return 0;
+		}
+		fd = open_beneath(rootfd, rel, O_RDONLY);
+	}
 	if (fd == -EXDEV || fd == -ELOOP) {
 		note(sos, "%s: skipped: a symlink that leads out of the tree is never followed",
 		     rel);
@@ -424,14 +461,12 @@ static int not_archive(struct archive *a, const char *origin, struct bc_error *e
 static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *err)
 {
 	struct archive_entry *e;
-	bool root_set = false;
 	unsigned long entries = 0;
 	int r;
 
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *path = archive_entry_pathname(e);
 		struct bc_sos_file f;
-		char prefix[256];
 		int c;
 
 		if (++entries > BC_SOS_MAX_ENTRIES ||
@@ -444,7 +479,7 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 				(unsigned long long)(BC_SOS_MAX_UNPACKED >> 30));
 		if (!path)
 			continue;
-		c = classify(path, &f, prefix, sizeof(prefix));
+		c = classify(path, &f);
 		if (c < 0) {
 			note(sos,
 			     "%s: skipped: an absolute path or '..' in an archive is never "
@@ -466,8 +501,6 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 			note(sos, "%s: skipped: larger than 16 MiB", path);
 			continue;
 		}
-		if (!same_report(sos, &root_set, prefix, path))
-			continue;
 		r = read_entry(a, sos, &f, archive_entry_size_is_set(e) ? archive_entry_size(e) : 0,
 			       err);
 		if (r)
@@ -480,6 +513,7 @@ static int walk_archive(struct archive *a, struct bc_sos *sos, struct bc_error *
 					      archive_error_string(a) ? archive_error_string(a)
 								      : "unreadable")
 			       : not_archive(a, sos->origin, err);
+	one_report(sos);
 	return 0;
 }
 

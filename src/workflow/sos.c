@@ -127,8 +127,42 @@ static int join(struct bc_snapshot *snap, struct bc_bond *pb, struct bc_bond *ip
 	return 0;
 }
 
+static bool share_a_slave(const struct bc_bond *a, const struct bc_bond *b)
+{
+	for (size_t i = 0; i < a->n_slaves; i++)
+		if (bc_bond_find_slave(b, a->slaves[i].name))
+			return true;
+	return false;
+}
+
+/*
+ * /proc's bond for listing bond @ipb: the one of the same name; else, when
+ * /proc has no bond of that name, the /proc bond whose name the listing does
+ * not know and that lists a slave of @ipb (a file not named after its bond,
+ * "status.txt"), renamed after @ipb.  NULL: the listing alone shows it.
+ */
+static struct bc_bond *match(struct bc_snapshot *snap, size_t n_proc, const struct bc_snapshot *ip,
+			     const struct bc_bond *ipb)
+{
+	struct bc_bond *pb = bc_snapshot_find_bond(snap, ipb->name);
+
+	for (size_t i = 0; !pb && i < n_proc; i++) {
+		struct bc_bond *c = &snap->bonds[i];
+
+		if (bc_snapshot_find_bond(ip, c->name) || !share_a_slave(c, ipb))
+			continue;
+		bc_snapshot_warn(snap,
+				 "%s: called %s after the ip listing, which shows the same slaves",
+				 c->origin, ipb->name);
+		snprintf(c->name, sizeof(c->name), "%s", ipb->name);
+		return c;
+	}
+	return pb;
+}
+
 static int load_ip(const struct bc_sos *sos, const struct bc_sos_file *f, struct bc_snapshot *snap)
 {
+	size_t n_proc = snap->n_bonds;
 	struct bc_snapshot tmp = {0};
 	struct bc_error e = {0};
 	char path[256];
@@ -147,8 +181,13 @@ static int load_ip(const struct bc_sos *sos, const struct bc_sos_file *f, struct
 	snap->lacp_hidden |= tmp.lacp_hidden;
 	snap->have |= tmp.have;
 	for (size_t i = 0; !rc && i < tmp.n_bonds; i++) {
-		struct bc_bond *ipb = &tmp.bonds[i], *pb = bc_snapshot_find_bond(snap, ipb->name);
+		struct bc_bond *ipb = &tmp.bonds[i], *pb = match(snap, n_proc, &tmp, ipb);
 
+		if (pb && (size_t)(pb - snap->bonds) >= n_proc) { /* listed twice */
+			rc = bc_snapshot_warn(snap, "%s: %s is listed twice; the second is ignored",
+					      path, ipb->name);
+			continue;
+		}
 		if (pb) {
 			rc = join(snap, pb, ipb);
 			continue;
@@ -260,9 +299,8 @@ int bc_sos_load(const struct bc_sos *sos, struct bc_snapshot *snap, struct bc_er
 	int rc = 0;
 
 	snap->source = BC_SRC_SOS;
-	for (size_t i = 0; i < sos->n_notes; i++)
-		if (bc_snapshot_warn(snap, "%s: %s", sos->origin, sos->notes[i]) < 0)
-			return -ENOMEM;
+	for (size_t i = 0; !rc && i < sos->n_notes; i++)
+		rc = bc_snapshot_warn(snap, "%s: %s", sos->origin, sos->notes[i]);
 	for (size_t i = 0; !rc && i < sos->n_files; i++)
 		if (sos->files[i].kind == BC_SOS_PROC_BOND)
 			rc = load_proc(sos, &sos->files[i], snap);

@@ -219,6 +219,8 @@ static void symlinks(void **state)
 	link_to("r/sos_commands/networking/ethtool_-i_eth2", "../../../outside/ethtool_-i_eth2");
 	link_to("r/sos_commands/networking/ethtool_-i_eth1", "ethtool_-i_eth1.real"); /* in */
 	link_to("r/proc/net/bonding/bond3", "/proc/self/root/etc/hostname");	      /* magic */
+	snprintf(outside, sizeof(outside), "%s/r/proc/net/bonding/bond4", tmpdir);
+	assert_int_equal(mkfifo(outside, 0644), 0); /* never opened: it would block */
 	snprintf(outside, sizeof(outside), "%s/r", tmpdir);
 	assert_int_equal(bc_sos_inspect(outside, &snap, &err), 0);
 	assert_int_equal(snap.n_bonds, 1);
@@ -228,6 +230,7 @@ static void symlinks(void **state)
 	assert_true(any_warning("proc/net/bonding/bond1: skipped: a symlink that leads out"));
 	assert_true(any_warning("ethtool_-i_eth2: skipped: a symlink that leads out"));
 	assert_true(any_warning("proc/net/bonding/bond3: skipped"));
+	assert_true(any_warning("proc/net/bonding/bond4: skipped: not a regular file"));
 }
 
 /* A folder that is a symlink out of the tree is not walked either. */
@@ -268,6 +271,31 @@ static void odd_file_name(void **state)
 	assert_int_equal(snap.bonds[1].mode.v, BC_MODE_ALB);
 	assert_true(any_warning("'bonding status (copy).txt' is not an interface name; the bond "
 				"is called bond1"));
+}
+
+/* A bond file named "status.txt" is named after the listing that shows its slaves. */
+static void named_by_listing(void **state)
+{
+	char cmd[1024];
+
+	(void)state;
+	put("proc/net/bonding/status.txt",
+	    SOS "/proc-ip-disagree/sosreport-vbox-2019-05-01/proc/net/"
+		"bonding/bond0");
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/sos_commands/networking' && sed 's/bond0/bond7/g' "
+		 "'%s/proc-ip-disagree/sosreport-vbox-2019-05-01/sos_commands/networking/"
+		 "ip_-d_address' >'%s/sos_commands/networking/ip_-d_address'",
+		 tmpdir, SOS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(bc_sos_inspect(tmpdir, &snap, &err), 0);
+	assert_int_equal(snap.n_bonds, 1);
+	assert_string_equal(snap.bonds[0].name, "bond7");
+	assert_int_equal(snap.bonds[0].n_slaves, 2);
+	assert_true(any_warning("called bond7 after the ip listing"));
+	/* /proc's view was joined: its eth2 link failure disagrees with the listing's */
+	assert_true(snap.n_disagreements >= 2);
+	assert_string_equal(snap.disagreements[0].subject, "bond7/eth2");
 }
 
 /* Archive entries: regular files with @data, or a symlink/hardlink when @link. */
@@ -363,6 +391,36 @@ static void hostile_archive(void **state)
 	assert_true(any_note("bond3: skipped: a second report folder ('sosreport-y'"));
 }
 
+/* A deeper tree first in the archive (a container's root) does not win. */
+static void shallowest_report(void **state)
+{
+	const struct entry e[] = {
+		{"sos-1/var/lib/c/proc/net/bonding/bond1", proc21, 0, AE_IFREG, NULL},
+		{"sos-1/sos_commands/networking/ethtool_-i_eth1", "driver: e1000\n", 0, AE_IFREG,
+		 NULL},
+		{"sos-1/proc/net/bonding/bond0", proc21, 0, AE_IFREG, NULL},
+	};
+	size_t cap = 1u << 20, n;
+	char *buf = malloc(cap);
+	FILE *f = fopen(CASE21, "r");
+
+	(void)state;
+	assert_non_null(buf);
+	assert_non_null(f);
+	assert_true(fread(proc21, 1, sizeof(proc21) - 1, f) > 100);
+	fclose(f);
+	n = build(e, sizeof(e) / sizeof(e[0]), buf, cap);
+	assert_int_equal(bc_sos_read_memory(buf, n, "nested.tar.gz", &sos, &err), 0);
+	free(buf);
+	assert_string_equal(sos.root, "sos-1");
+	assert_int_equal(sos.n_files, 2);
+	assert_string_equal(sos.files[0].name, "bond0");
+	assert_true(any_note("var/lib/c/proc/net/bonding/bond1: skipped: a second report folder"));
+	assert_int_equal(bc_sos_load(&sos, &snap, &err), 0);
+	assert_int_equal(snap.n_bonds, 1);
+	assert_string_equal(snap.bonds[0].slaves[0].driver, "e1000");
+}
+
 static void not_a_report(void **state)
 {
 	char path[512];
@@ -433,7 +491,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(symlinked_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(odd_file_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(named_by_listing, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_archive, setup, teardown),
+		cmocka_unit_test_setup_teardown(shallowest_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_a_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(proc_ip_disagree, setup, teardown),
 	};
