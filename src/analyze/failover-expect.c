@@ -123,11 +123,184 @@ static void detect(const struct bc_fo_end *e, enum bc_fo_cut cut, struct det *d)
 	snprintf(d->basis, sizeof(d->basis), "nothing detects this cut");
 }
 
+static const char *host_name(int h)
+{
+	return h == BC_FO_CLIENT ? "client" : "agent";
+}
+
+/*
+ * One end's own detection.  A carrier cut takes the client's slave down:
+ * the client sees its own carrier go; the agent's slave loses carrier only
+ * when it is wired straight to the client's, so an agent that watches
+ * carrier only (miimon, the hash modes' netdev event) sees it then, and
+ * otherwise only by what it would use for a silent cut (ARP, LACPDUs).
+ */
+static void end_expect(const struct bc_fo_end *e, enum bc_fo_host h, enum bc_fo_cut cut,
+		       struct bc_fo_end_expect *x)
+{
+	struct det d, far;
+
+	memset(x, 0, sizeof(*x));
+	detect(e, cut, &d);
+	x->by = d.by;
+	x->nominal_ms = d.nominal;
+	x->min_ms = d.min;
+	x->worst_ms = d.worst;
+	x->recovery_ms = d.recovery;
+	x->far_by = d.by;
+	x->far_worst_ms = d.worst;
+	snprintf(x->basis, sizeof(x->basis), "%s", d.basis);
+	snprintf(x->missing, sizeof(x->missing), "%s", d.missing);
+	switch (d.by) {
+	case BC_FO_BY_NONE_NEEDED:
+		x->sees = BC_FO_SEES_NOT_NEEDED;
+		snprintf(x->sight, sizeof(x->sight), "not a bond: nothing to detect");
+		return;
+	case BC_FO_BY_ARP:
+		x->sees = BC_FO_SEES_ARP;
+		snprintf(x->sight, sizeof(x->sight), "its ARP probes' replies stop");
+		return;
+	case BC_FO_BY_LACP:
+		x->sees = BC_FO_SEES_LACPDUS;
+		snprintf(x->sight, sizeof(x->sight),
+			 "the partner's LACPDUs stop, when the cut drops them towards it");
+		return;
+	case BC_FO_BY_NOTHING:
+		x->sees = BC_FO_SEES_NOTHING;
+		snprintf(x->sight, sizeof(x->sight), "nothing: %s", d.missing);
+		return;
+	default:
+		break;
+	}
+	if (h == BC_FO_CLIENT) {
+		x->sees = BC_FO_SEES_CARRIER;
+		snprintf(x->sight, sizeof(x->sight), "its own slave loses carrier");
+		return;
+	}
+	/* the agent, a carrier cut, carrier-only monitoring */
+	x->sees = BC_FO_SEES_FAR_CARRIER;
+	detect(e, BC_FO_CUT_SILENT, &far);
+	x->far_by = far.by;
+	x->far_worst_ms = far.by == BC_FO_BY_NOTHING ? 0 : far.worst;
+	if (far.by == BC_FO_BY_NOTHING) {
+		snprintf(x->sight, sizeof(x->sight),
+			 "carrier only: its slave loses carrier only when wired straight to the "
+			 "client's; through a switch nothing (%s)",
+			 far.missing);
+		snprintf(x->missing, sizeof(x->missing), "%s", far.missing);
+	} else {
+		snprintf(x->sight, sizeof(x->sight),
+			 "carrier when wired straight to the client's slave; through a switch "
+			 "only by %s",
+			 far.basis);
+		if (far.worst > x->worst_ms)
+			x->worst_ms = far.worst;
+	}
+}
+
+/* Both ends bonds and configured differently: "lacp_rate client fast, agent slow". */
+static void differ(const struct bc_fo_end *c, const struct bc_fo_end *a, struct bc_fo_expect *out)
+{
+	char *p = out->differ;
+	size_t n = sizeof(out->differ), o = 0;
+
+#define DIFF(cond, ...)                                                                    \
+	do {                                                                               \
+		if ((cond) && o < n)                                                       \
+			o += (size_t)snprintf(p + o, n - o, "%s", o ? "; " : "");            \
+		if ((cond) && o < n)                                                       \
+			o += (size_t)snprintf(p + o, n - o, __VA_ARGS__);                    \
+	} while (0)
+	p[0] = 0;
+	if (!c->is_bond || !a->is_bond)
+		return;
+	DIFF(c->mode != a->mode, "mode client %s, agent %s", bc_mode_name(c->mode),
+	     bc_mode_name(a->mode));
+	DIFF(c->mode == BC_MODE_8023AD && a->mode == BC_MODE_8023AD && c->lacp_rate >= 0 &&
+		     a->lacp_rate >= 0 && c->lacp_rate != a->lacp_rate,
+	     "lacp_rate client %s, agent %s", c->lacp_rate ? "fast" : "slow",
+	     a->lacp_rate ? "fast" : "slow");
+	DIFF(c->miimon_ms != a->miimon_ms, "miimon client %u, agent %u", c->miimon_ms,
+	     a->miimon_ms);
+	DIFF(c->downdelay_ms != a->downdelay_ms, "downdelay client %u, agent %u",
+	     c->downdelay_ms, a->downdelay_ms);
+	DIFF(c->updelay_ms != a->updelay_ms, "updelay client %u, agent %u", c->updelay_ms,
+	     a->updelay_ms);
+	DIFF(c->arp_interval_ms != a->arp_interval_ms ||
+		     !c->n_arp_targets != !a->n_arp_targets,
+	     "arp_interval client %u (%u targets), agent %u (%u targets)", c->arp_interval_ms,
+	     c->n_arp_targets, a->arp_interval_ms, a->n_arp_targets);
+	DIFF(c->arp_missed_max && a->arp_missed_max && c->arp_missed_max != a->arp_missed_max,
+	     "arp_missed_max client %u, agent %u", c->arp_missed_max, a->arp_missed_max);
+#undef DIFF
+	out->ends_differ = p[0] != 0;
+}
+
+/* The expectation of direction @d from the ends that must detect the cut for it. */
+static void dir_expect(const struct bc_fo_end *ends[2], struct bc_fo_expect *out, enum bc_fo_dir d)
+{
+	struct bc_fo_dir_expect *x = &out->dir[d];
+	enum bc_fo_host snd = d == BC_FO_C2A ? BC_FO_CLIENT : BC_FO_AGENT;
+	enum bc_fo_host rcv = d == BC_FO_C2A ? BC_FO_AGENT : BC_FO_CLIENT;
+	size_t o = 0, m = 0;
+	bool first = true;
+
+	memset(x, 0, sizeof(*x));
+	x->by = BC_FO_BY_NONE_NEEDED;
+	x->slowest = snd;
+	if (ends[snd]->is_bond)
+		x->detectors |= 1u << snd;
+	/* active-backup delivers only what arrives on its active slave */
+	if (ends[rcv]->is_bond && ends[rcv]->mode == BC_MODE_ACTIVEBACKUP)
+		x->detectors |= 1u << rcv;
+	for (int h = 0; h < 2; h++) {
+		const struct bc_fo_end_expect *e = &out->end[h];
+
+		if (!(x->detectors & (1u << h)))
+			continue;
+		if (first || e->worst_ms > x->worst_ms ||
+		    (e->by == BC_FO_BY_NOTHING && x->by != BC_FO_BY_NOTHING)) {
+			x->by = e->by;
+			x->slowest = (enum bc_fo_host)h;
+			x->nominal_ms = e->nominal_ms;
+			x->worst_ms = e->worst_ms;
+		}
+		if (e->min_ms > x->min_ms)
+			x->min_ms = e->min_ms;
+		first = false;
+		x->far_carrier |= e->sees == BC_FO_SEES_FAR_CARRIER;
+		if (e->sees == BC_FO_SEES_FAR_CARRIER && e->far_by != e->by)
+			o += (size_t)snprintf(
+				x->basis + o, o < sizeof(x->basis) ? sizeof(x->basis) - o : 0,
+				"%s%s: %s when wired straight to the client, else %s",
+				o ? "; " : "", host_name(h), e->basis,
+				e->far_by == BC_FO_BY_NOTHING ? "nothing (a black hole)"
+							       : bc_fo_detector_name(e->far_by));
+		else
+			o += (size_t)snprintf(x->basis + o,
+					      o < sizeof(x->basis) ? sizeof(x->basis) - o : 0,
+					      "%s%s: %s", o ? "; " : "", host_name(h), e->basis);
+		if (e->by == BC_FO_BY_NOTHING) {
+			x->black_hole = true;
+			if (h == BC_FO_AGENT && out->assumed_agent && m)
+				continue; /* the client's own words, assumed for the agent */
+			m += (size_t)snprintf(x->missing + m,
+					      m < sizeof(x->missing) ? sizeof(x->missing) - m : 0,
+					      "%s%s: %s", m ? "; " : "", host_name(h), e->missing);
+		}
+	}
+	if (x->black_hole)
+		x->by = BC_FO_BY_NOTHING;
+	if (!x->detectors)
+		snprintf(x->basis, sizeof(x->basis), "neither end is a bond");
+	x->limit_ms = x->worst_ms + BC_FO_SLACK_MS(x->worst_ms);
+}
+
 int bc_failover_expect(const struct bc_fo_end *client, const struct bc_fo_end *agent,
 		       enum bc_fo_cut cut, struct bc_fo_expect *out)
 {
-	struct det c, a;
-	const struct det *w;
+	const struct bc_fo_end *ends[2];
+	const struct bc_fo_end_expect *c, *a, *w;
 
 	memset(out, 0, sizeof(*out));
 	if (!client || !client->known)
@@ -136,32 +309,42 @@ int bc_failover_expect(const struct bc_fo_end *client, const struct bc_fo_end *a
 		agent = client;
 		out->assumed_agent = true;
 	}
-	detect(client, cut, &c);
-	detect(agent, cut, &a);
-	w = a.worst > c.worst ? &a : &c;
-	if (c.by == BC_FO_BY_NONE_NEEDED && a.by != BC_FO_BY_NONE_NEEDED)
-		w = &a;
+	ends[BC_FO_CLIENT] = client;
+	ends[BC_FO_AGENT] = agent;
+	end_expect(client, BC_FO_CLIENT, cut, &out->end[BC_FO_CLIENT]);
+	end_expect(agent, BC_FO_AGENT, cut, &out->end[BC_FO_AGENT]);
+	c = &out->end[BC_FO_CLIENT];
+	a = &out->end[BC_FO_AGENT];
+	if (!out->assumed_agent)
+		differ(client, agent, out);
+	dir_expect(ends, out, BC_FO_C2A);
+	dir_expect(ends, out, BC_FO_A2C);
+	/* the slowest end: what the hold must cover */
+	w = a->worst_ms > c->worst_ms ? a : c;
+	if (c->by == BC_FO_BY_NONE_NEEDED && a->by != BC_FO_BY_NONE_NEEDED)
+		w = a;
 	out->by = w->by;
-	out->nominal_ms = w->nominal;
-	out->min_ms = c.min > a.min ? c.min : a.min;
-	out->worst_ms = w->worst;
-	out->recovery_ms = c.recovery > a.recovery ? c.recovery : a.recovery;
-	if (c.by == BC_FO_BY_NOTHING || a.by == BC_FO_BY_NOTHING) {
+	out->nominal_ms = w->nominal_ms;
+	out->min_ms = c->min_ms > a->min_ms ? c->min_ms : a->min_ms;
+	out->worst_ms = w->worst_ms;
+	out->recovery_ms = c->recovery_ms > a->recovery_ms ? c->recovery_ms : a->recovery_ms;
+	if (out->dir[0].black_hole || out->dir[1].black_hole) {
 		out->by = BC_FO_BY_NOTHING;
 		out->black_hole = true;
-		snprintf(out->missing, sizeof(out->missing), "%s%s%s%s%s",
-			 c.by == BC_FO_BY_NOTHING ? "client: " : "", c.missing,
-			 c.by == BC_FO_BY_NOTHING && a.by == BC_FO_BY_NOTHING && !out->assumed_agent
+		snprintf(out->missing, sizeof(out->missing), "%s%s%s", out->dir[0].missing,
+			 out->dir[0].black_hole && out->dir[1].black_hole &&
+					 strcmp(out->dir[0].missing, out->dir[1].missing)
 				 ? "; "
 				 : "",
-			 a.by == BC_FO_BY_NOTHING && !out->assumed_agent ? "agent: " : "",
-			 out->assumed_agent ? "" : a.missing);
+			 out->dir[1].black_hole && strcmp(out->dir[0].missing, out->dir[1].missing)
+				 ? out->dir[1].missing
+				 : "");
 	}
-	if (!strcmp(c.basis, a.basis))
-		snprintf(out->basis, sizeof(out->basis), "%s (client%s)", c.basis,
+	if (!strcmp(c->basis, a->basis))
+		snprintf(out->basis, sizeof(out->basis), "%s (client%s)", c->basis,
 			 out->assumed_agent ? "; agent assumed alike" : " and agent");
 	else
-		snprintf(out->basis, sizeof(out->basis), "client: %s; agent: %s", c.basis, a.basis);
+		snprintf(out->basis, sizeof(out->basis), "client: %s; agent: %s", c->basis, a->basis);
 	out->limit_ms = out->worst_ms + BC_FO_SLACK_MS(out->worst_ms);
 	return 0;
 }
@@ -199,66 +382,260 @@ static unsigned long long ms(uint64_t ns)
 	return (unsigned long long)((ns + 500000) / 1000000);
 }
 
+static uint64_t hold_ms(const struct bc_failover *f)
+{
+	return (f->cfg.restore_ns - f->cfg.cut_ns) / 1000000;
+}
+
+/* The link name of the sender's slave the cut streams left on before the cut, or "?". */
+static const char *tx_name(const struct bc_failover *f, uint64_t mask)
+{
+	for (size_t i = 0; i < f->n_links; i++)
+		if (mask & (1ull << i))
+			return f->links[i].name;
+	return "?";
+}
+
+/*
+ * What the measured departures say of each end that must detect the cut
+ * for direction @d, appended to @buf: an end moved off the slave facing the
+ * cut (its own sending direction's streams left elsewhere by the end of the
+ * hold), or kept transmitting on it to the end of the hold.
+ */
+static void sender_sight(const struct bc_failover *f, enum bc_fo_dir d, char *buf, size_t len)
+{
+	unsigned det = f->cfg.have_expect ? f->cfg.expect.dir[d].detectors
+					  : 1u << (d == BC_FO_C2A ? BC_FO_CLIENT : BC_FO_AGENT);
+
+	for (int h = 0; h < 2; h++) {
+		const struct bc_fo_dirsum *x = &f->dir[h == BC_FO_CLIENT ? BC_FO_C2A : BC_FO_A2C];
+		size_t o = strlen(buf);
+
+		if (!(det & (1u << h)) || o >= len)
+			continue;
+		if (x->sender_moved == 1)
+			snprintf(buf + o, len - o, "; the %s moved to %s (its departures)",
+				 host_name(h), tx_name(f, x->tx_after));
+		else if (x->sender_moved == 0)
+			snprintf(buf + o, len - o,
+				 "; the %s kept sending on %s to the end of the hold: it did not "
+				 "see the cut",
+				 host_name(h), tx_name(f, x->tx_before));
+	}
+}
+
+/* 1: host @h's own streams left the slave facing the cut by the end of the hold, 0 not, -1 ? */
+static int host_moved(const struct bc_failover *f, int h)
+{
+	return f->dir[h == BC_FO_CLIENT ? BC_FO_C2A : BC_FO_A2C].sender_moved;
+}
+
+/* Was any LACPDU of the other end still heard on @host's side of the cut late in the hold? */
+static bool partner_heard(const struct bc_failover *f, enum bc_fo_host host)
+{
+	for (size_t i = 0; i < f->n_links; i++)
+		if (f->links[i].host == host && f->links[i].lacp_partner_heard_late &&
+		    f->links[i].lacp_timeout_ns == BC_FO_NONE)
+			return true;
+	return false;
+}
+
+/* The verdict of direction @d and what it rests on (bc_fo_dirsum.verdict, .why). */
+static void verdict(struct bc_failover *f, enum bc_fo_dir d)
+{
+	struct bc_fo_dirsum *x = &f->dir[d];
+	const struct bc_fo_dir_expect *de = &f->cfg.expect.dir[d];
+	const char *slow_end = host_name(de->slowest);
+
+	x->why[0] = 0;
+	if (!x->n_interrupted && !x->n_black_hole) {
+		x->verdict = "not-interrupted";
+		snprintf(x->why, sizeof(x->why), "no stream lost anything");
+		return;
+	}
+	if (!f->cfg.have_expect) {
+		x->verdict = x->n_black_hole ? "black-hole" : "no-expectation";
+		snprintf(x->why, sizeof(x->why), "the bond's configuration is not known");
+		return;
+	}
+	if (x->n_black_hole) {
+		if (de->black_hole) {
+			x->verdict = "black-hole";
+			snprintf(x->why, sizeof(x->why), "nothing sees this cut: %s", de->missing);
+		} else if (hold_ms(f) < de->worst_ms) {
+			x->verdict = "inconclusive";
+			snprintf(x->why, sizeof(x->why),
+				 "nothing delivered for the whole hold (%llu ms), shorter than the "
+				 "%s's detection (up to %llu ms, %s): whether it detects is not "
+				 "known; --hold %.1f would tell",
+				 (unsigned long long)hold_ms(f), slow_end,
+				 (unsigned long long)de->worst_ms, f->cfg.expect.end[de->slowest].basis,
+				 (double)(de->worst_ms + 1000) / 1000.0);
+		} else {
+			x->verdict = "black-hole";
+			snprintf(x->why, sizeof(x->why),
+				 "the configuration should have failed over within %llu ms (%s) and "
+				 "nothing was delivered for the whole hold",
+				 (unsigned long long)de->worst_ms, de->basis);
+		}
+		sender_sight(f, d, x->why, sizeof(x->why));
+		return;
+	}
+	if (x->gap_ns > de->limit_ms * 1000000ull) {
+		x->verdict = "slow";
+		snprintf(x->why, sizeof(x->why), "gap above %llu ms (%s)",
+			 (unsigned long long)de->limit_ms, de->basis);
+	} else {
+		x->verdict = "within";
+		snprintf(x->why, sizeof(x->why), "gap within %llu..%llu ms (%s)",
+			 (unsigned long long)de->min_ms, (unsigned long long)de->limit_ms,
+			 de->basis);
+	}
+}
+
+/* Advice of a black hole matched to what the detecting end monitors. */
+static const char *black_hole_advice(const struct bc_failover *f, enum bc_fo_dir d)
+{
+	const struct bc_fo_dir_expect *de = &f->cfg.expect.dir[d];
+	const struct bc_fo_end_expect *e = &f->cfg.expect.end[de->slowest];
+
+	if (de->black_hole)
+		return "no monitoring in the bond's configuration sees this failure (evidence: "
+		       "monitoring); enable one that does on both ends: ARP monitoring "
+		       "(arp_interval, arp_ip_target a host behind the switch) or 802.3ad (LACP); "
+		       "miimon sees only the carrier of its own slave";
+	if (hold_ms(f) < de->worst_ms)
+		return "traffic was lost for the whole hold, and the configuration lets it last "
+		       "up to expected_ms at every such failure (evidence: basis): shorten that "
+		       "end's detection (lacp_rate fast, a shorter arp_interval, miimon), or run "
+		       "again with a hold above expected_ms to measure it";
+	for (int h = 0; h < 2; h++)
+		if ((de->detectors & (1u << h)) &&
+		    f->cfg.expect.end[h].sees == BC_FO_SEES_FAR_CARRIER && host_moved(f, h) != 1)
+			return "this end watches carrier only and its slave kept carrier: the cut is "
+		       "beyond its own link (a switch, a bridge, a media converter), which only "
+		       "monitoring of the path sees: ARP monitoring or LACP on both ends (miimon "
+		       "or use_carrier on both ends helps only when they are wired straight)";
+	switch (e->by) {
+	case BC_FO_BY_LACP:
+		if (partner_heard(f, de->slowest))
+			return "the partner's LACPDUs still reached this end during the hold (a "
+			       "one-way cut): its LACP timeout cannot expire, and a kernel that "
+			       "keeps distributing on a port whose partner stopped collecting "
+			       "(seen with Linux 6.1) black-holes the direction; look at both "
+			       "ends' /proc/net/bonding actor and partner state";
+		return "the LACP timeout should have taken the port out and did not: look at "
+		       "both ends' /proc/net/bonding (actor/partner state, aggregator) and at "
+		       "dmesg";
+	case BC_FO_BY_ARP:
+		return "the configuration should have failed over within expected_ms but nothing "
+		       "was delivered for the whole hold: check that the ARP monitoring works "
+		       "(arp_ip_target reachable from every slave, arp_validate that can validate "
+		       "the backup, /proc/net/bonding, dmesg)";
+	default:
+		return "the configuration should have failed over within expected_ms but nothing "
+		       "was delivered for the whole hold: look at /proc/net/bonding of both ends "
+		       "(MII status of every slave) and dmesg";
+	}
+}
+
 static int black_hole(struct bc_failover *f, enum bc_fo_dir d)
 {
 	const struct bc_fo_dirsum *x = &f->dir[d];
 	const struct bc_fo_expect *e = &f->cfg.expect;
-	uint64_t hold = f->cfg.restore_ns - f->cfg.cut_ns;
+	const struct bc_fo_dir_expect *de = &e->dir[d];
 	struct bc_finding *n;
 
-	if (f->cfg.have_expect && !e->black_hole && hold < e->worst_ms * 1000000ull)
-		return 0; /* the hold ended before the configuration could notice: no verdict */
-	if (f->cfg.have_expect && e->black_hole)
-		n = add(f, "failover-black-hole",
-			"no monitoring in the bond's configuration sees this failure (evidence: "
-			"monitoring); enable one that does: ARP monitoring (arp_interval, "
-			"arp_ip_target a host behind the switch) or 802.3ad with lacp_rate fast; "
-			"miimon for carrier loss");
+	if (f->cfg.have_expect)
+		n = add(f, "failover-black-hole", "%s", black_hole_advice(f, d));
 	else
 		n = add(f, "failover-black-hole",
-			"the configuration should have failed over within expected_ms but nothing "
-			"was delivered for the whole hold: check that the monitoring works "
-			"(arp_ip_target reachable from every slave, /proc/net/bonding, dmesg)");
+			"nothing was delivered for the whole hold and the bond's configuration is "
+			"not known: look at /proc/net/bonding of both ends");
 	if (!n)
 		return -ENOMEM;
 	bc_finding_evidence(n, "direction", "%s", bc_fo_dir_name(d));
 	bc_finding_evidence(n, "gap_ms", "%llu%s", ms(x->gap_ns),
 			    f->dir[d].not_recovered ? " (to the end of the capture)" : "");
-	bc_finding_evidence(n, "hold_ms", "%llu", ms(hold));
+	bc_finding_evidence(n, "hold_ms", "%llu", (unsigned long long)hold_ms(f));
 	bc_finding_evidence(n, "lost", "%llu", (unsigned long long)x->lost_in_gap);
 	bc_finding_evidence(n, "streams", "%zu of %zu", x->n_black_hole, x->n_streams);
-	if (f->cfg.have_expect && e->black_hole)
-		bc_finding_evidence(n, "monitoring", "%s", e->missing);
-	else if (f->cfg.have_expect)
-		bc_finding_evidence(n, "expected_ms", "%llu (%s)", (unsigned long long)e->worst_ms,
-				    e->basis);
+	if (f->cfg.have_expect && de->black_hole)
+		bc_finding_evidence(n, "monitoring", "%s", de->missing);
+	else if (f->cfg.have_expect) {
+		bc_finding_evidence(n, "expected_ms", "%llu", (unsigned long long)de->worst_ms);
+		bc_finding_evidence(n, "basis", "%s", de->basis);
+	}
+	if (x->sender_moved == 0)
+		bc_finding_evidence(n, "sender", "kept sending on %s", tx_name(f, x->tx_before));
+	else if (x->sender_moved == 1)
+		bc_finding_evidence(n, "sender", "moved to %s", tx_name(f, x->tx_after));
 	return 0;
 }
 
 static int slow(struct bc_failover *f, enum bc_fo_dir d)
 {
 	const struct bc_fo_dirsum *x = &f->dir[d];
-	const struct bc_fo_expect *e = &f->cfg.expect;
+	const struct bc_fo_dir_expect *de = &f->cfg.expect.dir[d];
+	const char *advice;
 	struct bc_finding *n;
 
-	if (!f->cfg.have_expect || e->black_hole || x->gap_ns <= e->limit_ms * 1000000ull)
+	if (!f->cfg.have_expect || de->black_hole || x->gap_ns <= de->limit_ms * 1000000ull)
 		return 0;
-	n = add(f, "failover-slow",
-		"traffic stopped longer than the configuration implies (basis; limit = worst + "
-		"max(100 ms, 25 %%)): look for a switch slow to relearn the MAC (gratuitous ARPs "
-		"per slave are counted), or a host too busy to run the bond's monitor on time");
+	/* the mechanism decides the advice: a switch relearns a MAC only in active-backup */
+	if (de->by == BC_FO_BY_LACP)
+		advice = partner_heard(f, de->slowest)
+				 ? "the partner's LACPDUs still reached the sender's port (a one-way "
+				   "cut): the LACP timeout could not take it out, and it kept "
+				   "distributing after the partner stopped collecting; look at both "
+				   "ends' /proc/net/bonding actor and partner state"
+				 : "traffic stopped longer than the LACP timeout implies (basis; limit = "
+				   "worst + max(100 ms, 25 %)): look at both ends' /proc/net/bonding "
+				   "(actor/partner state) and whether the host was too busy to run the "
+				   "LACP state machines on time";
+	else if (f->cfg.rx_on_tx_slave_only[0] || f->cfg.rx_on_tx_slave_only[1])
+		advice = "traffic stopped longer than the configuration implies (basis; limit = "
+			 "worst + max(100 ms, 25 %)): look for a switch slow to relearn the MAC "
+			 "(gratuitous ARPs per slave are counted), or a host too busy to run the "
+			 "bond's monitor on time";
+	else
+		advice = "traffic stopped longer than the configuration implies (basis; limit = "
+			 "worst + max(100 ms, 25 %)): the bond should drop the slave at its carrier "
+			 "event; look for a host too busy to run the bond on time, or an end that did "
+			 "not see the carrier loss (a switch between the ends)";
+	n = add(f, "failover-slow", "%s", advice);
 	if (!n)
 		return -ENOMEM;
 	bc_finding_evidence(n, "direction", "%s", bc_fo_dir_name(d));
 	bc_finding_evidence(n, "gap_ms", "%llu", ms(x->gap_ns));
 	bc_finding_evidence(n, "expected_ms", "%llu (worst %llu)",
-			    (unsigned long long)e->nominal_ms, (unsigned long long)e->worst_ms);
-	bc_finding_evidence(n, "limit_ms", "%llu", (unsigned long long)e->limit_ms);
-	bc_finding_evidence(n, "basis", "%s", e->basis);
+			    (unsigned long long)de->nominal_ms, (unsigned long long)de->worst_ms);
+	bc_finding_evidence(n, "limit_ms", "%llu", (unsigned long long)de->limit_ms);
+	bc_finding_evidence(n, "basis", "%s", de->basis);
 	bc_finding_evidence(n, "streams", "%zu interrupted of %zu", x->n_interrupted, x->n_streams);
 	if (f->cfg.host_stall_ns >= 50000000ull)
 		bc_finding_evidence(n, "host_stall_ms", "%llu (a busy host: its timers ran late)",
 				    ms(f->cfg.host_stall_ns));
+	return 0;
+}
+
+/* The two ends are configured differently: often the finding itself. */
+static int ends_differ(struct bc_failover *f)
+{
+	const struct bc_fo_expect *e = &f->cfg.expect;
+	struct bc_finding *n;
+
+	if (!f->cfg.have_expect || !e->ends_differ)
+		return 0;
+	n = add(f, "failover-ends-differ",
+		"the two ends of the bond detect a failure differently, so each direction "
+		"fails over at its own pace (one range per direction); configure both ends "
+		"alike unless the difference is meant");
+	if (!n)
+		return -ENOMEM;
+	bc_finding_evidence(n, "differ", "%s", e->differ);
+	bc_finding_evidence(n, "client", "%s", e->end[BC_FO_CLIENT].basis);
+	bc_finding_evidence(n, "agent", "%s", e->end[BC_FO_AGENT].basis);
 	return 0;
 }
 
@@ -283,7 +660,10 @@ static int not_recovered(struct bc_failover *f, enum bc_fo_dir d)
 
 int fo_findings(struct bc_failover *f)
 {
+	if (ends_differ(f) < 0)
+		return -ENOMEM;
 	for (int d = 0; d < 2; d++) {
+		verdict(f, (enum bc_fo_dir)d);
 		const struct bc_fo_dirsum *x = &f->dir[d];
 
 		if (x->n_black_hole && black_hole(f, (enum bc_fo_dir)d) < 0)

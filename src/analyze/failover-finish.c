@@ -348,7 +348,7 @@ static int streams_analyze(struct bc_failover *f)
 
 	for (size_t i = 0; i < f->n_streams; i++) {
 		struct bc_fo_stream *s = &f->streams[i];
-		uint64_t last_dep = 0, last_before = 0;
+		uint64_t last_dep = 0, last_before = 0, last_hold = 0;
 		size_t n = 0;
 
 		if (!a || s->span > cap) {
@@ -369,6 +369,12 @@ static int streams_analyze(struct bc_failover *f)
 					last_before = s->dep_ts[k];
 					s->left_before = s->dep_link[k];
 				}
+				/* where the sender was at the end of the hold, delivered or not */
+				if (s->dep_ts[k] >= f->cfg.cut_ns && s->dep_ts[k] < f->cfg.restore_ns &&
+				    s->dep_ts[k] >= last_hold) {
+					last_hold = s->dep_ts[k];
+					s->left_after = s->dep_link[k];
+				}
 			}
 			if (s->arr_ts[k] == BC_FO_NONE) {
 				s->lost++;
@@ -381,10 +387,11 @@ static int streams_analyze(struct bc_failover *f)
 		if (n > 1) /* a is still NULL for a stream of span 0 */
 			qsort(a, n, sizeof(*a), cmp_arr);
 		stream_gaps(f, s, a, n);
-		s->left_after = s->down.first_left_link;
+		if (s->left_after < 0)
+			s->left_after = s->down.first_left_link;
 		s->moved = s->down.found && !s->down.open &&
-			   ((s->left_before >= 0 && s->left_after >= 0 &&
-			     s->left_after != s->left_before) ||
+			   ((s->left_before >= 0 && s->down.first_left_link >= 0 &&
+			     s->down.first_left_link != s->left_before) ||
 			    (s->arrived_before >= 0 && s->arrived_after >= 0 &&
 			     s->arrived_after != s->arrived_before));
 		s->used_cut_slave = f->cut_link >= 0 &&
@@ -480,8 +487,10 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 			if (&l->actors[i] != x && l->actors[i].lacpdus &&
 			    l->actors[i].last_ns > heard)
 				heard = l->actors[i].last_ns;
-		if (heard)
+		if (heard) {
 			l->lacp_silence_ns = e->ts - heard;
+			l->lacp_partner_last_ns = heard;
+		}
 	}
 	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) &&
 	    l->lacp_defaulted_ns == BC_FO_NONE)
@@ -533,8 +542,13 @@ static void events(struct bc_failover *f, struct fo_priv *pv)
 		size_t heard = 0, late = 0;
 		bool all = true;
 
-		for (size_t k = 0; k < l->n_actors; k++)
+		for (size_t k = 0; k < l->n_actors; k++) {
 			late += l->actors[k].late_in_hold;
+			/* the actor system is the bond's MAC, its datagrams' source */
+			if (l->actors[k].late_in_hold &&
+			    host_of_mac(pv, l->actors[k].system) == (int)!l->host)
+				l->lacp_partner_heard_late = true;
+		}
 		if (late >= 2 && l->lacp_timeout_ns == BC_FO_NONE &&
 		    l->lacp_defaulted_ns == BC_FO_NONE)
 			continue; /* LACP went on undisturbed on this link */
@@ -559,6 +573,7 @@ static void summaries(struct bc_failover *f)
 		struct bc_fo_dirsum *x = &f->dir[d];
 
 		memset(x, 0, sizeof(*x));
+		x->sender_moved = -2; /* none seen yet */
 		x->returned_ns =
 			f->cut_link >= 0 ? f->links[f->cut_link].returned_ns[d] : BC_FO_NONE;
 	}
@@ -591,12 +606,20 @@ static void summaries(struct bc_failover *f)
 			if (s->down.gap_ns > x->moved_gap_ns)
 				x->moved_gap_ns = s->down.gap_ns;
 		}
+		if (s->used_cut_slave && s->left_before >= 0 && s->left_after >= 0) {
+			int m = s->left_after != s->left_before;
+
+			x->sender_moved = x->sender_moved == -2 || x->sender_moved == m ? m : -1;
+		}
 		if (s->up.found && s->up.lost_in_gap && s->up.gap_ns > x->up_gap_ns)
 			x->up_gap_ns = s->up.gap_ns;
 		/* delivered nothing after the restore although the capture went on */
 		if (s->down.found && s->down.open && f->last_ns > f->cfg.restore_ns)
 			x->not_recovered = true;
 	}
+	for (int d = 0; d < 2; d++)
+		if (f->dir[d].sender_moved == -2)
+			f->dir[d].sender_moved = -1;
 }
 
 int fo_finish(struct bc_failover *f, struct bc_error *err)

@@ -921,6 +921,191 @@ static void test_tcp(void **state)
 	bc_failover_free(&f);
 }
 
+/*
+ * 802.3ad, client lacp_rate fast, agent slow; silent cut 1000..5000 ms of
+ * eth0.  The client's port expires at 3500 ms and its flow moves to eth1;
+ * the agent keeps sending on eth0 (its 90 s timeout) to the restore.
+ * Client-to-agent: within the client's range.  Agent-to-client: nothing
+ * delivered for the hold, shorter than the agent's detection: inconclusive,
+ * and a black-hole finding all the same.
+ */
+static void test_asym_lacp(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_fo_end ce, ae;
+	struct bc_error err = {0};
+	const struct bc_finding *x;
+
+	(void)state;
+	cfg_init(&c);
+	c.cut = BC_FO_CUT_SILENT;
+	c.restore_ns = T0 + 5000 * MS;
+	memset(&ce, 0, sizeof(ce));
+	ce.known = ce.is_bond = true;
+	ce.mode = BC_MODE_8023AD;
+	ce.lacp_rate = 1;
+	ae = ce;
+	ae.lacp_rate = 0;
+	assert_int_equal(bc_failover_expect(&ce, &ae, BC_FO_CUT_SILENT, &c.expect), 0);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < 7000; k++) {
+		uint64_t t = T0 + k * MS;
+		bool wire = k < 1000 || k >= 5000;
+		int cl = k >= 3500 && k < 5000 ? C1 : C0;
+
+		dgram(&f, cl, t, BC_FO_C2A, 0, k);
+		if (wire || cl == C1)
+			dgram(&f, cl + 3, t + 100000, BC_FO_C2A, 0, k);
+		dgram(&f, A0, t, BC_FO_A2C, 1, k);
+		if (wire)
+			dgram(&f, C0, t + 100000, BC_FO_A2C, 1, k);
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	assert_string_equal(f.dir[BC_FO_C2A].verdict, "within");
+	assert_int_equal(f.dir[BC_FO_C2A].sender_moved, 1);
+	assert_int_equal(f.dir[BC_FO_C2A].tx_after, 1ull << C1);
+	assert_string_equal(f.dir[BC_FO_A2C].verdict, "inconclusive");
+	assert_int_equal(f.dir[BC_FO_A2C].sender_moved, 0);
+	assert_non_null(strstr(f.dir[BC_FO_A2C].why, "agent's detection (up to 90100 ms"));
+	assert_non_null(strstr(f.dir[BC_FO_A2C].why, "--hold 91.1"));
+	assert_non_null(strstr(f.dir[BC_FO_A2C].why, "agent kept sending on agent/eth0"));
+	x = find(&f, "failover-ends-differ", 0);
+	assert_non_null(x);
+	assert_string_equal(ev(x, "differ"), "lacp_rate client fast, agent slow");
+	x = find(&f, "failover-black-hole", 0);
+	assert_non_null(x);
+	assert_int_equal(x->severity, BC_SEV_ERROR);
+	assert_string_equal(ev(x, "direction"), "agent-to-client");
+	assert_string_equal(ev(x, "expected_ms"), "90100");
+	assert_null(strstr(x->advice, "arp_ip_target"));
+	assert_null(find(&f, "failover-black-hole", 1));
+	assert_null(find(&f, "failover-slow", 0));
+	bc_failover_free(&f);
+}
+
+/*
+ * active-backup miimon 100 on both ends, the client's eth0 loses carrier and
+ * the client moves to eth1 at 1100 ms; the agent's eth0 keeps carrier (a
+ * switch between): it keeps sending on eth0 and delivers only what arrives
+ * there.  Both directions are black holes; the sender's slaves come from its
+ * departures (the client on eth1 after the failover), and the advice names
+ * carrier-only monitoring, not ARP.
+ */
+static void test_one_end_sees(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_fo_end e;
+	struct bc_error err = {0};
+	const struct bc_finding *x;
+
+	(void)state;
+	cfg_init(&c);
+	c.rx_on_tx_slave_only[0] = c.rx_on_tx_slave_only[1] = true;
+	ab_end(&e, 100);
+	assert_int_equal(bc_failover_expect(&e, &e, BC_FO_CUT_CARRIER, &c.expect), 0);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < END; k++) {
+		uint64_t t = T0 + k * MS;
+		bool cut = k >= 1000 && k < 2000;
+		int cl = k >= 1100 && k < 2000 ? C1 : C0;
+
+		if (!cut || cl == C1) /* admin down: dropped before the tap */
+			dgram(&f, cl, t, BC_FO_C2A, 0, k);
+		if (!cut || cl == C1)
+			dgram(&f, cl + 3, t + 100000, BC_FO_C2A, 0, k);
+		dgram(&f, A0, t, BC_FO_A2C, 1, k);
+		if (!cut)
+			dgram(&f, C0, t + 100000, BC_FO_A2C, 1, k);
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	for (int d = 0; d < 2; d++)
+		assert_string_equal(f.dir[d].verdict, "black-hole");
+	/* measured departures: the client left on eth1 at the end of the hold */
+	assert_int_equal(f.dir[BC_FO_C2A].tx_after, 1ull << C1);
+	assert_int_equal(f.dir[BC_FO_A2C].tx_after, 1ull << A0);
+	assert_non_null(strstr(f.dir[BC_FO_C2A].why, "the client moved to client/eth1"));
+	assert_non_null(strstr(f.dir[BC_FO_C2A].why, "agent kept sending on agent/eth0"));
+	x = find(&f, "failover-black-hole", 1);
+	assert_non_null(x);
+	assert_string_equal(ev(x, "direction"), "agent-to-client");
+	assert_string_equal(ev(x, "sender"), "kept sending on agent/eth0");
+	assert_non_null(strstr(x->advice, "watches carrier only"));
+	assert_null(strstr(x->advice, "arp_ip_target"));
+	bc_failover_free(&f);
+}
+
+/*
+ * Each direction's range from the ends that must detect the cut for it:
+ * ends configured differently get one range per direction, never a
+ * combined one, and the difference is named.
+ */
+static void test_expect_per_end(void **state)
+{
+	struct bc_fo_end c, a;
+	struct bc_fo_expect x;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.known = c.is_bond = true;
+	c.mode = BC_MODE_8023AD;
+	c.miimon_ms = 100;
+	c.lacp_rate = 1;
+	a = c;
+	a.lacp_rate = 0;
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_SILENT, &x), 0);
+	assert_true(x.ends_differ);
+	assert_string_equal(x.differ, "lacp_rate client fast, agent slow");
+	/* 802.3ad delivers on any collecting port: the sender alone must detect */
+	assert_int_equal(x.dir[BC_FO_C2A].detectors, 1u << BC_FO_CLIENT);
+	assert_int_equal(x.dir[BC_FO_C2A].min_ms, 1900);
+	assert_int_equal(x.dir[BC_FO_C2A].worst_ms, 3100);
+	assert_int_equal(x.dir[BC_FO_A2C].detectors, 1u << BC_FO_AGENT);
+	assert_int_equal(x.dir[BC_FO_A2C].slowest, BC_FO_AGENT);
+	assert_int_equal(x.dir[BC_FO_A2C].min_ms, 59900);
+	assert_int_equal(x.dir[BC_FO_A2C].worst_ms, 90100);
+	assert_string_equal(x.dir[BC_FO_A2C].basis,
+			    "agent: LACP long (lacp_rate slow) timeout 90000 ms (3 x 30000 ms)");
+	assert_int_equal(x.end[BC_FO_CLIENT].sees, BC_FO_SEES_LACPDUS);
+	/* the hold must cover the slowest end */
+	assert_int_equal(x.worst_ms, 90100);
+
+	/* active-backup: both ends must detect (the receiver delivers only on its active
+	 * slave); a carrier cut reaches the agent's miimon only when wired straight */
+	ab_end(&c, 100);
+	ab_end(&a, 100);
+	a.downdelay_ms = 300;
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_CARRIER, &x), 0);
+	assert_string_equal(x.differ, "downdelay client 0, agent 300");
+	for (int d = 0; d < 2; d++) {
+		assert_int_equal(x.dir[d].detectors, 3u);
+		assert_int_equal(x.dir[d].worst_ms, 400);
+		assert_int_equal(x.dir[d].min_ms, 300);
+		assert_int_equal(x.dir[d].slowest, BC_FO_AGENT);
+		assert_true(x.dir[d].far_carrier);
+		assert_false(x.dir[d].black_hole);
+	}
+	assert_int_equal(x.end[BC_FO_CLIENT].sees, BC_FO_SEES_CARRIER);
+	assert_int_equal(x.end[BC_FO_AGENT].sees, BC_FO_SEES_FAR_CARRIER);
+	assert_int_equal(x.end[BC_FO_AGENT].far_by, BC_FO_BY_NOTHING);
+	assert_non_null(strstr(x.end[BC_FO_AGENT].sight, "through a switch nothing"));
+	/* alike ends: no difference reported */
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_false(x.ends_differ);
+	/* ARP monitoring on both: both see it by the replies, whatever the cut */
+	c.miimon_ms = 0;
+	c.arp_interval_ms = 100;
+	c.n_arp_targets = 1;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_int_equal(x.end[BC_FO_AGENT].sees, BC_FO_SEES_ARP);
+	assert_false(x.dir[BC_FO_A2C].far_carrier);
+}
+
 /* What each configuration implies (bc_failover_expect). */
 static void test_expect(void **state)
 {
@@ -978,9 +1163,18 @@ static void test_expect(void **state)
 	assert_int_equal(x.worst_ms, 3100);
 	assert_int_equal(x.limit_ms, 3100 + 775);
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
-	assert_int_equal(x.by, BC_FO_BY_CARRIER);
-	assert_int_equal(x.worst_ms, 0);
-	assert_int_equal(x.limit_ms, 100);
+	/* the client drops the slave at once; the agent only when its carrier follows,
+	 * else at its LACP timeout: that is what the hold must cover */
+	assert_int_equal(x.dir[BC_FO_C2A].by, BC_FO_BY_CARRIER);
+	assert_int_equal(x.dir[BC_FO_C2A].worst_ms, 0);
+	assert_int_equal(x.dir[BC_FO_C2A].limit_ms, 100);
+	assert_int_equal(x.dir[BC_FO_C2A].detectors, 1u << BC_FO_CLIENT);
+	assert_int_equal(x.end[BC_FO_AGENT].sees, BC_FO_SEES_FAR_CARRIER);
+	assert_int_equal(x.end[BC_FO_AGENT].far_by, BC_FO_BY_LACP);
+	assert_int_equal(x.dir[BC_FO_A2C].min_ms, 0);
+	assert_int_equal(x.dir[BC_FO_A2C].worst_ms, 3100);
+	assert_true(x.dir[BC_FO_A2C].far_carrier);
+	assert_int_equal(x.worst_ms, 3100);
 	assert_int_equal(x.recovery_ms, 100);
 	/* balance-xor without any monitoring still drops a slave that loses carrier */
 	c.mode = BC_MODE_XOR;
@@ -1033,6 +1227,9 @@ int main(void)
 		cmocka_unit_test(test_lacp),
 		cmocka_unit_test(test_pcap_file),
 		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_expect_per_end),
+		cmocka_unit_test(test_asym_lacp),
+		cmocka_unit_test(test_one_end_sees),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_tcp),
 	};
