@@ -236,6 +236,25 @@ struct bc_fo_expect {
 int bc_failover_expect(const struct bc_fo_end *client, const struct bc_fo_end *agent,
 		       enum bc_fo_cut cut, struct bc_fo_expect *out);
 
+/*
+ * bc_fo_takeover() - can another slave of @b take over when @cut_slave is
+ * cut?  Checked before the cut, from the collector's snapshot:
+ *  - every mode: another slave that is MII up ("going down", down and
+ *    "going back" cannot carry traffic: bond_main.c bond_miimon_inspect(),
+ *    bond_ab_arp_inspect());
+ *  - 802.3ad: that slave in the cut slave's aggregator with its actor
+ *    collecting and distributing (bond_3ad.c: only such ports are in the
+ *    transmit array);
+ *  - active-backup with ARP monitoring and arp_validate backup or all
+ *    (2, 3, 6): a backup is kept up only by validated ARP it receives,
+ *    which back to back never reaches it; named as the likely cause when
+ *    the backup is not up.
+ * Returns 1 when one can, 0 when none can (@why, @len: which slaves and
+ * why, e.g. "b1 is going down; arp_validate all: ..."), -EINVAL for a
+ * @cut_slave that is not a slave of @b.
+ */
+int bc_fo_takeover(const struct bc_bond *b, const char *cut_slave, char *why, size_t len);
+
 /* bc_fo_detector_name() - "miimon", "arp", "lacp", "none-needed", "nothing". */
 const char *bc_fo_detector_name(enum bc_fo_detector d);
 
@@ -257,6 +276,10 @@ struct bc_fo_cfg {
 	bool rx_on_tx_slave_only[2]; /* per host: see "Delivered arrivals" above */
 	uint64_t bin_ns;	     /* timeline bin (BC_FO_DEFAULT_BIN) */
 	struct bc_fo_expect expect;  /* from bc_failover_expect() */
+	/* per host: before the cut no other slave could take over (bc_fo_takeover()),
+	 * and why; @takeover_known false: not checked (an agent that did not answer) */
+	bool no_takeover[2], takeover_known[2];
+	char takeover_why[2][240];
 	bool have_expect;
 	/* --tcp: the TCP flow client -> agent to its port @tcp_dport (0: none
 	 * analysed) from @tcp_sport (0: any); @tcp_srtt_ns its sender's smoothed

@@ -52,6 +52,75 @@ void bc_fo_end_from_bond(const struct bc_bond *b, struct bc_fo_end *e)
 #undef V
 }
 
+static const char *link_state(uint32_t v)
+{
+	return v == BC_LINK_FAIL ? "going down" : v == BC_LINK_BACK ? "going back" : "down";
+}
+
+int bc_fo_takeover(const struct bc_bond *b, const char *cut_slave, char *why, size_t len)
+{
+	const struct bc_slave *cut = NULL;
+	int mode = b->mode.st == BC_KNOWN ? (int)b->mode.v : BC_MODE_UNKNOWN;
+	size_t o = 0, others = 0;
+
+	why[0] = 0;
+	for (size_t i = 0; i < b->n_slaves; i++)
+		if (!strcmp(b->slaves[i].name, cut_slave))
+			cut = &b->slaves[i];
+	if (!cut)
+		return -EINVAL;
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+		bool up = s->mii_status.st == BC_KNOWN && s->mii_status.v == BC_LINK_UP;
+		uint32_t cd = BC_LACP_COLLECTING | BC_LACP_DISTRIBUTING;
+
+		if (s == cut)
+			continue;
+		others++;
+		if (!up) {
+			if (o < len)
+				o += (size_t)snprintf(
+					why + o, len - o, "%s%s is %s", o ? "; " : "", s->name,
+					s->mii_status.st == BC_KNOWN ? link_state(s->mii_status.v)
+								     : "of unknown MII status");
+			continue;
+		}
+		if (mode != BC_MODE_8023AD)
+			return 1;
+		if (cut->aggregator_id.st == BC_KNOWN && s->aggregator_id.st == BC_KNOWN &&
+		    s->aggregator_id.v != cut->aggregator_id.v) {
+			if (o < len)
+				o += (size_t)snprintf(why + o, len - o,
+						      "%s%s is in aggregator %u, %s in %u",
+						      o ? "; " : "", s->name, s->aggregator_id.v,
+						      cut_slave, cut->aggregator_id.v);
+			continue;
+		}
+		if (s->actor_oper_port_state.st == BC_KNOWN &&
+		    (s->actor_oper_port_state.v & cd) != cd) {
+			if (o < len)
+				o += (size_t)snprintf(why + o, len - o,
+						      "%s%s is not collecting and distributing",
+						      o ? "; " : "", s->name);
+			continue;
+		}
+		return 1;
+	}
+	if (!others && o < len)
+		o += (size_t)snprintf(why + o, len - o, "%s is the only slave", cut_slave);
+	if (mode == BC_MODE_ACTIVEBACKUP && b->arp_interval_ms.st == BC_KNOWN &&
+	    b->arp_interval_ms.v && b->arp_validate.st == BC_KNOWN &&
+	    (b->arp_validate.v == 2 || b->arp_validate.v == 3 || b->arp_validate.v == 6) &&
+	    others && o < len)
+		snprintf(why + o, len - o,
+			 "; arp_validate %s keeps a backup up only with validated ARP it receives, "
+			 "which never reaches a backup when the peer is a bond wired straight to "
+			 "this one",
+			 b->arp_validate.v == 2 ? "backup" : b->arp_validate.v == 3 ? "all"
+										: "filter_backup");
+	return 0;
+}
+
 struct det {
 	enum bc_fo_detector by;
 	uint64_t nominal, min, worst, recovery;
@@ -458,6 +527,18 @@ static void verdict(struct bc_failover *f, enum bc_fo_dir d)
 		snprintf(x->why, sizeof(x->why), "the bond's configuration is not known");
 		return;
 	}
+	for (int h = 0; h < 2; h++) {
+		if (!(de->detectors & (1u << h)) || !f->cfg.no_takeover[h] ||
+		    (x->n_black_hole && de->black_hole))
+			continue;
+		x->verdict = "inconclusive";
+		snprintf(x->why, sizeof(x->why),
+			 "before the cut no other slave of the %s could take over (%s): the "
+			 "expected range assumes one could",
+			 host_name(h), f->cfg.takeover_why[h]);
+		sender_sight(f, d, x->why, sizeof(x->why));
+		return;
+	}
 	if (x->n_black_hole) {
 		if (de->black_hole) {
 			x->verdict = "black-hole";
@@ -619,6 +700,26 @@ static int slow(struct bc_failover *f, enum bc_fo_dir d)
 	return 0;
 }
 
+/* Before the cut, no other slave of an end could take over: a finding on its own. */
+static int no_takeover(struct bc_failover *f)
+{
+	for (int h = 0; h < 2; h++) {
+		struct bc_finding *n;
+
+		if (!f->cfg.no_takeover[h])
+			continue;
+		n = add(f, "failover-no-takeover",
+			"the bond had no redundancy before the cut: bring the other slaves up (and, "
+			"802.3ad, into the aggregator); with ARP monitoring between two bonds wired "
+			"straight, arp_validate none, active or filter_active lets a backup stay up");
+		if (!n)
+			return -ENOMEM;
+		bc_finding_evidence(n, "end", "%s", host_name(h));
+		bc_finding_evidence(n, "why", "%.120s", f->cfg.takeover_why[h]);
+	}
+	return 0;
+}
+
 /* The two ends are configured differently: often the finding itself. */
 static int ends_differ(struct bc_failover *f)
 {
@@ -660,7 +761,7 @@ static int not_recovered(struct bc_failover *f, enum bc_fo_dir d)
 
 int fo_findings(struct bc_failover *f)
 {
-	if (ends_differ(f) < 0)
+	if (ends_differ(f) < 0 || no_takeover(f) < 0)
 		return -ENOMEM;
 	for (int d = 0; d < 2; d++) {
 		verdict(f, (enum bc_fo_dir)d);
