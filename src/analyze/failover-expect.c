@@ -503,8 +503,7 @@ static int host_moved(const struct bc_failover *f, int h)
 static bool partner_heard(const struct bc_failover *f, enum bc_fo_host host)
 {
 	for (size_t i = 0; i < f->n_links; i++)
-		if (f->links[i].host == host && f->links[i].lacp_partner_heard_late &&
-		    f->links[i].lacp_timeout_ns == BC_FO_NONE)
+		if (f->links[i].host == host && f->links[i].lacp_partner_heard_late)
 			return true;
 	return false;
 }

@@ -468,7 +468,13 @@ static struct bc_fo_actor *actor(struct bc_fo_link *l, const struct fo_ev *e)
 	return &l->actors[l->n_actors++];
 }
 
-static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct fo_ev *e)
+/*
+ * @own: the LACPDU's actor is the host the link belongs to, or not known
+ * to be the other one: the link's timeout is that host's own port expiring
+ * (a one-way cut shows the other end's expiry on this link too, which is not it).
+ */
+static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct fo_ev *e,
+		       bool own)
 {
 	struct bc_fo_actor *x = actor(l, e);
 	uint8_t st = e->lacp_state;
@@ -478,7 +484,7 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 		return;
 	x->lacpdus++;
 	x->last_state = st;
-	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && bad &&
+	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && bad && own &&
 	    l->lacp_timeout_ns == BC_FO_NONE) {
 		uint64_t heard = 0;
 
@@ -493,7 +499,7 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 		}
 	}
 	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) &&
-	    l->lacp_defaulted_ns == BC_FO_NONE)
+	    own && l->lacp_defaulted_ns == BC_FO_NONE)
 		l->lacp_defaulted_ns = e->ts;
 	x->last_ns = e->ts;
 	if (e->ts >= f->cfg.cut_ns + (f->cfg.restore_ns - f->cfg.cut_ns) / 2 &&
@@ -517,7 +523,7 @@ static void events(struct bc_failover *f, struct fo_priv *pv)
 
 		switch (e->kind) {
 		case EV_LACP:
-			lacp_event(f, l, e);
+			lacp_event(f, l, e, host_of_mac(pv, e->mac) != (int)!l->host);
 			break;
 		case EV_ARP:
 			l->arp_other++;

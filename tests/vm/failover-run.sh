@@ -1,5 +1,5 @@
 #!/bin/sh
-# failover-run.sh NAME NS PEER SLAVE [WIRENS] [-- ARGS...]
+# failover-run.sh NAME NS PEER SLAVE [WIRENS[:a2b|:b2a]] [-- ARGS...]
 # Run `bondcheck failover` in namespace NS against the agent PEER, cutting
 # SLAVE: by carrier (admin down), or with WIRENS silently through
 # wire-drop.sh in that wire namespace (--cut-mode silent with --cut-cmd /
@@ -51,7 +51,8 @@ export BC_JOURNAL_DIR=/tmp/bc-journal
 out=/tmp/bc-out/$name
 rm -f "$out.json" "$out.err" "$out.rc"
 if [ -n "$wire" ]; then
-	cmds=$("$wd" "$wire" /tmp/bc-out) || exit 1
+	# WIRENS:a2b (or :b2a) cuts one way only (wire-drop.sh)
+	cmds=$("$wd" "${wire%%:*}" /tmp/bc-out $(echo "$wire" | sed -n 's/.*:\(.*\)/\1/p')) || exit 1
 	cut=$(echo "$cmds" | sed -n 1p) restore=$(echo "$cmds" | sed -n 2p)
 	ip netns exec "$ns" bondcheck failover --peer "$peer" --slave "$slave" --allow-changes \
 		--cut-mode silent --cut-cmd "$cut" --restore-cmd "$restore" -j "$@" \
