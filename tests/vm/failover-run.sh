@@ -9,6 +9,8 @@
 # checked by the scenario), else with bondcheck's status.
 # failover-run.sh check NAME JQ-EXPR: jq -e EXPR on /tmp/bc-out/NAME.json,
 # failing (unlike plain jq -e) when the file is empty or not JSON.
+# failover-run.sh ends NAME RC CHECK...: the exit status and the named checks of
+# failover-ends.jq (the per-end cases of failover.scn).
 # failover-run.sh kill SIGNAL NS PEER SLAVE: start a carrier cut with a long
 # hold, send SIGNAL once SLAVE is down, print the exit status and whether
 # SLAVE is up and the journal is there (for the restore checks).
@@ -17,6 +19,19 @@ export BC_JOURNAL_DIR=/tmp/bc-journal
 if [ "$1" = check ]; then
 	[ -s "/tmp/bc-out/$2.json" ] || { echo "/tmp/bc-out/$2.json is empty"; exit 1; }
 	exec jq -e -s ".[0] | ($3)" "/tmp/bc-out/$2.json"
+fi
+if [ "$1" = ends ]; then
+	# failover-run.sh ends NAME RC CHECK...: NAME's exit status was RC, and every CHECK of
+	# failover-ends.jq (beside this script) holds; the first that does not is named
+	name=$2 rc=$3
+	shift 3
+	got=$(cat "/tmp/bc-out/$name.rc")
+	[ "$got" = "$rc" ] || { echo "$name: exit status $got, expected $rc"; exit 1; }
+	for c in "$@"; do
+		jq -e --arg check "$c" -f "$(dirname "$0")/failover-ends.jq" "/tmp/bc-out/$name.json" ||
+			{ echo "$name: check $c failed"; exit 1; }
+	done
+	exit 0
 fi
 if [ "$1" = kill ]; then
 	sig=$2 ns=$3 peer=$4 slave=$5
