@@ -155,6 +155,7 @@ struct bc_fo_end_expect {
 	char basis[120];   /* "LACP long (lacp_rate slow) timeout 90000 ms (3 x 30000 ms)" */
 	char missing[160]; /* by NOTHING: which monitoring is missing */
 	char sight[200];   /* what its monitoring observes of this cut, in words */
+	uint64_t lacp_timeout_ms; /* 802.3ad: its own LACP timeout (3000 fast, 90000 slow), else 0 */
 };
 
 /*
@@ -178,12 +179,12 @@ struct bc_fo_dir_expect {
 struct bc_fo_expect {
 	/* the slowest detector on either end: what the hold must cover */
 	enum bc_fo_detector by;
-	bool black_hole;	/* a direction has a detecting end that cannot see the cut */
-	bool assumed_agent;	/* the agent's configuration was unknown: the client's assumed */
-	uint64_t nominal_ms;	/* of the slowest end (see bc_failover_expect) */
-	uint64_t min_ms;	/* largest earliest detection of the two ends */
-	uint64_t worst_ms;	/* latest detection either end's timers allow */
-	uint64_t limit_ms;	/* worst + max(100, worst / 4) */
+	bool black_hole;     /* a direction has a detecting end that cannot see the cut */
+	bool assumed_agent;  /* the agent's configuration was unknown: the client's assumed */
+	uint64_t nominal_ms; /* of the slowest end (see bc_failover_expect) */
+	uint64_t min_ms;     /* largest earliest detection of the two ends */
+	uint64_t worst_ms;   /* latest detection either end's timers allow */
+	uint64_t limit_ms;   /* worst + max(100, worst / 4) */
 	uint64_t
 		recovery_ms; /* miimon + updelay: the longest before the returned slave counts up */
 	char basis[256];     /* "miimon 100 ms + downdelay 0 ms (client, agent)" */
@@ -317,16 +318,16 @@ struct bc_fo_link {
 	uint64_t first_garp_after_cut_ns; /* any sender; BC_FO_NONE */
 	uint64_t arp_other;		  /* ARP that is not gratuitous */
 	uint64_t lacpdus;
-	uint64_t lacp_timeout_ns;   /* first LACPDU after the cut showing the timeout */
-	uint64_t lacp_silence_ns;   /* from the last LACPDU of another actor to it */
-	uint64_t lacp_defaulted_ns; /* first LACPDU after the cut with DEFAULTED set */
+	uint64_t lacp_timeout_ns;      /* first LACPDU after the cut showing the timeout */
+	uint64_t lacp_silence_ns;      /* from the last LACPDU of another actor to it */
+	uint64_t lacp_defaulted_ns;    /* first LACPDU after the cut with DEFAULTED set */
 	uint64_t lacp_partner_last_ns; /* at the timeout: the other actor's last LACPDU, or 0 */
 	/* the other end's actor was still heard on this link in the second half
 	 * of the hold: the cut did not stop its LACPDUs towards this end */
 	bool lacp_partner_heard_late;
-	uint64_t lacp_resync_ns;    /* all actors heard after the restore in sync; only
-				     * for a link LACP was disturbed on (a timeout, or
-				     * fewer than two actors late in the hold) */
+	uint64_t lacp_resync_ns; /* all actors heard after the restore in sync; only
+				  * for a link LACP was disturbed on (a timeout, or
+				  * fewer than two actors late in the hold) */
 	struct bc_fo_actor actors[BC_FO_MAX_ACTORS];
 	size_t n_actors;
 	uint64_t returned_ns[2]; /* per direction: first datagram after the restore */
@@ -358,10 +359,10 @@ struct bc_fo_stream {
 	uint64_t left, arrived, delivered; /* delivered: first copies */
 	uint64_t lost, duplicates, reordered, not_delivered;
 	struct bc_fo_gap down, up;
-	bool used_cut_slave;		       /* left or arrived on the cut slave before the cut */
-	bool interrupted;		       /* down.lost_in_gap > 0 */
-	bool black_hole;		       /* down gap covers the whole hold */
-	bool moved;			       /* left or arrived on another link after the gap */
+	bool used_cut_slave; /* left or arrived on the cut slave before the cut */
+	bool interrupted;    /* down.lost_in_gap > 0 */
+	bool black_hole;     /* down gap covers the whole hold */
+	bool moved;	     /* left or arrived on another link after the gap */
 	/* links it left on (-1): the last departure before the cut, the last
 	 * before the restore (where the sender was at the end of the hold), the last */
 	int left_before, left_after, left_end;
@@ -476,6 +477,14 @@ struct bc_failover {
 	struct bc_fo_tcp tcp;
 	struct bc_finding *findings;
 	size_t n_findings;
+	/*
+	 * per host: what the measurement says of its sight of the cut (set by
+	 * bc_failover_finish() with an expectation): whether it left the slave
+	 * facing the cut before the restore (its own streams' departures), by
+	 * which mechanism when the captures tell (its LACP port expiring, a
+	 * gap beyond what carrier allows), or why it did not
+	 */
+	char saw[2][300];
 	bool finished;
 	void *priv;
 };

@@ -116,8 +116,9 @@ int bc_fo_takeover(const struct bc_bond *b, const char *cut_slave, char *why, si
 			 "; arp_validate %s keeps a backup up only with validated ARP it receives, "
 			 "which never reaches a backup when the peer is a bond wired straight to "
 			 "this one",
-			 b->arp_validate.v == 2 ? "backup" : b->arp_validate.v == 3 ? "all"
-										: "filter_backup");
+			 b->arp_validate.v == 2	  ? "backup"
+			 : b->arp_validate.v == 3 ? "all"
+						  : "filter_backup");
 	return 0;
 }
 
@@ -220,6 +221,8 @@ static void end_expect(const struct bc_fo_end *e, enum bc_fo_host h, enum bc_fo_
 	x->far_worst_ms = d.worst;
 	snprintf(x->basis, sizeof(x->basis), "%s", d.basis);
 	snprintf(x->missing, sizeof(x->missing), "%s", d.missing);
+	if (e->is_bond && e->mode == BC_MODE_8023AD)
+		x->lacp_timeout_ms = e->lacp_rate == 1 ? 3000 : 90000;
 	switch (d.by) {
 	case BC_FO_BY_NONE_NEEDED:
 		x->sees = BC_FO_SEES_NOT_NEEDED;
@@ -273,12 +276,12 @@ static void differ(const struct bc_fo_end *c, const struct bc_fo_end *a, struct 
 	char *p = out->differ;
 	size_t n = sizeof(out->differ), o = 0;
 
-#define DIFF(cond, ...)                                                                    \
-	do {                                                                               \
-		if ((cond) && o < n)                                                       \
-			o += (size_t)snprintf(p + o, n - o, "%s", o ? "; " : "");            \
-		if ((cond) && o < n)                                                       \
-			o += (size_t)snprintf(p + o, n - o, __VA_ARGS__);                    \
+#define DIFF(cond, ...)                                                                            \
+	do {                                                                                       \
+		if ((cond) && o < n)                                                               \
+			o += (size_t)snprintf(p + o, n - o, "%s", o ? "; " : "");                  \
+		if ((cond) && o < n)                                                               \
+			o += (size_t)snprintf(p + o, n - o, __VA_ARGS__);                          \
 	} while (0)
 	p[0] = 0;
 	if (!c->is_bond || !a->is_bond)
@@ -291,12 +294,11 @@ static void differ(const struct bc_fo_end *c, const struct bc_fo_end *a, struct 
 	     a->lacp_rate ? "fast" : "slow");
 	DIFF(c->miimon_ms != a->miimon_ms, "miimon client %u, agent %u", c->miimon_ms,
 	     a->miimon_ms);
-	DIFF(c->downdelay_ms != a->downdelay_ms, "downdelay client %u, agent %u",
-	     c->downdelay_ms, a->downdelay_ms);
+	DIFF(c->downdelay_ms != a->downdelay_ms, "downdelay client %u, agent %u", c->downdelay_ms,
+	     a->downdelay_ms);
 	DIFF(c->updelay_ms != a->updelay_ms, "updelay client %u, agent %u", c->updelay_ms,
 	     a->updelay_ms);
-	DIFF(c->arp_interval_ms != a->arp_interval_ms ||
-		     !c->n_arp_targets != !a->n_arp_targets,
+	DIFF(c->arp_interval_ms != a->arp_interval_ms || !c->n_arp_targets != !a->n_arp_targets,
 	     "arp_interval client %u (%u targets), agent %u (%u targets)", c->arp_interval_ms,
 	     c->n_arp_targets, a->arp_interval_ms, a->n_arp_targets);
 	DIFF(c->arp_missed_max && a->arp_missed_max && c->arp_missed_max != a->arp_missed_max,
@@ -344,7 +346,7 @@ static void dir_expect(const struct bc_fo_end *ends[2], struct bc_fo_expect *out
 				"%s%s: %s when wired straight to the client, else %s",
 				o ? "; " : "", host_name(h), e->basis,
 				e->far_by == BC_FO_BY_NOTHING ? "nothing (a black hole)"
-							       : bc_fo_detector_name(e->far_by));
+							      : bc_fo_detector_name(e->far_by));
 		else
 			o += (size_t)snprintf(x->basis + o,
 					      o < sizeof(x->basis) ? sizeof(x->basis) - o : 0,
@@ -413,7 +415,8 @@ int bc_failover_expect(const struct bc_fo_end *client, const struct bc_fo_end *a
 		snprintf(out->basis, sizeof(out->basis), "%s (client%s)", c->basis,
 			 out->assumed_agent ? "; agent assumed alike" : " and agent");
 	else
-		snprintf(out->basis, sizeof(out->basis), "client: %s; agent: %s", c->basis, a->basis);
+		snprintf(out->basis, sizeof(out->basis), "client: %s; agent: %s", c->basis,
+			 a->basis);
 	out->limit_ms = out->worst_ms + BC_FO_SLACK_MS(out->worst_ms);
 	return 0;
 }
@@ -487,8 +490,9 @@ static void sender_sight(const struct bc_failover *f, enum bc_fo_dir d, char *bu
 				 host_name(h), tx_name(f, x->tx_after));
 		else if (x->sender_moved == 0)
 			snprintf(buf + o, len - o,
-				 "; the %s kept sending on %s to the end of the hold: it did not "
-				 "see the cut",
+				 "; the %s kept sending on %s to the end of the hold: it had not "
+				 "detected the "
+				 "cut",
 				 host_name(h), tx_name(f, x->tx_before));
 	}
 }
@@ -546,17 +550,20 @@ static void verdict(struct bc_failover *f, enum bc_fo_dir d)
 			x->verdict = "inconclusive";
 			snprintf(x->why, sizeof(x->why),
 				 "nothing delivered for the whole hold (%llu ms), shorter than the "
-				 "%s's detection (up to %llu ms, %s): whether it detects is not "
-				 "known; --hold %.1f would tell",
+				 "%s's "
+				 "detection (up to %llu ms): whether and when it detects is not "
+				 "measured; "
+				 "--hold %.1f would tell",
 				 (unsigned long long)hold_ms(f), slow_end,
-				 (unsigned long long)de->worst_ms, f->cfg.expect.end[de->slowest].basis,
+				 (unsigned long long)de->worst_ms,
 				 (double)(de->worst_ms + 1000) / 1000.0);
 		} else {
 			x->verdict = "black-hole";
-			snprintf(x->why, sizeof(x->why),
-				 "the configuration should have failed over within %llu ms (%s) and "
-				 "nothing was delivered for the whole hold",
-				 (unsigned long long)de->worst_ms, de->basis);
+			snprintf(
+				x->why, sizeof(x->why),
+				"the configuration should have failed over within %llu ms (%s) and "
+				"nothing was delivered for the whole hold",
+				(unsigned long long)de->worst_ms, de->basis);
 		}
 		sender_sight(f, d, x->why, sizeof(x->why));
 		return;
@@ -580,42 +587,45 @@ static const char *black_hole_advice(const struct bc_failover *f, enum bc_fo_dir
 	const struct bc_fo_end_expect *e = &f->cfg.expect.end[de->slowest];
 
 	if (de->black_hole)
-		return "no monitoring in the bond's configuration sees this failure (evidence: "
-		       "monitoring); enable one that does on both ends: ARP monitoring "
-		       "(arp_interval, arp_ip_target a host behind the switch) or 802.3ad (LACP); "
-		       "miimon sees only the carrier of its own slave";
+		return "no monitoring configured sees this failure (evidence: monitoring): enable "
+		       "ARP "
+		       "monitoring (arp_interval, arp_ip_target a host behind the switch) or "
+		       "802.3ad "
+		       "on both ends; miimon sees only its own slave's carrier";
 	if (hold_ms(f) < de->worst_ms)
-		return "traffic was lost for the whole hold, and the configuration lets it last "
-		       "up to expected_ms at every such failure (evidence: basis): shorten that "
-		       "end's detection (lacp_rate fast, a shorter arp_interval, miimon), or run "
-		       "again with a hold above expected_ms to measure it";
+		return "lost for the whole hold; this configuration allows up to expected_ms of it "
+		       "at "
+		       "every such failure (basis): shorten that end's detection (lacp_rate fast, "
+		       "a "
+		       "shorter arp_interval), or measure it with a longer --hold";
 	for (int h = 0; h < 2; h++)
 		if ((de->detectors & (1u << h)) &&
 		    f->cfg.expect.end[h].sees == BC_FO_SEES_FAR_CARRIER && host_moved(f, h) != 1)
-			return "this end watches carrier only and its slave kept carrier: the cut is "
-		       "beyond its own link (a switch, a bridge, a media converter), which only "
-		       "monitoring of the path sees: ARP monitoring or LACP on both ends (miimon "
-		       "or use_carrier on both ends helps only when they are wired straight)";
+			return "an end that watches carrier only kept its carrier (evidence: "
+			       "sender): the cut "
+			       "is beyond its own link (a switch, a bridge); ARP monitoring or "
+			       "LACP on both "
+			       "ends sees it (miimon on both ends only when wired straight)";
 	switch (e->by) {
 	case BC_FO_BY_LACP:
 		if (partner_heard(f, de->slowest))
-			return "the partner's LACPDUs still reached this end during the hold (a "
-			       "one-way cut): its LACP timeout cannot expire, and a kernel that "
-			       "keeps distributing on a port whose partner stopped collecting "
-			       "(seen with Linux 6.1) black-holes the direction; look at both "
-			       "ends' /proc/net/bonding actor and partner state";
-		return "the LACP timeout should have taken the port out and did not: look at "
-		       "both ends' /proc/net/bonding (actor/partner state, aggregator) and at "
-		       "dmesg";
+			return "a one-way cut: the partner's LACPDUs still reached the sender, so "
+			       "its LACP "
+			       "timeout cannot run, and it kept distributing after the partner "
+			       "stopped "
+			       "collecting (Linux 6.1 does); compare both ends' actor and partner "
+			       "state in "
+			       "/proc/net/bonding";
+		return "the LACP timeout should have taken the port out and did not: look at both "
+		       "ends' /proc/net/bonding (actor/partner state, aggregator) and dmesg";
 	case BC_FO_BY_ARP:
-		return "the configuration should have failed over within expected_ms but nothing "
-		       "was delivered for the whole hold: check that the ARP monitoring works "
-		       "(arp_ip_target reachable from every slave, arp_validate that can validate "
-		       "the backup, /proc/net/bonding, dmesg)";
+		return "should have failed over within expected_ms: check that the ARP monitoring "
+		       "works (arp_ip_target reachable from every slave, an arp_validate that can "
+		       "validate the backup, /proc/net/bonding, dmesg)";
 	default:
-		return "the configuration should have failed over within expected_ms but nothing "
-		       "was delivered for the whole hold: look at /proc/net/bonding of both ends "
-		       "(MII status of every slave) and dmesg";
+		return "should have failed over within expected_ms: look at /proc/net/bonding of "
+		       "both "
+		       "ends (MII status of every slave) and dmesg";
 	}
 }
 
@@ -664,25 +674,29 @@ static int slow(struct bc_failover *f, enum bc_fo_dir d)
 		return 0;
 	/* the mechanism decides the advice: a switch relearns a MAC only in active-backup */
 	if (de->by == BC_FO_BY_LACP)
-		advice = partner_heard(f, de->slowest)
-				 ? "the partner's LACPDUs still reached the sender's port (a one-way "
-				   "cut): the LACP timeout could not take it out, and it kept "
-				   "distributing after the partner stopped collecting; look at both "
-				   "ends' /proc/net/bonding actor and partner state"
-				 : "traffic stopped longer than the LACP timeout implies (basis; limit = "
-				   "worst + max(100 ms, 25 %)): look at both ends' /proc/net/bonding "
-				   "(actor/partner state) and whether the host was too busy to run the "
-				   "LACP state machines on time";
+		advice = partner_heard(f, de->slowest) ? "a one-way cut: the partner's LACPDUs "
+							 "still reached the sender's port, so its "
+							 "LACP timeout could not run, and it kept "
+							 "distributing after the partner "
+							 "stopped collecting; compare both ends' "
+							 "actor and partner state in "
+							 "/proc/net/bonding"
+						       : "longer than the LACP timeout implies "
+							 "(basis; limit = worst + max(100 ms, 25 "
+							 "%)): look at both ends' actor/partner "
+							 "state in /proc/net/bonding, or a host "
+							 "too busy to run LACP on time";
 	else if (f->cfg.rx_on_tx_slave_only[0] || f->cfg.rx_on_tx_slave_only[1])
 		advice = "traffic stopped longer than the configuration implies (basis; limit = "
 			 "worst + max(100 ms, 25 %)): look for a switch slow to relearn the MAC "
 			 "(gratuitous ARPs per slave are counted), or a host too busy to run the "
 			 "bond's monitor on time";
 	else
-		advice = "traffic stopped longer than the configuration implies (basis; limit = "
-			 "worst + max(100 ms, 25 %)): the bond should drop the slave at its carrier "
-			 "event; look for a host too busy to run the bond on time, or an end that did "
-			 "not see the carrier loss (a switch between the ends)";
+		advice = "longer than the configuration implies (basis; limit = worst + max(100 "
+			 "ms, 25 "
+			 "%)): a host too busy to run the bond on time, or an end that did not see "
+			 "the "
+			 "carrier loss (a switch between the ends)";
 	n = add(f, "failover-slow", "%s", advice);
 	if (!n)
 		return -ENOMEM;
@@ -708,9 +722,11 @@ static int no_takeover(struct bc_failover *f)
 		if (!f->cfg.no_takeover[h])
 			continue;
 		n = add(f, "failover-no-takeover",
-			"the bond had no redundancy before the cut: bring the other slaves up (and, "
-			"802.3ad, into the aggregator); with ARP monitoring between two bonds wired "
-			"straight, arp_validate none, active or filter_active lets a backup stay up");
+			"no redundancy before the cut: bring the other slaves up (802.3ad: into "
+			"the "
+			"aggregator); between two bonds wired straight, arp_validate none, active "
+			"or "
+			"filter_active lets a backup stay up");
 		if (!n)
 			return -ENOMEM;
 		bc_finding_evidence(n, "end", "%s", host_name(h));
@@ -728,9 +744,9 @@ static int ends_differ(struct bc_failover *f)
 	if (!f->cfg.have_expect || !e->ends_differ)
 		return 0;
 	n = add(f, "failover-ends-differ",
-		"the two ends of the bond detect a failure differently, so each direction "
-		"fails over at its own pace (one range per direction); configure both ends "
-		"alike unless the difference is meant");
+		"the two ends detect a failure differently, so each direction fails over at "
+		"its own pace (one range per direction); configure both ends alike unless the "
+		"difference is meant");
 	if (!n)
 		return -ENOMEM;
 	bc_finding_evidence(n, "differ", "%s", e->differ);
@@ -758,8 +774,81 @@ static int not_recovered(struct bc_failover *f, enum bc_fo_dir d)
 	return 0;
 }
 
+/* The first LACP timeout of host @h's own port on one of its links, or BC_FO_NONE. */
+static uint64_t own_lacp_timeout(const struct bc_failover *f, int h)
+{
+	uint64_t t = BC_FO_NONE;
+
+	for (size_t i = 0; i < f->n_links; i++)
+		if ((int)f->links[i].host == h && f->links[i].lacp_timeout_ns < t)
+			t = f->links[i].lacp_timeout_ns;
+	return t;
+}
+
+/* bc_failover.saw[@h]: what the measurement says of host @h's sight of the cut. */
+static void saw(struct bc_failover *f, int h)
+{
+	const struct bc_fo_end_expect *e = &f->cfg.expect.end[h];
+	enum bc_fo_dir d = h == BC_FO_CLIENT ? BC_FO_C2A : BC_FO_A2C;
+	const struct bc_fo_dirsum *x = &f->dir[d];
+	uint64_t lt = own_lacp_timeout(f, h), gap_ms = x->gap_ns / 1000000;
+	char *b = f->saw[h];
+	size_t n = sizeof(f->saw[h]);
+
+	if (e->sees == BC_FO_SEES_NOT_NEEDED) {
+		snprintf(b, n, "not a bond: nothing to detect");
+		return;
+	}
+	if (x->sender_moved < 0) {
+		snprintf(b, n,
+			 "not measured: none of its own streams used the slave facing the cut, or "
+			 "they did not all move alike");
+		return;
+	}
+	if (x->sender_moved == 1) {
+		if (lt != BC_FO_NONE)
+			snprintf(b, n, "saw it by LACP: its port expired at %+.1f ms, then it left %s",
+				 ((double)lt - (double)f->cfg.cut_ns) / 1e6, tx_name(f, x->tx_before));
+		else if (e->sees == BC_FO_SEES_FAR_CARRIER &&
+			 gap_ms > e->nominal_ms + BC_FO_SLACK_MS(e->nominal_ms))
+			snprintf(b, n,
+				 "saw it late (a %llu ms gap), not by carrier: its slave kept carrier "
+				 "(not wired straight to the client's), so %s took it",
+				 (unsigned long long)gap_ms, bc_fo_detector_name(e->far_by));
+		else
+			snprintf(b, n, "saw it: left %s for %s (a %llu ms gap), as %s allows",
+				 tx_name(f, x->tx_before), tx_name(f, x->tx_after),
+				 (unsigned long long)gap_ms, bc_fo_detector_name(e->by));
+		return;
+	}
+	if (e->sees == BC_FO_SEES_NOTHING)
+		snprintf(b, n, "did not see it: %s", e->missing);
+	else if (e->sees == BC_FO_SEES_FAR_CARRIER && e->far_by == BC_FO_BY_NOTHING)
+		snprintf(b, n,
+			 "did not see it: it kept sending on %s; it watches carrier only and its "
+			 "slave kept carrier (a switch or a wire between the ends); fix: ARP "
+			 "monitoring or LACP on both ends",
+			 tx_name(f, x->tx_before));
+	else if (e->sees == BC_FO_SEES_LACPDUS && partner_heard(f, (enum bc_fo_host)h))
+		snprintf(b, n,
+			 "did not see it: the partner's LACPDUs still reached it (a one-way cut), so "
+			 "its LACP timeout never ran; it kept sending on %s",
+			 tx_name(f, x->tx_before));
+	else if (hold_ms(f) < e->worst_ms)
+		snprintf(b, n,
+			 "had not seen it when the hold ended (%llu ms, its detection up to %llu ms); "
+			 "it kept sending on %s",
+			 (unsigned long long)hold_ms(f), (unsigned long long)e->worst_ms,
+			 tx_name(f, x->tx_before));
+	else
+		snprintf(b, n, "did not see it although %s should have: it kept sending on %s",
+			 bc_fo_detector_name(e->by), tx_name(f, x->tx_before));
+}
+
 int fo_findings(struct bc_failover *f)
 {
+	for (int h = 0; f->cfg.have_expect && h < 2; h++)
+		saw(f, h);
 	if (ends_differ(f) < 0 || no_takeover(f) < 0)
 		return -ENOMEM;
 	for (int d = 0; d < 2; d++) {

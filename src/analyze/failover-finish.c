@@ -370,8 +370,8 @@ static int streams_analyze(struct bc_failover *f)
 					s->left_before = s->dep_link[k];
 				}
 				/* where the sender was at the end of the hold, delivered or not */
-				if (s->dep_ts[k] >= f->cfg.cut_ns && s->dep_ts[k] < f->cfg.restore_ns &&
-				    s->dep_ts[k] >= last_hold) {
+				if (s->dep_ts[k] >= f->cfg.cut_ns &&
+				    s->dep_ts[k] < f->cfg.restore_ns && s->dep_ts[k] >= last_hold) {
 					last_hold = s->dep_ts[k];
 					s->left_after = s->dep_link[k];
 				}
@@ -473,8 +473,7 @@ static struct bc_fo_actor *actor(struct bc_fo_link *l, const struct fo_ev *e)
  * to be the other one: the link's timeout is that host's own port expiring
  * (a one-way cut shows the other end's expiry on this link too, which is not it).
  */
-static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct fo_ev *e,
-		       bool own)
+static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct fo_ev *e, bool own)
 {
 	struct bc_fo_actor *x = actor(l, e);
 	uint8_t st = e->lacp_state;
@@ -498,8 +497,8 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 			l->lacp_partner_last_ns = heard;
 		}
 	}
-	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) &&
-	    own && l->lacp_defaulted_ns == BC_FO_NONE)
+	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) && own &&
+	    l->lacp_defaulted_ns == BC_FO_NONE)
 		l->lacp_defaulted_ns = e->ts;
 	x->last_ns = e->ts;
 	if (e->ts >= f->cfg.cut_ns + (f->cfg.restore_ns - f->cfg.cut_ns) / 2 &&

@@ -278,8 +278,8 @@ static int check_once(const char *bond, const struct bc_stable_req *req, char *w
 			up += bc_u32_known(&b->slaves[i].mii_status) &&
 			      b->slaves[i].mii_status.v == BC_LINK_UP;
 		if (up < req->min_up) {
-			snprintf(why, wlen, "%zu of %zu slaves MII up, %zu before", up,
-				 b->n_slaves, req->min_up);
+			snprintf(why, wlen, "%zu of %zu slaves MII up, %zu before", up, b->n_slaves,
+				 req->min_up);
 			r = 0;
 			goto out;
 		}

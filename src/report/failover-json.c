@@ -76,6 +76,8 @@ static struct json_object *end_expect_json(const struct bc_fo_end_expect *x)
 	json_object_object_add(o, "min_ms", U64(x->min_ms));
 	json_object_object_add(o, "worst_ms", U64(x->worst_ms));
 	json_object_object_add(o, "basis", json_object_new_string(x->basis));
+	json_object_object_add(o, "lacp_timeout_ms",
+			       x->lacp_timeout_ms ? U64(x->lacp_timeout_ms) : NULL);
 	json_object_object_add(o, "missing",
 			       x->by == BC_FO_BY_NOTHING || x->far_by == BC_FO_BY_NOTHING
 				       ? json_object_new_string(x->missing)
@@ -179,10 +181,9 @@ static struct json_object *dirs_json(const struct bc_failover *f)
 		json_object_object_add(o, "tx_before", mask_names(f, x->tx_before));
 		json_object_object_add(o, "tx_after_failover", mask_names(f, x->tx_after));
 		json_object_object_add(o, "tx_end", mask_names(f, x->tx_end));
-		json_object_object_add(o, "sender_moved",
-				       x->sender_moved < 0
-					       ? NULL
-					       : json_object_new_boolean(x->sender_moved == 1));
+		json_object_object_add(
+			o, "sender_moved",
+			x->sender_moved < 0 ? NULL : json_object_new_boolean(x->sender_moved == 1));
 		json_object_object_add(o, "returned_after_restore_ms",
 				       rel(x->returned_ns, f->cfg.restore_ns));
 		json_object_object_add(o, "not_recovered",
@@ -266,18 +267,17 @@ static struct json_object *links_json(const struct bc_failover *f)
 		json_object_object_add(o, "lacp_timeout_ms",
 				       rel(l->lacp_timeout_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_silence_ms", rel(l->lacp_silence_ns, 0));
-		json_object_object_add(o, "lacp_partner_last_ms",
-				       l->lacp_partner_last_ns
-					       ? jms((int64_t)l->lacp_partner_last_ns -
-						     (int64_t)f->cfg.cut_ns)
-					       : NULL);
+		json_object_object_add(
+			o, "lacp_partner_last_ms",
+			l->lacp_partner_last_ns
+				? jms((int64_t)l->lacp_partner_last_ns - (int64_t)f->cfg.cut_ns)
+				: NULL);
 		json_object_object_add(o, "lacp_partner_heard_late",
 				       json_object_new_boolean(l->lacp_partner_heard_late));
-		json_object_object_add(
-			o, "lacp_timeout_expected_ms",
-			f->cfg.have_expect && f->cfg.expect.end[l->host].by == BC_FO_BY_LACP
-				? U64(f->cfg.expect.end[l->host].nominal_ms)
-				: NULL);
+		json_object_object_add(o, "lacp_timeout_expected_ms",
+				       f->cfg.have_expect && f->cfg.expect.end[l->host].lacp_timeout_ms
+					       ? U64(f->cfg.expect.end[l->host].lacp_timeout_ms)
+					       : NULL);
 		json_object_object_add(o, "lacp_defaulted_ms",
 				       rel(l->lacp_defaulted_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_resync_ms",
@@ -539,6 +539,13 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 	json_object_object_add(o, "clock_offset_ns",
 			       f->clock_offset_known ? U64(f->clock_offset_ns) : NULL);
 	json_object_object_add(o, "expected", expect_json(f));
+	if (f->cfg.have_expect) {
+		struct json_object *w = json_object_new_object();
+
+		json_object_object_add(w, "client", json_object_new_string(f->saw[BC_FO_CLIENT]));
+		json_object_object_add(w, "agent", json_object_new_string(f->saw[BC_FO_AGENT]));
+		json_object_object_add(o, "saw", w);
+	}
 	json_object_object_add(o, "directions", dirs_json(f));
 	json_object_object_add(o, "streams", streams_json(f));
 	json_object_object_add(o, "links", links_json(f));

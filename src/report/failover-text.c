@@ -79,8 +79,9 @@ static void header(FILE *out, struct json_object *doc)
 					"expected %s: %s -> gap %lld ms (%lld..%lld ms); "
 					"failover-slow above %lld ms\n",
 					bc_json_str(x, "direction"), bc_json_str(x, "basis"),
-					bc_json_i64(x, "nominal_ms", 0), bc_json_i64(x, "min_ms", 0),
-					bc_json_i64(x, "worst_ms", 0), bc_json_i64(x, "limit_ms", 0));
+					bc_json_i64(x, "nominal_ms", 0),
+					bc_json_i64(x, "min_ms", 0), bc_json_i64(x, "worst_ms", 0),
+					bc_json_i64(x, "limit_ms", 0));
 		}
 		return;
 	}
@@ -231,9 +232,10 @@ static void by_host(char *buf, size_t len, struct json_object *g, struct json_ob
 static void links(FILE *out, struct json_object *doc)
 {
 	struct json_object *ls = get(doc, "links");
-	char a[32], b[32], c[32], who[160];
+	char a[32], b[32], c[32], who[160], cut_link[64];
 	bool any = false;
 
+	snprintf(cut_link, sizeof(cut_link), "client/%s", bc_json_str(get(doc, "cut"), "slave"));
 	fputs("\ngratuitous ARP / unsolicited NA after the cut, by sender:\n", out);
 	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
@@ -269,7 +271,8 @@ static void links(FILE *out, struct json_object *doc)
 			fprintf(out, "; timeout at +%s ms (%s ms after the partner's last)",
 				msf(l, "lacp_timeout_ms", a, sizeof(a)),
 				msf(l, "lacp_silence_ms", c, sizeof(c)));
-		if (get(l, "lacp_partner_heard_late") &&
+		/* on the cut slave: the cut let the partner's LACPDUs through (one way) */
+		if (!strcmp(bc_json_str(l, "name"), cut_link) &&
 		    json_object_get_boolean(get(l, "lacp_partner_heard_late")) &&
 		    !get(l, "lacp_timeout_ms"))
 			fputs("; the partner's LACPDUs still arrived late in the hold", out);
@@ -281,6 +284,18 @@ static void links(FILE *out, struct json_object *doc)
 				msf(l, "lacp_resync_ms", b, sizeof(b)));
 		fputc('\n', out);
 	}
+}
+
+/* What the measurement says of each end's sight of the cut. */
+static void saw(FILE *out, struct json_object *doc)
+{
+	struct json_object *w = get(doc, "saw");
+
+	if (!w)
+		return;
+	fprintf(out, "\nwho saw the cut (from each end's own departures):\n");
+	fprintf(out, "  client: %s\n", bc_json_str(w, "client"));
+	fprintf(out, "  agent:  %s\n", bc_json_str(w, "agent"));
 }
 
 static void recovery(FILE *out, struct json_object *doc)
@@ -338,6 +353,7 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 	directions(out, doc);
 	tcp(out, doc);
 	streams(out, doc);
+	saw(out, doc);
 	links(out, doc);
 	recovery(out, doc);
 	findings(out, doc);

@@ -75,7 +75,8 @@ int fo_agent_takeover(struct json_object *end, char *why, size_t len)
 		if (strcmp(mii, "up")) {
 			if (o < len)
 				o += (size_t)snprintf(why + o, len - o, "%s%s is %s", o ? "; " : "",
-						      bc_json_str(x, "name"), *mii ? mii : "unknown");
+						      bc_json_str(x, "name"),
+						      *mii ? mii : "unknown");
 			continue;
 		}
 		if (lacp && st >= 0 && (st & 0x30) != 0x30) {
@@ -223,8 +224,8 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	for (size_t i = 0; i < bc_json_len(json_object_object_get(res, "streams")); i++) {
 		struct json_object *st =
 			json_object_array_get_idx(json_object_object_get(res, "streams"), i);
-		struct json_object *ti = json_object_object_get(json_object_object_get(st, "sender"),
-								"tcp_info");
+		struct json_object *ti =
+			json_object_object_get(json_object_object_get(st, "sender"), "tcp_info");
 
 		if (strcmp(bc_json_str(st, "protocol"), "tcp"))
 			continue;

@@ -20,7 +20,8 @@ struct fo_setup {
 	char slave[BC_IFNAMSIZ];
 	int bond_mode, xmit_hash_policy;
 	struct bc_fo_end client_end;
-	/* the agent's bond, asked before the test (`inspect`); known false when it did not answer */
+	/* the agent's bond, asked before the test (`inspect`); known false when it did not answer
+	 */
 	struct bc_fo_end agent_end;
 	char agent_note[300]; /* why the agent's bond was not read before the test, or "" */
 	/* per host (enum bc_fo_host): no other slave could take over before the cut */

@@ -99,9 +99,8 @@ static int find_bond(struct fo_setup *s, struct bc_error *err)
 	bc_fo_end_from_bond(b, &s->client_end);
 	/* redundancy before the cut: can another slave take over? */
 	s->takeover_known[BC_FO_CLIENT] = true;
-	s->no_takeover[BC_FO_CLIENT] =
-		bc_fo_takeover(b, s->slave, s->takeover_why[BC_FO_CLIENT],
-			       sizeof(s->takeover_why[BC_FO_CLIENT])) == 0;
+	s->no_takeover[BC_FO_CLIENT] = bc_fo_takeover(b, s->slave, s->takeover_why[BC_FO_CLIENT],
+						      sizeof(s->takeover_why[BC_FO_CLIENT])) == 0;
 	s->bond_mode = s->client_end.mode;
 	s->xmit_hash_policy = b->xmit_hash_policy.st == BC_KNOWN ? (int)b->xmit_hash_policy.v : -1;
 	bc_snapshot_free(&snap);

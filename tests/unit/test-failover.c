@@ -715,9 +715,9 @@ static void gen_tcp(struct bc_failover *f, uint64_t at, bool orig_seen)
 	}
 }
 
-static uint64_t tcp_rto; /* cfg.tcp_rto_ns for the next run_tcp() */
+static uint64_t tcp_rto;		    /* cfg.tcp_rto_ns for the next run_tcp() */
 static uint64_t tcp_agent_switch_ms = 1060; /* the agent's datagrams move to eth1 then */
-static bool tcp_extra_copy; /* segment 1500 also arrives on agent eth1 at 1350 ms */
+static bool tcp_extra_copy;		    /* segment 1500 also arrives on agent eth1 at 1350 ms */
 
 static void run_tcp(struct bc_failover *f, uint16_t dport, uint64_t at, bool orig_seen)
 {
@@ -890,7 +890,8 @@ static void test_tcp(void **state)
 	assert_false(f.tcp.stall_open);
 	assert_int_equal(f.tcp.stall_ns, 301 * MS);
 	bc_failover_free(&f);
-	/* a copy of 1500 on eth1 at 1350 ms that arrives again at 1721.1 ms: that one was dropped */
+	/* a copy of 1500 on eth1 at 1350 ms that arrives again at 1721.1 ms: that one was dropped
+	 */
 	tcp_extra_copy = true;
 	run_tcp(&f, 5302, 1300, false);
 	tcp_extra_copy = false;
@@ -936,6 +937,11 @@ static void test_asym_lacp(void **state)
 	struct bc_fo_end ce, ae;
 	struct bc_error err = {0};
 	const struct bc_finding *x;
+	struct json_object *o;
+	char *buf = NULL;
+	const char *a, *b;
+	size_t len = 0;
+	FILE *m;
 
 	(void)state;
 	cfg_init(&c);
@@ -983,6 +989,29 @@ static void test_asym_lacp(void **state)
 	assert_null(strstr(x->advice, "arp_ip_target"));
 	assert_null(find(&f, "failover-black-hole", 1));
 	assert_null(find(&f, "failover-slow", 0));
+	assert_non_null(strstr(f.saw[BC_FO_AGENT], "had not seen it when the hold ended (4000 ms, "
+						   "its detection up to 90100 ms)"));
+	/* the report: the difference first, then one range per direction */
+	o = bc_failover_json(&f);
+	assert_non_null(o);
+	m = open_memstream(&buf, &len);
+	bc_failover_report_text(m, o);
+	fclose(m);
+	if (getenv("BC_TEST_SHOW"))
+		fputs(buf, stderr);
+	a = strstr(buf, "ends configured differently: lacp_rate client fast, agent slow\n");
+	assert_non_null(a);
+	b = strstr(buf,
+		   "expected agent-to-client: agent: LACP long (lacp_rate slow) timeout 90000 ms "
+		   "(3 x 30000 ms) -> gap 90000 ms (59900..90100 ms)");
+	assert_non_null(b);
+	assert_true(a < b);
+	assert_non_null(strstr(buf,
+			       "expected client-to-agent: client: LACP short (lacp_rate fast) "
+			       "timeout 3000 ms (3 x 1000 ms) -> gap 3000 ms (1900..3100 ms)"));
+	assert_non_null(strstr(buf, "agent-to-client  inconclusive"));
+	free(buf);
+	json_object_put(o);
 	bc_failover_free(&f);
 }
 
@@ -1037,6 +1066,10 @@ static void test_one_end_sees(void **state)
 	assert_string_equal(ev(x, "sender"), "kept sending on agent/eth0");
 	assert_non_null(strstr(x->advice, "watches carrier only"));
 	assert_null(strstr(x->advice, "arp_ip_target"));
+	/* who saw the cut: the client did, the agent could not (carrier only) */
+	assert_non_null(strstr(f.saw[BC_FO_CLIENT], "saw it: left client/eth0 for client/eth1"));
+	assert_non_null(strstr(f.saw[BC_FO_AGENT], "did not see it: it kept sending on agent/eth0; "
+						   "it watches carrier only"));
 	bc_failover_free(&f);
 }
 

@@ -11,6 +11,7 @@
 # failing (unlike plain jq -e) when the file is empty or not JSON.
 # failover-run.sh ends NAME RC CHECK...: the exit status and the named checks of
 # failover-ends.jq (the per-end cases of failover.scn).
+# failover-run.sh lacp NS BOND ACTOR PARTNER: wait for these LACP port states.
 # failover-run.sh kill SIGNAL NS PEER SLAVE: start a carrier cut with a long
 # hold, send SIGNAL once SLAVE is down, print the exit status and whether
 # SLAVE is up and the journal is there (for the restore checks).
@@ -30,6 +31,19 @@ if [ "$1" = ends ]; then
 	for c in "$@"; do
 		jq -e --arg check "$c" -f "$(dirname "$0")/failover-ends.jq" "/tmp/bc-out/$name.json" ||
 			{ echo "$name: check $c failed"; exit 1; }
+	done
+	exit 0
+fi
+if [ "$1" = lacp ]; then
+	# failover-run.sh lacp NS BOND ACTOR PARTNER: wait up to 20 s until every slave of BOND
+	# has these actor and partner LACP port states (ends configured differently)
+	i=0
+	until ip -n "$2" -d -j link show master "$3" | jq -e --argjson a "$4" --argjson p "$5" \
+		'length > 0 and all(.[]; .linkinfo.info_slave_data | .ad_actor_oper_port_state == $a
+		 and .ad_partner_oper_port_state == $p)' >/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { ip -n "$2" -d -j link show master "$3"; exit 1; }
+		sleep 0.2
 	done
 	exit 0
 fi
