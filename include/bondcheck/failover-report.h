@@ -54,14 +54,12 @@
  * retransmissions_seen, retransmissions_seen_in_hold, sender_retransmissions
  * (TCP_INFO, null unknown), first_retransmission_ms, goodput_before_bps,
  * goodput_after_bps, left_before, left_after, arrived_before, arrived_after,
- * expected {udp_gap_ms, rto_ms, min_ms, max_ms, rule}}, "timeline" {bin_ns, start_ns, start_ms, cut_ms,
- * restore_ms, links [{name, side ("tx" for the client's links, "rx" for
- * the agent's), frames[] (client-to-agent datagrams per bin: left on a
- * client link, arrived on an agent link), reverse_frames[] (agent-to-client
- * ones), with --tcp tcp_frames[] (the flow's data segments per bin: left on
- * a client link, arrived on an agent link)]}, "events" [{time_ns, label}]
- * (the cut and the restore began, and
- * when their commands finished if that took 20 ms or more, on the capture
+ * expected {udp_gap_ms, rto_ms, min_ms, max_ms, rule}}, "timeline" {bin_ns, start_ns, start_ms,
+ * cut_ms, restore_ms, links [{name, side ("tx" for the client's links, "rx" for the agent's),
+ * frames[] (client-to-agent datagrams per bin: left on a client link, arrived on an agent link),
+ * reverse_frames[] (agent-to-client ones), with --tcp tcp_frames[] (the flow's data segments per
+ * bin: left on a client link, arrived on an agent link)]}, "events" [{time_ns, label}] (the cut and
+ * the restore began, and when their commands finished if that took 20 ms or more, on the capture
  * clock; timeline + events are bc_plot_failover_timeline()'s
  * input), "findings" [...], "notes" [...].  Times named *_ms are ms relative to the cut
  * (last_before, first_after, lacp_timeout, first_announcement, timeline start), to the restore

@@ -155,7 +155,8 @@ struct bc_fo_end_expect {
 	char basis[120];   /* "LACP long (lacp_rate slow) timeout 90000 ms (3 x 30000 ms)" */
 	char missing[160]; /* by NOTHING: which monitoring is missing */
 	char sight[200];   /* what its monitoring observes of this cut, in words */
-	uint64_t lacp_timeout_ms; /* 802.3ad: its own LACP timeout (3000 fast, 90000 slow), else 0 */
+	uint64_t
+		lacp_timeout_ms; /* 802.3ad: its own LACP timeout (3000 fast, 90000 slow), else 0 */
 };
 
 /*
@@ -394,7 +395,7 @@ struct bc_fo_dirsum {
 	/* set by bc_failover_finish(): within, slow, black-hole, inconclusive,
 	 * not-interrupted, no-expectation; @why says what it rests on */
 	const char *verdict;
-	char why[400];
+	char why[800];
 };
 
 /*

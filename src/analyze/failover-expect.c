@@ -113,9 +113,9 @@ int bc_fo_takeover(const struct bc_bond *b, const char *cut_slave, char *why, si
 	    (b->arp_validate.v == 2 || b->arp_validate.v == 3 || b->arp_validate.v == 6) &&
 	    others && o < len)
 		snprintf(why + o, len - o,
-			 "; arp_validate %s keeps a backup up only with validated ARP it receives, "
-			 "which never reaches a backup when the peer is a bond wired straight to "
-			 "this one",
+			 "; arp_validate %s keeps a backup up only with validated ARP it "
+			 "receives, which never reaches a backup when the peer is a bond wired "
+			 "straight to this one",
 			 b->arp_validate.v == 2	  ? "backup"
 			 : b->arp_validate.v == 3 ? "all"
 						  : "filter_backup");
@@ -491,8 +491,7 @@ static void sender_sight(const struct bc_failover *f, enum bc_fo_dir d, char *bu
 		else if (x->sender_moved == 0)
 			snprintf(buf + o, len - o,
 				 "; the %s kept sending on %s to the end of the hold: it had not "
-				 "detected the "
-				 "cut",
+				 "detected the cut",
 				 host_name(h), tx_name(f, x->tx_before));
 	}
 }
@@ -531,14 +530,22 @@ static void verdict(struct bc_failover *f, enum bc_fo_dir d)
 		return;
 	}
 	for (int h = 0; h < 2; h++) {
+		size_t o = strlen(x->why);
+
 		if (!(de->detectors & (1u << h)) || !f->cfg.no_takeover[h] ||
-		    (x->n_black_hole && de->black_hole))
+		    (x->n_black_hole && de->black_hole) || o >= sizeof(x->why))
 			continue;
 		x->verdict = "inconclusive";
-		snprintf(x->why, sizeof(x->why),
-			 "before the cut no other slave of the %s could take over (%s): the "
-			 "expected range assumes one could",
-			 host_name(h), f->cfg.takeover_why[h]);
+		snprintf(x->why + o, sizeof(x->why) - o,
+			 "%sbefore the cut no other slave of the %s could take over (%s)",
+			 o ? "; " : "", host_name(h), f->cfg.takeover_why[h]);
+	}
+	if (x->why[0]) {
+		size_t o = strlen(x->why);
+
+		if (o < sizeof(x->why))
+			snprintf(x->why + o, sizeof(x->why) - o,
+				 ": the expected range assumes one could");
 		sender_sight(f, d, x->why, sizeof(x->why));
 		return;
 	}
@@ -549,21 +556,18 @@ static void verdict(struct bc_failover *f, enum bc_fo_dir d)
 		} else if (hold_ms(f) < de->worst_ms) {
 			x->verdict = "inconclusive";
 			snprintf(x->why, sizeof(x->why),
-				 "nothing delivered for the whole hold (%llu ms), shorter than the "
-				 "%s's "
-				 "detection (up to %llu ms): whether and when it detects is not "
-				 "measured; "
-				 "--hold %.1f would tell",
+				 "nothing delivered for the whole hold (%llu ms), shorter than "
+				 "the %s's detection (up to %llu ms): whether and when it "
+				 "detects is not measured; --hold %.1f would tell",
 				 (unsigned long long)hold_ms(f), slow_end,
 				 (unsigned long long)de->worst_ms,
 				 (double)(de->worst_ms + 1000) / 1000.0);
 		} else {
 			x->verdict = "black-hole";
-			snprintf(
-				x->why, sizeof(x->why),
-				"the configuration should have failed over within %llu ms (%s) and "
-				"nothing was delivered for the whole hold",
-				(unsigned long long)de->worst_ms, de->basis);
+			snprintf(x->why, sizeof(x->why),
+				 "the configuration should have failed over within %llu ms (%s) "
+				 "and nothing was delivered for the whole hold",
+				 (unsigned long long)de->worst_ms, de->basis);
 		}
 		sender_sight(f, d, x->why, sizeof(x->why));
 		return;
@@ -587,45 +591,37 @@ static const char *black_hole_advice(const struct bc_failover *f, enum bc_fo_dir
 	const struct bc_fo_end_expect *e = &f->cfg.expect.end[de->slowest];
 
 	if (de->black_hole)
-		return "no monitoring configured sees this failure (evidence: monitoring): enable "
-		       "ARP "
-		       "monitoring (arp_interval, arp_ip_target a host behind the switch) or "
-		       "802.3ad "
-		       "on both ends; miimon sees only its own slave's carrier";
+		return "no monitoring configured sees this failure (evidence: monitoring): "
+		       "enable ARP monitoring (arp_interval, arp_ip_target a host behind the "
+		       "switch) or 802.3ad on both ends; miimon sees only its own slave's carrier";
 	if (hold_ms(f) < de->worst_ms)
-		return "lost for the whole hold; this configuration allows up to expected_ms of it "
-		       "at "
-		       "every such failure (basis): shorten that end's detection (lacp_rate fast, "
-		       "a "
-		       "shorter arp_interval), or measure it with a longer --hold";
+		return "lost for the whole hold; this configuration allows up to expected_ms of "
+		       "it at every such failure (basis): shorten that end's detection "
+		       "(lacp_rate fast, a shorter arp_interval), or measure it with a longer "
+		       "--hold";
 	for (int h = 0; h < 2; h++)
 		if ((de->detectors & (1u << h)) &&
 		    f->cfg.expect.end[h].sees == BC_FO_SEES_FAR_CARRIER && host_moved(f, h) != 1)
 			return "an end that watches carrier only kept its carrier (evidence: "
-			       "sender): the cut "
-			       "is beyond its own link (a switch, a bridge); ARP monitoring or "
-			       "LACP on both "
-			       "ends sees it (miimon on both ends only when wired straight)";
+			       "sender): the cut is beyond its own link (a switch, a bridge); "
+			       "ARP monitoring or LACP on both ends sees it (miimon on both ends "
+			       "only when wired straight)";
 	switch (e->by) {
 	case BC_FO_BY_LACP:
 		if (partner_heard(f, de->slowest))
-			return "a one-way cut: the partner's LACPDUs still reached the sender, so "
-			       "its LACP "
-			       "timeout cannot run, and it kept distributing after the partner "
-			       "stopped "
-			       "collecting (Linux 6.1 does); compare both ends' actor and partner "
-			       "state in "
-			       "/proc/net/bonding";
-		return "the LACP timeout should have taken the port out and did not: look at both "
-		       "ends' /proc/net/bonding (actor/partner state, aggregator) and dmesg";
+			return "a one-way cut: the partner's LACPDUs still reached the sender, "
+			       "so its LACP timeout cannot run, and it kept distributing after "
+			       "the partner stopped collecting (Linux 6.1 does); compare both "
+			       "ends' actor and partner state in /proc/net/bonding";
+		return "the LACP timeout should have taken the port out and did not: look at "
+		       "both ends' /proc/net/bonding (actor/partner state, aggregator) and dmesg";
 	case BC_FO_BY_ARP:
-		return "should have failed over within expected_ms: check that the ARP monitoring "
-		       "works (arp_ip_target reachable from every slave, an arp_validate that can "
-		       "validate the backup, /proc/net/bonding, dmesg)";
+		return "should have failed over within expected_ms: check that the ARP "
+		       "monitoring works (arp_ip_target reachable from every slave, an "
+		       "arp_validate that can validate the backup, /proc/net/bonding, dmesg)";
 	default:
 		return "should have failed over within expected_ms: look at /proc/net/bonding of "
-		       "both "
-		       "ends (MII status of every slave) and dmesg";
+		       "both ends (MII status of every slave) and dmesg";
 	}
 }
 
@@ -640,8 +636,8 @@ static int black_hole(struct bc_failover *f, enum bc_fo_dir d)
 		n = add(f, "failover-black-hole", "%s", black_hole_advice(f, d));
 	else
 		n = add(f, "failover-black-hole",
-			"nothing was delivered for the whole hold and the bond's configuration is "
-			"not known: look at /proc/net/bonding of both ends");
+			"nothing was delivered for the whole hold and the bond's configuration "
+			"is not known: look at /proc/net/bonding of both ends");
 	if (!n)
 		return -ENOMEM;
 	bc_finding_evidence(n, "direction", "%s", bc_fo_dir_name(d));
@@ -670,14 +666,15 @@ static int slow(struct bc_failover *f, enum bc_fo_dir d)
 	const char *advice;
 	struct bc_finding *n;
 
-	if (!f->cfg.have_expect || de->black_hole || x->gap_ns <= de->limit_ms * 1000000ull)
+	/* only a "slow" verdict: without a backup that could take over the range does not apply */
+	if (!f->cfg.have_expect || !x->verdict || strcmp(x->verdict, "slow"))
 		return 0;
 	/* the mechanism decides the advice: a switch relearns a MAC only in active-backup */
 	if (de->by == BC_FO_BY_LACP)
 		advice = partner_heard(f, de->slowest) ? "a one-way cut: the partner's LACPDUs "
-							 "still reached the sender's port, so its "
-							 "LACP timeout could not run, and it kept "
-							 "distributing after the partner "
+							 "still reached the sender's port, so "
+							 "its LACP timeout could not run, and it "
+							 "kept distributing after the partner "
 							 "stopped collecting; compare both ends' "
 							 "actor and partner state in "
 							 "/proc/net/bonding"
@@ -693,10 +690,8 @@ static int slow(struct bc_failover *f, enum bc_fo_dir d)
 			 "bond's monitor on time";
 	else
 		advice = "longer than the configuration implies (basis; limit = worst + max(100 "
-			 "ms, 25 "
-			 "%)): a host too busy to run the bond on time, or an end that did not see "
-			 "the "
-			 "carrier loss (a switch between the ends)";
+			 "ms, 25 %)): a host too busy to run the bond on time, or an end that "
+			 "did not see the carrier loss (a switch between the ends)";
 	n = add(f, "failover-slow", "%s", advice);
 	if (!n)
 		return -ENOMEM;
@@ -723,10 +718,8 @@ static int no_takeover(struct bc_failover *f)
 			continue;
 		n = add(f, "failover-no-takeover",
 			"no redundancy before the cut: bring the other slaves up (802.3ad: into "
-			"the "
-			"aggregator); between two bonds wired straight, arp_validate none, active "
-			"or "
-			"filter_active lets a backup stay up");
+			"the aggregator); between two bonds wired straight, arp_validate none, "
+			"active or filter_active lets a backup stay up");
 		if (!n)
 			return -ENOMEM;
 		bc_finding_evidence(n, "end", "%s", host_name(h));
@@ -744,8 +737,8 @@ static int ends_differ(struct bc_failover *f)
 	if (!f->cfg.have_expect || !e->ends_differ)
 		return 0;
 	n = add(f, "failover-ends-differ",
-		"the two ends detect a failure differently, so each direction fails over at "
-		"its own pace (one range per direction); configure both ends alike unless the "
+		"the two ends detect a failure differently, so each direction fails over at its "
+		"own pace (one range per direction); configure both ends alike unless the "
 		"difference is meant");
 	if (!n)
 		return -ENOMEM;
@@ -801,19 +794,21 @@ static void saw(struct bc_failover *f, int h)
 	}
 	if (x->sender_moved < 0) {
 		snprintf(b, n,
-			 "not measured: none of its own streams used the slave facing the cut, or "
-			 "they did not all move alike");
+			 "not measured: none of its own streams used the slave facing the cut, "
+			 "or they did not all move alike");
 		return;
 	}
 	if (x->sender_moved == 1) {
 		if (lt != BC_FO_NONE)
-			snprintf(b, n, "saw it by LACP: its port expired at %+.1f ms, then it left %s",
-				 ((double)lt - (double)f->cfg.cut_ns) / 1e6, tx_name(f, x->tx_before));
+			snprintf(b, n,
+				 "saw it by LACP: its port expired at %+.1f ms, then it left %s",
+				 ((double)lt - (double)f->cfg.cut_ns) / 1e6,
+				 tx_name(f, x->tx_before));
 		else if (e->sees == BC_FO_SEES_FAR_CARRIER &&
 			 gap_ms > e->nominal_ms + BC_FO_SLACK_MS(e->nominal_ms))
 			snprintf(b, n,
-				 "saw it late (a %llu ms gap), not by carrier: its slave kept carrier "
-				 "(not wired straight to the client's), so %s took it",
+				 "saw it late (a %llu ms gap), not by carrier: its slave kept "
+				 "carrier (not wired straight to the client's), so %s took it",
 				 (unsigned long long)gap_ms, bc_fo_detector_name(e->far_by));
 		else
 			snprintf(b, n, "saw it: left %s for %s (a %llu ms gap), as %s allows",
@@ -831,13 +826,13 @@ static void saw(struct bc_failover *f, int h)
 			 tx_name(f, x->tx_before));
 	else if (e->sees == BC_FO_SEES_LACPDUS && partner_heard(f, (enum bc_fo_host)h))
 		snprintf(b, n,
-			 "did not see it: the partner's LACPDUs still reached it (a one-way cut), so "
-			 "its LACP timeout never ran; it kept sending on %s",
+			 "did not see it: the partner's LACPDUs still reached it (a one-way "
+			 "cut), so its LACP timeout never ran; it kept sending on %s",
 			 tx_name(f, x->tx_before));
 	else if (hold_ms(f) < e->worst_ms)
 		snprintf(b, n,
-			 "had not seen it when the hold ended (%llu ms, its detection up to %llu ms); "
-			 "it kept sending on %s",
+			 "had not seen it when the hold ended (%llu ms, its detection up to %llu "
+			 "ms); it kept sending on %s",
 			 (unsigned long long)hold_ms(f), (unsigned long long)e->worst_ms,
 			 tx_name(f, x->tx_before));
 	else

@@ -275,7 +275,8 @@ static struct json_object *links_json(const struct bc_failover *f)
 		json_object_object_add(o, "lacp_partner_heard_late",
 				       json_object_new_boolean(l->lacp_partner_heard_late));
 		json_object_object_add(o, "lacp_timeout_expected_ms",
-				       f->cfg.have_expect && f->cfg.expect.end[l->host].lacp_timeout_ms
+				       f->cfg.have_expect &&
+						       f->cfg.expect.end[l->host].lacp_timeout_ms
 					       ? U64(f->cfg.expect.end[l->host].lacp_timeout_ms)
 					       : NULL);
 		json_object_object_add(o, "lacp_defaulted_ms",

@@ -1139,6 +1139,48 @@ static void test_expect_per_end(void **state)
 	assert_false(x.dir[BC_FO_A2C].far_carrier);
 }
 
+/* Redundancy before the cut (bc_fo_takeover). */
+static void test_takeover(void **state)
+{
+	struct bc_slave sl[2];
+	struct bc_bond b;
+	char why[240];
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	memset(sl, 0, sizeof(sl));
+	b.slaves = sl;
+	b.n_slaves = 2;
+	snprintf(sl[0].name, sizeof(sl[0].name), "a1");
+	snprintf(sl[1].name, sizeof(sl[1].name), "b1");
+	/* active-backup, ARP monitoring with arp_validate all: the backup going down */
+	b.mode = (struct bc_u32){.st = BC_KNOWN, .v = BC_MODE_ACTIVEBACKUP};
+	b.arp_interval_ms = (struct bc_u32){.st = BC_KNOWN, .v = 100};
+	b.arp_validate = (struct bc_u32){.st = BC_KNOWN, .v = 3};
+	sl[0].mii_status = (struct bc_u32){.st = BC_KNOWN, .v = BC_LINK_UP};
+	sl[1].mii_status = (struct bc_u32){.st = BC_KNOWN, .v = BC_LINK_FAIL};
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "b1 is going down; arp_validate all keeps a backup up"));
+	assert_int_equal(bc_fo_takeover(&b, "eth9", why, sizeof(why)), -EINVAL);
+	sl[1].mii_status.v = BC_LINK_UP;
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 1);
+	/* 802.3ad: up but not collecting and distributing, or in another aggregator */
+	b.mode.v = BC_MODE_8023AD;
+	b.arp_interval_ms.v = 0;
+	for (int i = 0; i < 2; i++) {
+		sl[i].aggregator_id = (struct bc_u32){.st = BC_KNOWN, .v = 1};
+		sl[i].actor_oper_port_state = (struct bc_u32){.st = BC_KNOWN, .v = 0x3f};
+	}
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 1);
+	sl[1].actor_oper_port_state.v = 0x0f;
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 0);
+	assert_string_equal(why, "b1 is not collecting and distributing");
+	sl[1].actor_oper_port_state.v = 0x3f;
+	sl[1].aggregator_id.v = 2;
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 0);
+	assert_string_equal(why, "b1 is in aggregator 2, a1 in 1");
+}
+
 /* What each configuration implies (bc_failover_expect). */
 static void test_expect(void **state)
 {
@@ -1261,6 +1303,7 @@ int main(void)
 		cmocka_unit_test(test_pcap_file),
 		cmocka_unit_test(test_expect),
 		cmocka_unit_test(test_expect_per_end),
+		cmocka_unit_test(test_takeover),
 		cmocka_unit_test(test_asym_lacp),
 		cmocka_unit_test(test_one_end_sees),
 		cmocka_unit_test(test_report),
