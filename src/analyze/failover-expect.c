@@ -784,7 +784,9 @@ static void saw(struct bc_failover *f, int h)
 	const struct bc_fo_end_expect *e = &f->cfg.expect.end[h];
 	enum bc_fo_dir d = h == BC_FO_CLIENT ? BC_FO_C2A : BC_FO_A2C;
 	const struct bc_fo_dirsum *x = &f->dir[d];
-	uint64_t lt = own_lacp_timeout(f, h), gap_ms = x->gap_ns / 1000000;
+	uint64_t lt = own_lacp_timeout(f, h);
+	/* the interrupted streams' gap, else (moved without loss) the moved ones' */
+	uint64_t gap_ms = (x->gap_ns ? x->gap_ns : x->moved_gap_ns) / 1000000;
 	char *b = f->saw[h];
 	size_t n = sizeof(f->saw[h]);
 
@@ -801,9 +803,11 @@ static void saw(struct bc_failover *f, int h)
 	if (x->sender_moved == 1) {
 		if (lt != BC_FO_NONE)
 			snprintf(b, n,
-				 "saw it by LACP: its port expired at %+.1f ms, then it left %s",
-				 ((double)lt - (double)f->cfg.cut_ns) / 1e6,
-				 tx_name(f, x->tx_before));
+				 "saw it by LACP: left %s for %s (a %llu ms gap); its LACPDUs show "
+				 "the port expired at %+.1f ms",
+				 tx_name(f, x->tx_before), tx_name(f, x->tx_after),
+				 (unsigned long long)gap_ms,
+				 ((double)lt - (double)f->cfg.cut_ns) / 1e6);
 		else if (e->sees == BC_FO_SEES_FAR_CARRIER &&
 			 gap_ms > e->nominal_ms + BC_FO_SLACK_MS(e->nominal_ms))
 			snprintf(b, n,
