@@ -392,6 +392,9 @@ struct bc_fo_dirsum {
 	 * another slave by the end of the hold (the sender detected the cut),
 	 * 0 when none did, -1 mixed or no such stream */
 	int sender_moved;
+	/* when the last of them first left on another slave after the cut: the
+	 * sender's own detection, measured (BC_FO_NONE: none moved) */
+	uint64_t left_at_ns;
 	/* set by bc_failover_finish(): within, slow, black-hole, inconclusive,
 	 * not-interrupted, no-expectation; @why says what it rests on */
 	const char *verdict;

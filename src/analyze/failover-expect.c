@@ -785,8 +785,9 @@ static void saw(struct bc_failover *f, int h)
 	enum bc_fo_dir d = h == BC_FO_CLIENT ? BC_FO_C2A : BC_FO_A2C;
 	const struct bc_fo_dirsum *x = &f->dir[d];
 	uint64_t lt = own_lacp_timeout(f, h);
-	/* the interrupted streams' gap, else (moved without loss) the moved ones' */
-	uint64_t gap_ms = (x->gap_ns ? x->gap_ns : x->moved_gap_ns) / 1000000;
+	/* its own detection: when its streams first left on another slave after the cut */
+	uint64_t gap_ms =
+		x->left_at_ns != BC_FO_NONE ? (x->left_at_ns - f->cfg.cut_ns) / 1000000 : 0;
 	char *b = f->saw[h];
 	size_t n = sizeof(f->saw[h]);
 
@@ -803,19 +804,27 @@ static void saw(struct bc_failover *f, int h)
 	if (x->sender_moved == 1) {
 		if (lt != BC_FO_NONE)
 			snprintf(b, n,
-				 "saw it by LACP: left %s for %s (a %llu ms gap); its LACPDUs show "
-				 "the port expired at %+.1f ms",
+				 "saw it by LACP: left %s for %s at +%llu ms; its LACPDUs show the "
+				 "port expired at %+.1f ms",
 				 tx_name(f, x->tx_before), tx_name(f, x->tx_after),
 				 (unsigned long long)gap_ms,
 				 ((double)lt - (double)f->cfg.cut_ns) / 1e6);
 		else if (e->sees == BC_FO_SEES_FAR_CARRIER &&
 			 gap_ms > e->nominal_ms + BC_FO_SLACK_MS(e->nominal_ms))
 			snprintf(b, n,
-				 "saw it late (a %llu ms gap), not by carrier: its slave kept "
+				 "saw it late (left at +%llu ms), not by carrier: its slave kept "
 				 "carrier (not wired straight to the client's), so %s took it",
 				 (unsigned long long)gap_ms, bc_fo_detector_name(e->far_by));
+		else if (gap_ms > e->worst_ms + BC_FO_SLACK_MS(e->worst_ms))
+			snprintf(
+				b, n,
+				"saw it late: left %s for %s at +%llu ms, later than its %s allows "
+				"(up to %llu ms)",
+				tx_name(f, x->tx_before), tx_name(f, x->tx_after),
+				(unsigned long long)gap_ms, bc_fo_detector_name(e->by),
+				(unsigned long long)e->worst_ms);
 		else
-			snprintf(b, n, "saw it: left %s for %s (a %llu ms gap), as %s allows",
+			snprintf(b, n, "saw it: left %s for %s at +%llu ms, as its %s allows",
 				 tx_name(f, x->tx_before), tx_name(f, x->tx_after),
 				 (unsigned long long)gap_ms, bc_fo_detector_name(e->by));
 		return;

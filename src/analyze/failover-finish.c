@@ -579,6 +579,7 @@ static void summaries(struct bc_failover *f)
 
 		memset(x, 0, sizeof(*x));
 		x->sender_moved = -2; /* none seen yet */
+		x->left_at_ns = BC_FO_NONE;
 		x->returned_ns =
 			f->cut_link >= 0 ? f->links[f->cut_link].returned_ns[d] : BC_FO_NONE;
 	}
@@ -613,6 +614,14 @@ static void summaries(struct bc_failover *f)
 		}
 		if (s->used_cut_slave && s->left_before >= 0 && s->left_after >= 0) {
 			int m = s->left_after != s->left_before;
+			uint64_t at = BC_FO_NONE;
+
+			for (uint32_t k = 0; m && k < s->span; k++)
+				if (s->dep_ts[k] != BC_FO_NONE && s->dep_ts[k] >= f->cfg.cut_ns &&
+				    s->dep_link[k] != s->left_before && s->dep_ts[k] < at)
+					at = s->dep_ts[k];
+			if (at != BC_FO_NONE && (x->left_at_ns == BC_FO_NONE || at > x->left_at_ns))
+				x->left_at_ns = at;
 
 			x->sender_moved = x->sender_moved == -2 || x->sender_moved == m ? m : -1;
 		}
