@@ -71,6 +71,19 @@
 struct json_object *bc_failover_json(const struct bc_failover *f);
 
 /*
+ * bc_failover_reread() - a document saved by an earlier bondcheck (its
+ * "expected" without "directions") read again with the per-end reasoning:
+ * "expected", the directions' "verdict" and "why", and "findings" replaced
+ * by what bc_failover_expect() and bc_failover_judge() make of its "ends"
+ * and its directions' figures (gap_ms, interrupted, black_holed,
+ * lost_in_gap, not_recovered, cut.hold), and a note.  What it did not keep
+ * stays unknown: who saw the cut, the senders' departures.  A document of
+ * this version, or one without the client's configuration, is left as it
+ * is.  0, or -ENOMEM (@err).
+ */
+int bc_failover_reread(struct json_object *doc, struct bc_error *err);
+
+/*
  * bc_failover_report_text() - the text report of a `bondcheck failover`
  * document (bc_failover_json() members plus the workflow's peer, bond,
  * slave, cut, hold_ms, plots, restore, notes): what the configuration

@@ -527,6 +527,14 @@ int bc_failover_read_pcap(struct bc_failover *f, int link, const char *path, str
  */
 int bc_failover_finish(struct bc_failover *f, struct bc_error *err);
 
+/*
+ * bc_failover_judge() - the verdicts, who saw the cut and the findings of
+ * @f from its expectation (cfg.expect) and its direction summaries (dir[]),
+ * as bc_failover_finish() ends with; for a re-read of saved figures
+ * (bc_failover_reread()).  Replaces @f's findings.  0 or -ENOMEM.
+ */
+int bc_failover_judge(struct bc_failover *f);
+
 /* bc_fo_dir_name() - "client-to-agent" / "agent-to-client". */
 const char *bc_fo_dir_name(enum bc_fo_dir d);
 

@@ -456,7 +456,7 @@ static unsigned long long ms(uint64_t ns)
 
 static uint64_t hold_ms(const struct bc_failover *f)
 {
-	return (f->cfg.restore_ns - f->cfg.cut_ns) / 1000000;
+	return (f->cfg.restore_ns - f->cfg.cut_ns + 500000) / 1000000;
 }
 
 /* The link name of the sender's slave the cut streams left on before the cut, or "?". */
@@ -871,4 +871,12 @@ int fo_findings(struct bc_failover *f)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int bc_failover_judge(struct bc_failover *f)
+{
+	free(f->findings);
+	f->findings = NULL;
+	f->n_findings = 0;
+	return fo_findings(f);
 }
