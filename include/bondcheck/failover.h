@@ -118,18 +118,82 @@ enum bc_fo_detector {
 	BC_FO_BY_NOTHING,	  /* no configured monitoring can see this cut */
 };
 
+/*
+ * What one end's monitoring can observe of the cut (docs/failover.md, "Who
+ * can see the cut"):
+ *  - CARRIER: its own slave loses carrier (the client, a carrier cut);
+ *  - FAR_CARRIER: it watches carrier only, and its slave's carrier follows
+ *    the client's only when the two are wired straight to each other (a
+ *    cable, a veth pair); through a switch or a bridge it keeps carrier and
+ *    sees nothing (the agent, a carrier cut, miimon or a hash mode);
+ *  - ARP: its ARP probes' replies stop (ARP monitoring, any cut);
+ *  - LACPDUS: the partner's LACPDUs stop (802.3ad, any cut that drops them
+ *    towards this end; a one-way cut is seen by the end it blinds only);
+ *  - NOTHING: no monitoring it has sees this cut; NOT_NEEDED: not a bond.
+ */
+enum bc_fo_sees {
+	BC_FO_SEES_NOT_NEEDED = 0,
+	BC_FO_SEES_CARRIER,
+	BC_FO_SEES_FAR_CARRIER,
+	BC_FO_SEES_ARP,
+	BC_FO_SEES_LACPDUS,
+	BC_FO_SEES_NOTHING,
+};
+
+/* One end's own detection of the cut (index enum bc_fo_host). */
+struct bc_fo_end_expect {
+	enum bc_fo_detector by;
+	enum bc_fo_sees sees;
+	/*
+	 * FAR_CARRIER only: what detects the cut when the carrier does not
+	 * follow (through a switch): @far_by with @far_worst_ms, or
+	 * BC_FO_BY_NOTHING (a black hole then)
+	 */
+	enum bc_fo_detector far_by;
+	uint64_t far_worst_ms;
+	uint64_t nominal_ms, min_ms, worst_ms, recovery_ms; /* ms, as in bc_failover_expect() */
+	char basis[120];   /* "LACP long (lacp_rate slow) timeout 90000 ms (3 x 30000 ms)" */
+	char missing[160]; /* by NOTHING: which monitoring is missing */
+	char sight[200];   /* what its monitoring observes of this cut, in words */
+	uint64_t
+		lacp_timeout_ms; /* 802.3ad: its own LACP timeout (3000 fast, 90000 slow), else 0 */
+};
+
+/*
+ * One direction's expectation: the ends that must detect the cut for it
+ * (@detectors, bit 1 << enum bc_fo_host): the sender, which must stop
+ * transmitting on the dead slave, and an active-backup receiver, which
+ * delivers only what arrives on its active slave.  The range is the
+ * slowest of those ends.
+ */
+struct bc_fo_dir_expect {
+	enum bc_fo_detector by; /* the slowest detecting end's detector */
+	bool black_hole;	/* a detecting end has no monitoring that sees this cut */
+	bool far_carrier;	/* the range assumes a detecting end sees the far carrier */
+	unsigned detectors;	/* 1 << BC_FO_CLIENT | 1 << BC_FO_AGENT */
+	enum bc_fo_host slowest;
+	uint64_t nominal_ms, min_ms, worst_ms, limit_ms;
+	char basis[256];   /* "agent: LACP long (lacp_rate slow) timeout ..." */
+	char missing[256]; /* black_hole: "agent: miimon 100 sees only carrier, ..." */
+};
+
 struct bc_fo_expect {
-	enum bc_fo_detector by; /* the slowest end's detector */
-	bool black_hole;	/* nothing configured at some bond end sees this cut */
-	bool assumed_agent;	/* the agent's configuration was unknown: the client's assumed */
-	uint64_t nominal_ms;	/* what the configuration implies (see bc_failover_expect) */
-	uint64_t min_ms;	/* earliest detection the kernel's timers allow */
-	uint64_t worst_ms;	/* latest detection the kernel's timers allow */
-	uint64_t limit_ms;	/* failover-slow above: worst + max(100, worst / 4) */
+	/* the slowest detector on either end: what the hold must cover */
+	enum bc_fo_detector by;
+	bool black_hole;     /* a direction has a detecting end that cannot see the cut */
+	bool assumed_agent;  /* the agent's configuration was unknown: the client's assumed */
+	uint64_t nominal_ms; /* of the slowest end (see bc_failover_expect) */
+	uint64_t min_ms;     /* largest earliest detection of the two ends */
+	uint64_t worst_ms;   /* latest detection either end's timers allow */
+	uint64_t limit_ms;   /* worst + max(100, worst / 4) */
 	uint64_t
 		recovery_ms; /* miimon + updelay: the longest before the returned slave counts up */
 	char basis[256];     /* "miimon 100 ms + downdelay 0 ms (client, agent)" */
 	char missing[256];   /* black_hole: which end lacks which monitoring */
+	struct bc_fo_end_expect end[2]; /* per host */
+	struct bc_fo_dir_expect dir[2]; /* per direction: one range each */
+	bool ends_differ;		/* both ends known bonds, configured differently */
+	char differ[200];		/* "lacp_rate: client fast, agent slow" */
 };
 
 /* Tolerance of failover-slow: the measured gap may exceed worst_ms by this much. */
@@ -174,6 +238,25 @@ struct bc_fo_expect {
 int bc_failover_expect(const struct bc_fo_end *client, const struct bc_fo_end *agent,
 		       enum bc_fo_cut cut, struct bc_fo_expect *out);
 
+/*
+ * bc_fo_takeover() - can another slave of @b take over when @cut_slave is
+ * cut?  Checked before the cut, from the collector's snapshot:
+ *  - every mode: another slave that is MII up ("going down", down and
+ *    "going back" cannot carry traffic: bond_main.c bond_miimon_inspect(),
+ *    bond_ab_arp_inspect());
+ *  - 802.3ad: that slave in the cut slave's aggregator with its actor
+ *    collecting and distributing (bond_3ad.c: only such ports are in the
+ *    transmit array);
+ *  - active-backup with ARP monitoring and arp_validate backup or all
+ *    (2, 3, 6): a backup is kept up only by validated ARP it receives,
+ *    which back to back never reaches it; named as the likely cause when
+ *    the backup is not up.
+ * Returns 1 when one can, 0 when none can (@why, @len: which slaves and
+ * why, e.g. "b1 is going down; arp_validate all: ..."), -EINVAL for a
+ * @cut_slave that is not a slave of @b.
+ */
+int bc_fo_takeover(const struct bc_bond *b, const char *cut_slave, char *why, size_t len);
+
 /* bc_fo_detector_name() - "miimon", "arp", "lacp", "none-needed", "nothing". */
 const char *bc_fo_detector_name(enum bc_fo_detector d);
 
@@ -195,6 +278,10 @@ struct bc_fo_cfg {
 	bool rx_on_tx_slave_only[2]; /* per host: see "Delivered arrivals" above */
 	uint64_t bin_ns;	     /* timeline bin (BC_FO_DEFAULT_BIN) */
 	struct bc_fo_expect expect;  /* from bc_failover_expect() */
+	/* per host: before the cut no other slave could take over (bc_fo_takeover()),
+	 * and why; @takeover_known false: not checked (an agent that did not answer) */
+	bool no_takeover[2], takeover_known[2];
+	char takeover_why[2][240];
 	bool have_expect;
 	/* --tcp: the TCP flow client -> agent to its port @tcp_dport (0: none
 	 * analysed) from @tcp_sport (0: any); @tcp_srtt_ns its sender's smoothed
@@ -232,12 +319,16 @@ struct bc_fo_link {
 	uint64_t first_garp_after_cut_ns; /* any sender; BC_FO_NONE */
 	uint64_t arp_other;		  /* ARP that is not gratuitous */
 	uint64_t lacpdus;
-	uint64_t lacp_timeout_ns;   /* first LACPDU after the cut showing the timeout */
-	uint64_t lacp_silence_ns;   /* from the last LACPDU of another actor to it */
-	uint64_t lacp_defaulted_ns; /* first LACPDU after the cut with DEFAULTED set */
-	uint64_t lacp_resync_ns;    /* all actors heard after the restore in sync; only
-				     * for a link LACP was disturbed on (a timeout, or
-				     * fewer than two actors late in the hold) */
+	uint64_t lacp_timeout_ns;      /* first LACPDU after the cut showing the timeout */
+	uint64_t lacp_silence_ns;      /* from the last LACPDU of another actor to it */
+	uint64_t lacp_defaulted_ns;    /* first LACPDU after the cut with DEFAULTED set */
+	uint64_t lacp_partner_last_ns; /* at the timeout: the other actor's last LACPDU, or 0 */
+	/* the other end's actor was still heard on this link in the second half
+	 * of the hold: the cut did not stop its LACPDUs towards this end */
+	bool lacp_partner_heard_late;
+	uint64_t lacp_resync_ns; /* all actors heard after the restore in sync; only
+				  * for a link LACP was disturbed on (a timeout, or
+				  * fewer than two actors late in the hold) */
 	struct bc_fo_actor actors[BC_FO_MAX_ACTORS];
 	size_t n_actors;
 	uint64_t returned_ns[2]; /* per direction: first datagram after the restore */
@@ -269,11 +360,13 @@ struct bc_fo_stream {
 	uint64_t left, arrived, delivered; /* delivered: first copies */
 	uint64_t lost, duplicates, reordered, not_delivered;
 	struct bc_fo_gap down, up;
-	bool used_cut_slave;		       /* left or arrived on the cut slave before the cut */
-	bool interrupted;		       /* down.lost_in_gap > 0 */
-	bool black_hole;		       /* down gap covers the whole hold */
-	bool moved;			       /* left or arrived on another link after the gap */
-	int left_before, left_after, left_end; /* links, -1 */
+	bool used_cut_slave; /* left or arrived on the cut slave before the cut */
+	bool interrupted;    /* down.lost_in_gap > 0 */
+	bool black_hole;     /* down gap covers the whole hold */
+	bool moved;	     /* left or arrived on another link after the gap */
+	/* links it left on (-1): the last departure before the cut, the last
+	 * before the restore (where the sender was at the end of the hold), the last */
+	int left_before, left_after, left_end;
 	int arrived_before, arrived_after, arrived_end;
 	/* internal */
 	uint32_t span;
@@ -291,8 +384,21 @@ struct bc_fo_dirsum {
 	uint64_t moved_gap_ns;	    /* longest down gap of the streams that moved */
 	uint64_t lost, lost_in_gap, duplicates, reordered;
 	uint64_t returned_ns; /* first datagram on the cut slave after the restore */
-	uint64_t tx_before, tx_after, tx_end; /* bit masks of links the sender used */
-	bool not_recovered;		      /* a stream delivered nothing after the restore */
+	/* bit masks of links the sender used, from its measured departures: before the cut,
+	 * at the end of the hold (its last departure before the restore), at the end */
+	uint64_t tx_before, tx_after, tx_end;
+	bool not_recovered; /* a stream delivered nothing after the restore */
+	/* of the streams that used the cut slave: 1 when every one left on
+	 * another slave by the end of the hold (the sender detected the cut),
+	 * 0 when none did, -1 mixed or no such stream */
+	int sender_moved;
+	/* when the last of them first left on another slave after the cut: the
+	 * sender's own detection, measured (BC_FO_NONE: none moved) */
+	uint64_t left_at_ns;
+	/* set by bc_failover_finish(): within, slow, black-hole, inconclusive,
+	 * not-interrupted, no-expectation; @why says what it rests on */
+	const char *verdict;
+	char why[800];
 };
 
 /*
@@ -375,6 +481,14 @@ struct bc_failover {
 	struct bc_fo_tcp tcp;
 	struct bc_finding *findings;
 	size_t n_findings;
+	/*
+	 * per host: what the measurement says of its sight of the cut (set by
+	 * bc_failover_finish() with an expectation): whether it left the slave
+	 * facing the cut before the restore (its own streams' departures), by
+	 * which mechanism when the captures tell (its LACP port expiring, a
+	 * gap beyond what carrier allows), or why it did not
+	 */
+	char saw[2][300];
 	bool finished;
 	void *priv;
 };
@@ -412,6 +526,14 @@ int bc_failover_read_pcap(struct bc_failover *f, int link, const char *path, str
  * LACP and timeline, direction summaries and findings.  0 or -ENOMEM.
  */
 int bc_failover_finish(struct bc_failover *f, struct bc_error *err);
+
+/*
+ * bc_failover_judge() - the verdicts, who saw the cut and the findings of
+ * @f from its expectation (cfg.expect) and its direction summaries (dir[]),
+ * as bc_failover_finish() ends with; for a re-read of saved figures
+ * (bc_failover_reread()).  Replaces @f's findings.  0 or -ENOMEM.
+ */
+int bc_failover_judge(struct bc_failover *f);
 
 /* bc_fo_dir_name() - "client-to-agent" / "agent-to-client". */
 const char *bc_fo_dir_name(enum bc_fo_dir d);

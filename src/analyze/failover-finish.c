@@ -348,7 +348,7 @@ static int streams_analyze(struct bc_failover *f)
 
 	for (size_t i = 0; i < f->n_streams; i++) {
 		struct bc_fo_stream *s = &f->streams[i];
-		uint64_t last_dep = 0, last_before = 0;
+		uint64_t last_dep = 0, last_before = 0, last_hold = 0;
 		size_t n = 0;
 
 		if (!a || s->span > cap) {
@@ -369,6 +369,12 @@ static int streams_analyze(struct bc_failover *f)
 					last_before = s->dep_ts[k];
 					s->left_before = s->dep_link[k];
 				}
+				/* where the sender was at the end of the hold, delivered or not */
+				if (s->dep_ts[k] >= f->cfg.cut_ns &&
+				    s->dep_ts[k] < f->cfg.restore_ns && s->dep_ts[k] >= last_hold) {
+					last_hold = s->dep_ts[k];
+					s->left_after = s->dep_link[k];
+				}
 			}
 			if (s->arr_ts[k] == BC_FO_NONE) {
 				s->lost++;
@@ -381,10 +387,11 @@ static int streams_analyze(struct bc_failover *f)
 		if (n > 1) /* a is still NULL for a stream of span 0 */
 			qsort(a, n, sizeof(*a), cmp_arr);
 		stream_gaps(f, s, a, n);
-		s->left_after = s->down.first_left_link;
+		if (s->left_after < 0)
+			s->left_after = s->down.first_left_link;
 		s->moved = s->down.found && !s->down.open &&
-			   ((s->left_before >= 0 && s->left_after >= 0 &&
-			     s->left_after != s->left_before) ||
+			   ((s->left_before >= 0 && s->down.first_left_link >= 0 &&
+			     s->down.first_left_link != s->left_before) ||
 			    (s->arrived_before >= 0 && s->arrived_after >= 0 &&
 			     s->arrived_after != s->arrived_before));
 		s->used_cut_slave = f->cut_link >= 0 &&
@@ -461,7 +468,12 @@ static struct bc_fo_actor *actor(struct bc_fo_link *l, const struct fo_ev *e)
 	return &l->actors[l->n_actors++];
 }
 
-static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct fo_ev *e)
+/*
+ * @own: the LACPDU's actor is the host the link belongs to, or not known
+ * to be the other one: the link's timeout is that host's own port expiring
+ * (a one-way cut shows the other end's expiry on this link too, which is not it).
+ */
+static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct fo_ev *e, bool own)
 {
 	struct bc_fo_actor *x = actor(l, e);
 	uint8_t st = e->lacp_state;
@@ -471,7 +483,7 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 		return;
 	x->lacpdus++;
 	x->last_state = st;
-	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && bad &&
+	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && bad && own &&
 	    l->lacp_timeout_ns == BC_FO_NONE) {
 		uint64_t heard = 0;
 
@@ -480,10 +492,12 @@ static void lacp_event(struct bc_failover *f, struct bc_fo_link *l, const struct
 			if (&l->actors[i] != x && l->actors[i].lacpdus &&
 			    l->actors[i].last_ns > heard)
 				heard = l->actors[i].last_ns;
-		if (heard)
+		if (heard) {
 			l->lacp_silence_ns = e->ts - heard;
+			l->lacp_partner_last_ns = heard;
+		}
 	}
-	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) &&
+	if (e->ts > f->cfg.cut_ns && e->ts < f->cfg.restore_ns && (st & BC_LACP_DEFAULTED) && own &&
 	    l->lacp_defaulted_ns == BC_FO_NONE)
 		l->lacp_defaulted_ns = e->ts;
 	x->last_ns = e->ts;
@@ -508,7 +522,7 @@ static void events(struct bc_failover *f, struct fo_priv *pv)
 
 		switch (e->kind) {
 		case EV_LACP:
-			lacp_event(f, l, e);
+			lacp_event(f, l, e, host_of_mac(pv, e->mac) != (int)!l->host);
 			break;
 		case EV_ARP:
 			l->arp_other++;
@@ -533,8 +547,13 @@ static void events(struct bc_failover *f, struct fo_priv *pv)
 		size_t heard = 0, late = 0;
 		bool all = true;
 
-		for (size_t k = 0; k < l->n_actors; k++)
+		for (size_t k = 0; k < l->n_actors; k++) {
 			late += l->actors[k].late_in_hold;
+			/* the actor system is the bond's MAC, its datagrams' source */
+			if (l->actors[k].late_in_hold &&
+			    host_of_mac(pv, l->actors[k].system) == (int)!l->host)
+				l->lacp_partner_heard_late = true;
+		}
 		if (late >= 2 && l->lacp_timeout_ns == BC_FO_NONE &&
 		    l->lacp_defaulted_ns == BC_FO_NONE)
 			continue; /* LACP went on undisturbed on this link */
@@ -559,6 +578,8 @@ static void summaries(struct bc_failover *f)
 		struct bc_fo_dirsum *x = &f->dir[d];
 
 		memset(x, 0, sizeof(*x));
+		x->sender_moved = -2; /* none seen yet */
+		x->left_at_ns = BC_FO_NONE;
 		x->returned_ns =
 			f->cut_link >= 0 ? f->links[f->cut_link].returned_ns[d] : BC_FO_NONE;
 	}
@@ -591,12 +612,28 @@ static void summaries(struct bc_failover *f)
 			if (s->down.gap_ns > x->moved_gap_ns)
 				x->moved_gap_ns = s->down.gap_ns;
 		}
+		if (s->used_cut_slave && s->left_before >= 0 && s->left_after >= 0) {
+			int m = s->left_after != s->left_before;
+			uint64_t at = BC_FO_NONE;
+
+			for (uint32_t k = 0; m && k < s->span; k++)
+				if (s->dep_ts[k] != BC_FO_NONE && s->dep_ts[k] >= f->cfg.cut_ns &&
+				    s->dep_link[k] != s->left_before && s->dep_ts[k] < at)
+					at = s->dep_ts[k];
+			if (at != BC_FO_NONE && (x->left_at_ns == BC_FO_NONE || at > x->left_at_ns))
+				x->left_at_ns = at;
+
+			x->sender_moved = x->sender_moved == -2 || x->sender_moved == m ? m : -1;
+		}
 		if (s->up.found && s->up.lost_in_gap && s->up.gap_ns > x->up_gap_ns)
 			x->up_gap_ns = s->up.gap_ns;
 		/* delivered nothing after the restore although the capture went on */
 		if (s->down.found && s->down.open && f->last_ns > f->cfg.restore_ns)
 			x->not_recovered = true;
 	}
+	for (int d = 0; d < 2; d++)
+		if (f->dir[d].sender_moved == -2)
+			f->dir[d].sender_moved = -1;
 }
 
 int fo_finish(struct bc_failover *f, struct bc_error *err)

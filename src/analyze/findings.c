@@ -127,6 +127,11 @@ static const struct bc_finding_def catalog[] = {
 	 "failover: traffic gap longer than the configured monitoring implies (+ tolerance)"},
 	{"failover-black-hole", BC_SEV_ERROR,
 	 "failover: nothing was delivered for the whole hold (no monitoring sees the cut)"},
+	{"failover-ends-differ", BC_SEV_WARNING,
+	 "failover: the two ends detect a failure with different monitoring or timers"},
+	{"failover-no-takeover", BC_SEV_ERROR,
+	 "failover: before the cut no other slave could take over (down, going down, not "
+	 "distributing)"},
 	{"failover-not-recovered", BC_SEV_ERROR,
 	 "failover: traffic did not resume after the slave came back"},
 	/* host counters of a run (run) */

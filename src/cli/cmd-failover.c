@@ -144,6 +144,11 @@ static int from_json(const char *file, bool json, const char *plot_dir)
 		json_object_put(doc);
 		return BC_EXIT_ENV;
 	}
+	if (bc_failover_reread(doc, &err) < 0) {
+		fprintf(stderr, "bondcheck failover: --from-json %s: %s\n", file, err.msg);
+		json_object_put(doc);
+		return BC_EXIT_ENV;
+	}
 	if (plot_dir && bc_failover_plot(plot_dir, doc, &err) < 0)
 		fprintf(stderr, "bondcheck failover: no failover-timeline.svg: %s\n", err.msg);
 	rc = print_doc(doc, json);

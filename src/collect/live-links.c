@@ -272,6 +272,19 @@ static int check_once(const char *bond, const struct bc_stable_req *req, char *w
 			goto out;
 		}
 	}
+	if (req && req->min_up) {
+		size_t up = 0;
+
+		for (size_t i = 0; i < b->n_slaves; i++)
+			up += bc_u32_known(&b->slaves[i].mii_status) &&
+			      b->slaves[i].mii_status.v == BC_LINK_UP;
+		if (up < req->min_up) {
+			snprintf(why, wlen, "%zu of %zu slaves MII up, %zu before", up, b->n_slaves,
+				 req->min_up);
+			r = 0;
+			goto out;
+		}
+	}
 	if (b->mode.v == BC_MODE_ACTIVEBACKUP && any_up && b->active_slave.st != BC_KNOWN) {
 		snprintf(why, wlen, "active-backup bond %s has no active slave yet", bond);
 		r = 0;

@@ -49,6 +49,13 @@ struct bc_stable_req {
 	size_t n_mii;
 	const char *const *lacp; /* in 802.3ad these must be in sync (actor and partner) */
 	size_t n_lacp;
+	/*
+	 * > 0: instead of @mii, at least this many slaves MII up, whichever
+	 * they are: a bond that had a slave down or going down before (an
+	 * active-backup bond whose ARP validation keeps only the active slave
+	 * up) is as before with as many slaves up, not with the same ones
+	 */
+	size_t min_up;
 };
 
 /*

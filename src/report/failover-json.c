@@ -57,10 +57,64 @@ static struct json_object *gap_json(const struct bc_failover *f, const struct bc
 	return o;
 }
 
+static const char *sees_name(enum bc_fo_sees s)
+{
+	static const char *const n[] = {"not-needed", "carrier", "far-carrier",
+					"arp",	      "lacpdus", "nothing"};
+
+	return (unsigned)s < sizeof(n) / sizeof(n[0]) ? n[s] : "nothing";
+}
+
+static struct json_object *end_expect_json(const struct bc_fo_end_expect *x)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "detector", json_object_new_string(bc_fo_detector_name(x->by)));
+	json_object_object_add(o, "sees", json_object_new_string(sees_name(x->sees)));
+	json_object_object_add(o, "sight", json_object_new_string(x->sight));
+	json_object_object_add(o, "nominal_ms", U64(x->nominal_ms));
+	json_object_object_add(o, "min_ms", U64(x->min_ms));
+	json_object_object_add(o, "worst_ms", U64(x->worst_ms));
+	json_object_object_add(o, "basis", json_object_new_string(x->basis));
+	json_object_object_add(o, "lacp_timeout_ms",
+			       x->lacp_timeout_ms ? U64(x->lacp_timeout_ms) : NULL);
+	json_object_object_add(o, "missing",
+			       x->by == BC_FO_BY_NOTHING || x->far_by == BC_FO_BY_NOTHING
+				       ? json_object_new_string(x->missing)
+				       : NULL);
+	return o;
+}
+
+static struct json_object *dir_expect_json(const struct bc_fo_dir_expect *x, enum bc_fo_dir d)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "direction", json_object_new_string(bc_fo_dir_name(d)));
+	for (int h = 0; h < 2; h++)
+		if (x->detectors & (1u << h))
+			json_object_array_add(
+				a, json_object_new_string(h == BC_FO_CLIENT ? "client" : "agent"));
+	json_object_object_add(o, "detected_by", a);
+	json_object_object_add(o, "detector", json_object_new_string(bc_fo_detector_name(x->by)));
+	json_object_object_add(
+		o, "slowest",
+		json_object_new_string(x->slowest == BC_FO_CLIENT ? "client" : "agent"));
+	json_object_object_add(o, "nominal_ms", U64(x->nominal_ms));
+	json_object_object_add(o, "min_ms", U64(x->min_ms));
+	json_object_object_add(o, "worst_ms", U64(x->worst_ms));
+	json_object_object_add(o, "limit_ms", U64(x->limit_ms));
+	json_object_object_add(o, "basis", json_object_new_string(x->basis));
+	json_object_object_add(o, "black_hole", json_object_new_boolean(x->black_hole));
+	json_object_object_add(o, "far_carrier", json_object_new_boolean(x->far_carrier));
+	json_object_object_add(o, "missing",
+			       x->black_hole ? json_object_new_string(x->missing) : NULL);
+	return o;
+}
+
 static struct json_object *expect_json(const struct bc_failover *f)
 {
 	const struct bc_fo_expect *e = &f->cfg.expect;
-	struct json_object *o;
+	struct json_object *o, *ends, *dirs;
 
 	if (!f->cfg.have_expect)
 		return NULL;
@@ -77,18 +131,22 @@ static struct json_object *expect_json(const struct bc_failover *f)
 	json_object_object_add(o, "missing",
 			       e->black_hole ? json_object_new_string(e->missing) : NULL);
 	json_object_object_add(o, "agent_assumed", json_object_new_boolean(e->assumed_agent));
+	json_object_object_add(o, "ends_differ",
+			       e->ends_differ ? json_object_new_string(e->differ) : NULL);
+	ends = json_object_new_object();
+	json_object_object_add(ends, "client", end_expect_json(&e->end[BC_FO_CLIENT]));
+	json_object_object_add(ends, "agent", end_expect_json(&e->end[BC_FO_AGENT]));
+	json_object_object_add(o, "per_end", ends);
+	dirs = json_object_new_array();
+	for (int d = 0; d < 2; d++)
+		json_object_array_add(dirs, dir_expect_json(&e->dir[d], (enum bc_fo_dir)d));
+	json_object_object_add(o, "directions", dirs);
 	return o;
 }
 
-static const char *verdict(const struct bc_failover *f, const struct bc_fo_dirsum *x)
+static const char *verdict(const struct bc_fo_dirsum *x)
 {
-	if (x->n_black_hole)
-		return "black-hole";
-	if (!x->n_interrupted)
-		return "not-interrupted";
-	if (!f->cfg.have_expect)
-		return "no-expectation";
-	return x->gap_ns > f->cfg.expect.limit_ms * 1000000ull ? "slow" : "within";
+	return x->verdict ? x->verdict : "no-expectation";
 }
 
 static struct json_object *dirs_json(const struct bc_failover *f)
@@ -100,7 +158,8 @@ static struct json_object *dirs_json(const struct bc_failover *f)
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "direction", json_object_new_string(bc_fo_dir_name(d)));
-		json_object_object_add(o, "verdict", json_object_new_string(verdict(f, x)));
+		json_object_object_add(o, "verdict", json_object_new_string(verdict(x)));
+		json_object_object_add(o, "why", x->why[0] ? json_object_new_string(x->why) : NULL);
 		json_object_object_add(o, "streams", U64(x->n_streams));
 		json_object_object_add(o, "interrupted", U64(x->n_interrupted));
 		json_object_object_add(o, "black_holed", U64(x->n_black_hole));
@@ -122,6 +181,9 @@ static struct json_object *dirs_json(const struct bc_failover *f)
 		json_object_object_add(o, "tx_before", mask_names(f, x->tx_before));
 		json_object_object_add(o, "tx_after_failover", mask_names(f, x->tx_after));
 		json_object_object_add(o, "tx_end", mask_names(f, x->tx_end));
+		json_object_object_add(
+			o, "sender_moved",
+			x->sender_moved < 0 ? NULL : json_object_new_boolean(x->sender_moved == 1));
 		json_object_object_add(o, "returned_after_restore_ms",
 				       rel(x->returned_ns, f->cfg.restore_ns));
 		json_object_object_add(o, "not_recovered",
@@ -205,6 +267,18 @@ static struct json_object *links_json(const struct bc_failover *f)
 		json_object_object_add(o, "lacp_timeout_ms",
 				       rel(l->lacp_timeout_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_silence_ms", rel(l->lacp_silence_ns, 0));
+		json_object_object_add(
+			o, "lacp_partner_last_ms",
+			l->lacp_partner_last_ns
+				? jms((int64_t)l->lacp_partner_last_ns - (int64_t)f->cfg.cut_ns)
+				: NULL);
+		json_object_object_add(o, "lacp_partner_heard_late",
+				       json_object_new_boolean(l->lacp_partner_heard_late));
+		json_object_object_add(o, "lacp_timeout_expected_ms",
+				       f->cfg.have_expect &&
+						       f->cfg.expect.end[l->host].lacp_timeout_ms
+					       ? U64(f->cfg.expect.end[l->host].lacp_timeout_ms)
+					       : NULL);
 		json_object_object_add(o, "lacp_defaulted_ms",
 				       rel(l->lacp_defaulted_ns, f->cfg.cut_ns));
 		json_object_object_add(o, "lacp_resync_ms",
@@ -327,14 +401,21 @@ static struct json_object *notes_json(const struct bc_failover *f)
 	struct json_object *a = json_object_new_array();
 	const struct bc_fo_expect *e = &f->cfg.expect;
 	uint64_t hold_ms = (f->cfg.restore_ns - f->cfg.cut_ns) / 1000000;
-	char buf[320];
+	char buf[600];
 
-	if (f->cfg.have_expect && !e->black_hole && hold_ms < e->worst_ms) {
+	for (int h = 0; f->cfg.have_expect && h < 2; h++) {
+		const struct bc_fo_end_expect *x = &e->end[h];
+
+		if (x->by == BC_FO_BY_NOTHING || x->by == BC_FO_BY_NONE_NEEDED ||
+		    hold_ms >= x->worst_ms || (h == BC_FO_AGENT && e->assumed_agent))
+			continue;
 		snprintf(buf, sizeof(buf),
-			 "the hold (%llu ms) was shorter than the detection the configuration "
-			 "allows (%llu ms, %s): a stop for the whole hold is no verdict; give a "
-			 "longer --hold",
-			 (unsigned long long)hold_ms, (unsigned long long)e->worst_ms, e->basis);
+			 "the hold (%llu ms) was shorter than the %s's detection (up to %llu ms, "
+			 "%s): a direction that stopped for the whole hold waiting on it has no "
+			 "verdict (inconclusive); --hold %.1f covers it",
+			 (unsigned long long)hold_ms, h == BC_FO_CLIENT ? "client" : "agent",
+			 (unsigned long long)x->worst_ms, x->basis,
+			 (double)(x->worst_ms + 1000) / 1000.0);
 		json_object_array_add(a, json_object_new_string(buf));
 	}
 	if (f->cut_link < 0) {
@@ -459,6 +540,13 @@ struct json_object *bc_failover_json(const struct bc_failover *f)
 	json_object_object_add(o, "clock_offset_ns",
 			       f->clock_offset_known ? U64(f->clock_offset_ns) : NULL);
 	json_object_object_add(o, "expected", expect_json(f));
+	if (f->cfg.have_expect) {
+		struct json_object *w = json_object_new_object();
+
+		json_object_object_add(w, "client", json_object_new_string(f->saw[BC_FO_CLIENT]));
+		json_object_object_add(w, "agent", json_object_new_string(f->saw[BC_FO_AGENT]));
+		json_object_object_add(o, "saw", w);
+	}
 	json_object_object_add(o, "directions", dirs_json(f));
 	json_object_object_add(o, "streams", streams_json(f));
 	json_object_object_add(o, "links", links_json(f));

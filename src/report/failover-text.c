@@ -49,6 +49,42 @@ static void header(FILE *out, struct json_object *doc)
 		fprintf(out, "expected: unknown (the bond's configuration was not read)\n");
 		return;
 	}
+	if (get(e, "ends_differ"))
+		fprintf(out, "ends configured differently: %s\n", bc_json_str(e, "ends_differ"));
+	if (get(e, "per_end")) {
+		static const char *const hosts[2] = {"client", "agent"};
+
+		for (int h = 0; h < 2; h++) {
+			struct json_object *x = get(get(e, "per_end"), hosts[h]);
+
+			if (h == 1 && json_object_get_boolean(get(e, "agent_assumed")))
+				fprintf(out, "agent:  not known, assumed like the client\n");
+			else
+				fprintf(out, "%-7s %s; sees the cut by: %s\n", hosts[h],
+					bc_json_str(x, "basis"), bc_json_str(x, "sight"));
+		}
+	}
+	if (get(e, "directions")) {
+		for (size_t i = 0; i < bc_json_len(get(e, "directions")); i++) {
+			struct json_object *x = json_object_array_get_idx(get(e, "directions"), i);
+
+			if (json_object_get_boolean(get(x, "black_hole")))
+				fprintf(out, "expected %s: nothing sees this cut: %s\n",
+					bc_json_str(x, "direction"), bc_json_str(x, "missing"));
+			else if (!bc_json_len(get(x, "detected_by")))
+				fprintf(out, "expected %s: nothing to detect (%s)\n",
+					bc_json_str(x, "direction"), bc_json_str(x, "basis"));
+			else
+				fprintf(out,
+					"expected %s: %s -> gap %lld ms (%lld..%lld ms); "
+					"failover-slow above %lld ms\n",
+					bc_json_str(x, "direction"), bc_json_str(x, "basis"),
+					bc_json_i64(x, "nominal_ms", 0),
+					bc_json_i64(x, "min_ms", 0), bc_json_i64(x, "worst_ms", 0),
+					bc_json_i64(x, "limit_ms", 0));
+		}
+		return;
+	}
 	if (get(e, "black_hole") && json_object_get_boolean(get(e, "black_hole")))
 		fprintf(out, "expected: nothing in the configuration sees this cut: %s\n",
 			bc_json_str(e, "missing"));
@@ -82,6 +118,9 @@ static void directions(FILE *out, struct json_object *doc)
 		fputs(" -> ", out);
 		names(out, get(d, "tx_end"));
 		fputc('\n', out);
+		if (get(d, "why") && strcmp(bc_json_str(d, "verdict"), "within") &&
+		    strcmp(bc_json_str(d, "verdict"), "not-interrupted"))
+			fprintf(out, "%16s %s\n", "", bc_json_str(d, "why"));
 		if (bc_json_i64(d, "moved", 0))
 			fprintf(out,
 				"%16s %lld stream(s) moved to another slave: longest gap %s ms\n",
@@ -193,9 +232,10 @@ static void by_host(char *buf, size_t len, struct json_object *g, struct json_ob
 static void links(FILE *out, struct json_object *doc)
 {
 	struct json_object *ls = get(doc, "links");
-	char a[32], b[32], c[32], who[160];
+	char a[32], b[32], c[32], who[160], cut_link[64];
 	bool any = false;
 
+	snprintf(cut_link, sizeof(cut_link), "client/%s", bc_json_str(get(doc, "cut"), "slave"));
 	fputs("\ngratuitous ARP / unsolicited NA after the cut, by sender:\n", out);
 	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
@@ -217,10 +257,25 @@ static void links(FILE *out, struct json_object *doc)
 			continue;
 		fprintf(out, "  LACP %-11s %lld LACPDUs", bc_json_str(l, "name"),
 			bc_json_i64(l, "lacpdus", 0));
-		if (get(l, "lacp_timeout_ms"))
+		if (get(l, "lacp_timeout_ms") && get(l, "lacp_partner_last_ms")) {
+			fprintf(out,
+				"; last LACPDU from the partner at %+.1f ms, port expired at %+.1f "
+				"+ %s ms",
+				bc_json_dbl(l, "lacp_partner_last_ms", 0),
+				bc_json_dbl(l, "lacp_partner_last_ms", 0),
+				msf(l, "lacp_silence_ms", c, sizeof(c)));
+			if (get(l, "lacp_timeout_expected_ms"))
+				fprintf(out, " (timeout %lld ms)",
+					bc_json_i64(l, "lacp_timeout_expected_ms", 0));
+		} else if (get(l, "lacp_timeout_ms"))
 			fprintf(out, "; timeout at +%s ms (%s ms after the partner's last)",
 				msf(l, "lacp_timeout_ms", a, sizeof(a)),
 				msf(l, "lacp_silence_ms", c, sizeof(c)));
+		/* on the cut slave: the cut let the partner's LACPDUs through (one way) */
+		if (!strcmp(bc_json_str(l, "name"), cut_link) &&
+		    json_object_get_boolean(get(l, "lacp_partner_heard_late")) &&
+		    !get(l, "lacp_timeout_ms"))
+			fputs("; the partner's LACPDUs still arrived late in the hold", out);
 		if (get(l, "lacp_defaulted_ms"))
 			fprintf(out, "; defaulted at +%s ms",
 				msf(l, "lacp_defaulted_ms", c, sizeof(c)));
@@ -229,6 +284,18 @@ static void links(FILE *out, struct json_object *doc)
 				msf(l, "lacp_resync_ms", b, sizeof(b)));
 		fputc('\n', out);
 	}
+}
+
+/* What the measurement says of each end's sight of the cut. */
+static void saw(FILE *out, struct json_object *doc)
+{
+	struct json_object *w = get(doc, "saw");
+
+	if (!w)
+		return;
+	fprintf(out, "\nwho saw the cut (from each end's own departures):\n");
+	fprintf(out, "  client: %s\n", bc_json_str(w, "client"));
+	fprintf(out, "  agent:  %s\n", bc_json_str(w, "agent"));
 }
 
 static void recovery(FILE *out, struct json_object *doc)
@@ -286,6 +353,7 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 	directions(out, doc);
 	tcp(out, doc);
 	streams(out, doc);
+	saw(out, doc);
 	links(out, doc);
 	recovery(out, doc);
 	findings(out, doc);

@@ -49,13 +49,59 @@ static uint32_t words(const char *s)
 
 void fo_agent_end(struct json_object *res, struct bc_fo_end *e)
 {
-	struct json_object *agent = json_object_object_get(res, "ends"), *meta, *eg, *b, *o;
+	struct json_object *agent = json_object_object_get(res, "ends"), *meta;
+
+	agent = agent ? json_object_object_get(agent, "agent") : NULL;
+	meta = agent ? json_object_object_get(agent, "metadata") : NULL;
+	fo_agent_end_egress(meta ? json_object_object_get(meta, "egress") : NULL, e);
+}
+
+int fo_agent_takeover(struct json_object *end, char *why, size_t len)
+{
+	struct json_object *bs = end ? json_object_object_get(end, "bonds") : NULL;
+	struct json_object *b = bc_json_len(bs) ? json_object_array_get_idx(bs, 0) : NULL;
+	struct json_object *sl = b ? json_object_object_get(b, "slaves") : NULL;
+	bool lacp = b && !strcmp(bc_json_str(b, "mode"), "802.3ad");
+	size_t n = bc_json_len(sl), up = 0, o = 0;
+
+	why[0] = 0;
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *x = json_object_array_get_idx(sl, i);
+		const char *mii = bc_json_str(x, "mii_status");
+		long long st = bc_json_i64(x, "actor_port_state", -1);
+
+		if (strcmp(mii, "up")) {
+			if (o < len)
+				o += (size_t)snprintf(why + o, len - o, "%s%s is %s", o ? "; " : "",
+						      bc_json_str(x, "name"),
+						      *mii ? mii : "unknown");
+			continue;
+		}
+		if (lacp && st >= 0 && (st & 0x30) != 0x30) {
+			if (o < len)
+				o += (size_t)snprintf(why + o, len - o,
+						      "%s%s is not collecting and distributing",
+						      o ? "; " : "", bc_json_str(x, "name"));
+			continue;
+		}
+		up++;
+	}
+	if (up >= 2)
+		return 1;
+	if (o < len)
+		snprintf(why + o, len - o, "%s%zu of %zu slaves could carry traffic", o ? "; " : "",
+			 up, n);
+	return 0;
+}
+
+void fo_agent_end_egress(struct json_object *eg, struct bc_fo_end *e)
+{
+	struct json_object *b, *o;
 	long long v;
 
 	memset(e, 0, sizeof(*e));
-	agent = agent ? json_object_object_get(agent, "agent") : NULL;
-	meta = agent ? json_object_object_get(agent, "metadata") : NULL;
-	eg = meta ? json_object_object_get(meta, "egress") : NULL;
 	if (!eg)
 		return; /* an agent that does not report its egress: unknown */
 	e->known = true;
@@ -161,6 +207,14 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	snprintf(cfg.bond, sizeof(cfg.bond), "%s", s->bond);
 	snprintf(cfg.cut_slave, sizeof(cfg.cut_slave), "%s", s->slave);
 	fo_agent_end(res, &agent);
+	if (!agent.known)
+		agent = s->agent_end; /* asked before the test */
+	for (int h = 0; h < 2; h++) {
+		cfg.no_takeover[h] = s->no_takeover[h];
+		cfg.takeover_known[h] = s->takeover_known[h];
+		snprintf(cfg.takeover_why[h], sizeof(cfg.takeover_why[h]), "%s",
+			 s->takeover_why[h]);
+	}
 	cfg.rx_on_tx_slave_only[BC_FO_CLIENT] = s->client_end.mode == BC_MODE_ACTIVEBACKUP;
 	cfg.rx_on_tx_slave_only[BC_FO_AGENT] =
 		agent.known ? agent.is_bond && agent.mode == BC_MODE_ACTIVEBACKUP
@@ -170,8 +224,8 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	for (size_t i = 0; i < bc_json_len(json_object_object_get(res, "streams")); i++) {
 		struct json_object *st =
 			json_object_array_get_idx(json_object_object_get(res, "streams"), i);
-		struct json_object *ti = json_object_object_get(json_object_object_get(st, "sender"),
-								"tcp_info");
+		struct json_object *ti =
+			json_object_object_get(json_object_object_get(st, "sender"), "tcp_info");
 
 		if (strcmp(bc_json_str(st, "protocol"), "tcp"))
 			continue;
@@ -187,6 +241,8 @@ int fo_analyze(const struct fo_setup *s, struct json_object *res, const char *di
 	if (r < 0)
 		return r;
 	notes = json_object_new_array();
+	if (s->agent_note[0])
+		json_object_array_add(notes, json_object_new_string(s->agent_note));
 	r = add_files(&f, BC_FO_CLIENT, cap ? json_object_object_get(cap, "client") : NULL, dir,
 		      notes, err);
 	if (r == 0)

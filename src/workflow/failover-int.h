@@ -20,6 +20,13 @@ struct fo_setup {
 	char slave[BC_IFNAMSIZ];
 	int bond_mode, xmit_hash_policy;
 	struct bc_fo_end client_end;
+	/* the agent's bond, asked before the test (`inspect`); known false when it did not answer
+	 */
+	struct bc_fo_end agent_end;
+	char agent_note[300]; /* why the agent's bond was not read before the test, or "" */
+	/* per host (enum bc_fo_host): no other slave could take over before the cut */
+	bool no_takeover[2], takeover_known[2];
+	char takeover_why[2][240];
 	struct sockaddr_storage local, peer; /* the test's addresses */
 	enum bc_fo_cut cut;
 	int64_t cut_at_ns; /* elapsed since the streams started */
@@ -37,6 +44,16 @@ struct fo_setup {
 
 /* The agent's bond configuration from run metadata (egress.bond.options, sysfs text). */
 void fo_agent_end(struct json_object *res, struct bc_fo_end *e);
+/* The same from an egress object (bc_egress_json(): the `inspect` reply's "egress"). */
+void fo_agent_end_egress(struct json_object *egress, struct bc_fo_end *e);
+/*
+ * fo_agent_takeover() - from the agent's inspect document (@end: {"bonds":
+ * [{"mode", "slaves": [{"name", "mii_status", "actor_port_state"}]}]}),
+ * can the agent's bond lose a slave and go on?  At least two slaves MII up
+ * (and, 802.3ad, collecting and distributing): the one facing the cut is not
+ * known before the test.  1 yes, 0 no (@why), -1 not a bond or unreadable.
+ */
+int fo_agent_takeover(struct json_object *end, char *why, size_t len);
 /* {bond, mode, miimon, ...} of one end; NULL when unknown. */
 struct json_object *fo_end_json(const struct bc_fo_end *e);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bondcheck/bond-change.h"
+#include "bondcheck/client.h"
 #include "bondcheck/journal.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/names.h"
@@ -96,6 +97,10 @@ static int find_bond(struct fo_setup *s, struct bc_error *err)
 		return r;
 	}
 	bc_fo_end_from_bond(b, &s->client_end);
+	/* redundancy before the cut: can another slave take over? */
+	s->takeover_known[BC_FO_CLIENT] = true;
+	s->no_takeover[BC_FO_CLIENT] = bc_fo_takeover(b, s->slave, s->takeover_why[BC_FO_CLIENT],
+						      sizeof(s->takeover_why[BC_FO_CLIENT])) == 0;
 	s->bond_mode = s->client_end.mode;
 	s->xmit_hash_policy = b->xmit_hash_policy.st == BC_KNOWN ? (int)b->xmit_hash_policy.v : -1;
 	bc_snapshot_free(&snap);
@@ -321,13 +326,43 @@ static int final_restore(struct fo_setup *s, struct json_object **report, struct
 	return 0;
 }
 
-/* Hold and settle from the configuration when not given (the agent assumed alike). */
+/*
+ * The agent's bond before the test (the `inspect` message): its
+ * configuration, for a hold that covers its detection too, and whether it
+ * can lose a slave.  An agent that does not answer is assumed configured
+ * like the client, and the note says so.
+ */
+static void agent_before(struct fo_setup *s)
+{
+	struct json_object *reply = NULL;
+	struct sockaddr_storage l, p;
+	struct bc_error e = {0};
+	int r;
+
+	memset(&s->agent_end, 0, sizeof(s->agent_end));
+	r = bc_client_peer_inspect(&s->c->client, &reply, &l, &p, NULL, NULL, &e);
+	if (r < 0) {
+		snprintf(s->agent_note, sizeof(s->agent_note),
+			 "the agent's bond was not read before the test (%s): the hold assumes "
+			 "it is configured like the client",
+			 e.msg);
+		return;
+	}
+	fo_agent_end_egress(json_object_object_get(reply, "egress"), &s->agent_end);
+	r = fo_agent_takeover(json_object_object_get(reply, "end"), s->takeover_why[BC_FO_AGENT],
+			      sizeof(s->takeover_why[BC_FO_AGENT]));
+	s->takeover_known[BC_FO_AGENT] = r >= 0;
+	s->no_takeover[BC_FO_AGENT] = r == 0;
+	json_object_put(reply);
+}
+
+/* Hold and settle from the configuration of both ends when not given. */
 static void timing(struct fo_setup *s, uint32_t *hold, uint32_t *settle)
 {
 	struct bc_fo_expect x;
 	uint64_t h = 2000, st = 2000;
 
-	if (bc_failover_expect(&s->client_end, NULL, s->cut, &x) == 0 && !x.black_hole) {
+	if (bc_failover_expect(&s->client_end, &s->agent_end, s->cut, &x) == 0 && !x.black_hole) {
 		if (x.worst_ms + 1000 > h)
 			h = x.worst_ms + 1000;
 		if (x.by == BC_FO_BY_LACP || s->bond_mode == BC_MODE_8023AD)
@@ -499,6 +534,7 @@ int bc_failover_run(const struct bc_failover_run_cfg *c, struct json_object **ou
 	r = journal(&s, err);
 	if (r < 0)
 		return r;
+	agent_before(&s);
 	timing(&s, &hold, &settle);
 	s.cut_at_ns = c->pre_ms * MS;
 	s.hold_ns = hold * MS;

@@ -402,6 +402,20 @@ static void set_active(struct rctx *c, const struct bc_journal *live)
 		note(c, f, "set to %s", c->j->active_slave);
 }
 
+/* An active-backup bond with an admin-up slave that was not MII up when journaled. */
+static bool ab_with_slave_not_up(const struct bc_journal *j, const struct bc_journal *live)
+{
+	int mode = bc_jopt_index("mode");
+
+	if (mode < 0 || !j->opt[mode].known || j->opt[mode].v != BC_MODE_ACTIVEBACKUP)
+		return false;
+	for (size_t i = 0; i < j->n_slaves; i++)
+		if (live_has(live, j->slaves[i].name) && j->slaves[i].admin_up &&
+		    j->slaves[i].mii_status != BC_LINK_UP)
+			return true;
+	return false;
+}
+
 static int wait_stable(struct rctx *c, const struct bc_journal *live, int timeout_ms, int *waited,
 		       struct bc_error *err)
 {
@@ -420,6 +434,14 @@ static int wait_stable(struct rctx *c, const struct bc_journal *live, int timeou
 	}
 	if (!c->j->is_bond) {
 		/* a bridge port needs carrier only when it had it: use the journal's admin state */
+		req.n_mii = 0;
+	} else if (ab_with_slave_not_up(c->j, live)) {
+		/*
+		 * active-backup with a slave not up before (arp_validate that keeps
+		 * only the active slave up, a dead backup): as before means as many
+		 * slaves up, not the same ones: which one is active may have changed
+		 */
+		req.min_up = req.n_mii;
 		req.n_mii = 0;
 	}
 	return bc_bond_wait_stable_for(c->j->bond, &req, timeout_ms, waited, err);

@@ -715,9 +715,9 @@ static void gen_tcp(struct bc_failover *f, uint64_t at, bool orig_seen)
 	}
 }
 
-static uint64_t tcp_rto; /* cfg.tcp_rto_ns for the next run_tcp() */
+static uint64_t tcp_rto;		    /* cfg.tcp_rto_ns for the next run_tcp() */
 static uint64_t tcp_agent_switch_ms = 1060; /* the agent's datagrams move to eth1 then */
-static bool tcp_extra_copy; /* segment 1500 also arrives on agent eth1 at 1350 ms */
+static bool tcp_extra_copy;		    /* segment 1500 also arrives on agent eth1 at 1350 ms */
 
 static void run_tcp(struct bc_failover *f, uint16_t dport, uint64_t at, bool orig_seen)
 {
@@ -890,7 +890,8 @@ static void test_tcp(void **state)
 	assert_false(f.tcp.stall_open);
 	assert_int_equal(f.tcp.stall_ns, 301 * MS);
 	bc_failover_free(&f);
-	/* a copy of 1500 on eth1 at 1350 ms that arrives again at 1721.1 ms: that one was dropped */
+	/* a copy of 1500 on eth1 at 1350 ms that arrives again at 1721.1 ms: that one was dropped
+	 */
 	tcp_extra_copy = true;
 	run_tcp(&f, 5302, 1300, false);
 	tcp_extra_copy = false;
@@ -919,6 +920,267 @@ static void test_tcp(void **state)
 	assert_false(f.tcp.present);
 	assert_string_equal(f.tcp.verdict, "no-data");
 	bc_failover_free(&f);
+}
+
+/*
+ * 802.3ad, client lacp_rate fast, agent slow; silent cut 1000..5000 ms of
+ * eth0.  The client's port expires at 3500 ms and its flow moves to eth1;
+ * the agent keeps sending on eth0 (its 90 s timeout) to the restore.
+ * Client-to-agent: within the client's range.  Agent-to-client: nothing
+ * delivered for the hold, shorter than the agent's detection: inconclusive,
+ * and a black-hole finding all the same.
+ */
+static void test_asym_lacp(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_fo_end ce, ae;
+	struct bc_error err = {0};
+	const struct bc_finding *x;
+	struct json_object *o;
+	char *buf = NULL;
+	const char *a, *b;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	cfg_init(&c);
+	c.cut = BC_FO_CUT_SILENT;
+	c.restore_ns = T0 + 5000 * MS;
+	memset(&ce, 0, sizeof(ce));
+	ce.known = ce.is_bond = true;
+	ce.mode = BC_MODE_8023AD;
+	ce.lacp_rate = 1;
+	ae = ce;
+	ae.lacp_rate = 0;
+	assert_int_equal(bc_failover_expect(&ce, &ae, BC_FO_CUT_SILENT, &c.expect), 0);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < 7000; k++) {
+		uint64_t t = T0 + k * MS;
+		bool wire = k < 1000 || k >= 5000;
+		int cl = k >= 3500 && k < 5000 ? C1 : C0;
+
+		dgram(&f, cl, t, BC_FO_C2A, 0, k);
+		if (wire || cl == C1)
+			dgram(&f, cl + 3, t + 100000, BC_FO_C2A, 0, k);
+		dgram(&f, A0, t, BC_FO_A2C, 1, k);
+		if (wire)
+			dgram(&f, C0, t + 100000, BC_FO_A2C, 1, k);
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	assert_string_equal(f.dir[BC_FO_C2A].verdict, "within");
+	assert_int_equal(f.dir[BC_FO_C2A].sender_moved, 1);
+	assert_int_equal(f.dir[BC_FO_C2A].tx_after, 1ull << C1);
+	assert_string_equal(f.dir[BC_FO_A2C].verdict, "inconclusive");
+	assert_int_equal(f.dir[BC_FO_A2C].sender_moved, 0);
+	assert_non_null(strstr(f.dir[BC_FO_A2C].why, "agent's detection (up to 90100 ms"));
+	assert_non_null(strstr(f.dir[BC_FO_A2C].why, "--hold 91.1"));
+	assert_non_null(strstr(f.dir[BC_FO_A2C].why, "agent kept sending on agent/eth0"));
+	x = find(&f, "failover-ends-differ", 0);
+	assert_non_null(x);
+	assert_string_equal(ev(x, "differ"), "lacp_rate client fast, agent slow");
+	x = find(&f, "failover-black-hole", 0);
+	assert_non_null(x);
+	assert_int_equal(x->severity, BC_SEV_ERROR);
+	assert_string_equal(ev(x, "direction"), "agent-to-client");
+	assert_string_equal(ev(x, "expected_ms"), "90100");
+	assert_null(strstr(x->advice, "arp_ip_target"));
+	assert_null(find(&f, "failover-black-hole", 1));
+	assert_null(find(&f, "failover-slow", 0));
+	assert_non_null(strstr(f.saw[BC_FO_AGENT], "had not seen it when the hold ended (4000 ms, "
+						   "its detection up to 90100 ms)"));
+	/* the report: the difference first, then one range per direction */
+	o = bc_failover_json(&f);
+	assert_non_null(o);
+	m = open_memstream(&buf, &len);
+	bc_failover_report_text(m, o);
+	fclose(m);
+	if (getenv("BC_TEST_SHOW"))
+		fputs(buf, stderr);
+	a = strstr(buf, "ends configured differently: lacp_rate client fast, agent slow\n");
+	assert_non_null(a);
+	b = strstr(buf,
+		   "expected agent-to-client: agent: LACP long (lacp_rate slow) timeout 90000 ms "
+		   "(3 x 30000 ms) -> gap 90000 ms (59900..90100 ms)");
+	assert_non_null(b);
+	assert_true(a < b);
+	assert_non_null(strstr(buf,
+			       "expected client-to-agent: client: LACP short (lacp_rate fast) "
+			       "timeout 3000 ms (3 x 1000 ms) -> gap 3000 ms (1900..3100 ms)"));
+	assert_non_null(strstr(buf, "agent-to-client  inconclusive"));
+	free(buf);
+	json_object_put(o);
+	bc_failover_free(&f);
+}
+
+/*
+ * active-backup miimon 100 on both ends, the client's eth0 loses carrier and
+ * the client moves to eth1 at 1100 ms; the agent's eth0 keeps carrier (a
+ * switch between): it keeps sending on eth0 and delivers only what arrives
+ * there.  Both directions are black holes; the sender's slaves come from its
+ * departures (the client on eth1 after the failover), and the advice names
+ * carrier-only monitoring, not ARP.
+ */
+static void test_one_end_sees(void **state)
+{
+	struct bc_failover f;
+	struct bc_fo_cfg c;
+	struct bc_fo_end e;
+	struct bc_error err = {0};
+	const struct bc_finding *x;
+
+	(void)state;
+	cfg_init(&c);
+	c.rx_on_tx_slave_only[0] = c.rx_on_tx_slave_only[1] = true;
+	ab_end(&e, 100);
+	assert_int_equal(bc_failover_expect(&e, &e, BC_FO_CUT_CARRIER, &c.expect), 0);
+	c.have_expect = true;
+	assert_int_equal(bc_failover_init(&f, &c, &err), 0);
+	links(&f, 2);
+	for (uint64_t k = 0; k < END; k++) {
+		uint64_t t = T0 + k * MS;
+		bool cut = k >= 1000 && k < 2000;
+		int cl = k >= 1100 && k < 2000 ? C1 : C0;
+
+		if (!cut || cl == C1) /* admin down: dropped before the tap */
+			dgram(&f, cl, t, BC_FO_C2A, 0, k);
+		if (!cut || cl == C1)
+			dgram(&f, cl + 3, t + 100000, BC_FO_C2A, 0, k);
+		dgram(&f, A0, t, BC_FO_A2C, 1, k);
+		if (!cut)
+			dgram(&f, C0, t + 100000, BC_FO_A2C, 1, k);
+	}
+	assert_int_equal(bc_failover_finish(&f, &err), 0);
+	for (int d = 0; d < 2; d++)
+		assert_string_equal(f.dir[d].verdict, "black-hole");
+	/* measured departures: the client left on eth1 at the end of the hold */
+	assert_int_equal(f.dir[BC_FO_C2A].tx_after, 1ull << C1);
+	assert_int_equal(f.dir[BC_FO_A2C].tx_after, 1ull << A0);
+	assert_non_null(strstr(f.dir[BC_FO_C2A].why, "the client moved to client/eth1"));
+	assert_non_null(strstr(f.dir[BC_FO_C2A].why, "agent kept sending on agent/eth0"));
+	x = find(&f, "failover-black-hole", 1);
+	assert_non_null(x);
+	assert_string_equal(ev(x, "direction"), "agent-to-client");
+	assert_string_equal(ev(x, "sender"), "kept sending on agent/eth0");
+	assert_non_null(strstr(x->advice, "watches carrier only"));
+	assert_null(strstr(x->advice, "arp_ip_target"));
+	/* who saw the cut: the client did, the agent could not (carrier only) */
+	assert_string_equal(
+		f.saw[BC_FO_CLIENT],
+		"saw it: left client/eth0 for client/eth1 at +100 ms, as its miimon allows");
+	assert_non_null(strstr(f.saw[BC_FO_AGENT], "did not see it: it kept sending on agent/eth0; "
+						   "it watches carrier only"));
+	bc_failover_free(&f);
+}
+
+/*
+ * Each direction's range from the ends that must detect the cut for it:
+ * ends configured differently get one range per direction, never a
+ * combined one, and the difference is named.
+ */
+static void test_expect_per_end(void **state)
+{
+	struct bc_fo_end c, a;
+	struct bc_fo_expect x;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.known = c.is_bond = true;
+	c.mode = BC_MODE_8023AD;
+	c.miimon_ms = 100;
+	c.lacp_rate = 1;
+	a = c;
+	a.lacp_rate = 0;
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_SILENT, &x), 0);
+	assert_true(x.ends_differ);
+	assert_string_equal(x.differ, "lacp_rate client fast, agent slow");
+	/* 802.3ad delivers on any collecting port: the sender alone must detect */
+	assert_int_equal(x.dir[BC_FO_C2A].detectors, 1u << BC_FO_CLIENT);
+	assert_int_equal(x.dir[BC_FO_C2A].min_ms, 1900);
+	assert_int_equal(x.dir[BC_FO_C2A].worst_ms, 3100);
+	assert_int_equal(x.dir[BC_FO_A2C].detectors, 1u << BC_FO_AGENT);
+	assert_int_equal(x.dir[BC_FO_A2C].slowest, BC_FO_AGENT);
+	assert_int_equal(x.dir[BC_FO_A2C].min_ms, 59900);
+	assert_int_equal(x.dir[BC_FO_A2C].worst_ms, 90100);
+	assert_string_equal(x.dir[BC_FO_A2C].basis,
+			    "agent: LACP long (lacp_rate slow) timeout 90000 ms (3 x 30000 ms)");
+	assert_int_equal(x.end[BC_FO_CLIENT].sees, BC_FO_SEES_LACPDUS);
+	/* the hold must cover the slowest end */
+	assert_int_equal(x.worst_ms, 90100);
+
+	/* active-backup: both ends must detect (the receiver delivers only on its active
+	 * slave); a carrier cut reaches the agent's miimon only when wired straight */
+	ab_end(&c, 100);
+	ab_end(&a, 100);
+	a.downdelay_ms = 300;
+	assert_int_equal(bc_failover_expect(&c, &a, BC_FO_CUT_CARRIER, &x), 0);
+	assert_string_equal(x.differ, "downdelay client 0, agent 300");
+	for (int d = 0; d < 2; d++) {
+		assert_int_equal(x.dir[d].detectors, 3u);
+		assert_int_equal(x.dir[d].worst_ms, 400);
+		assert_int_equal(x.dir[d].min_ms, 300);
+		assert_int_equal(x.dir[d].slowest, BC_FO_AGENT);
+		assert_true(x.dir[d].far_carrier);
+		assert_false(x.dir[d].black_hole);
+	}
+	assert_int_equal(x.end[BC_FO_CLIENT].sees, BC_FO_SEES_CARRIER);
+	assert_int_equal(x.end[BC_FO_AGENT].sees, BC_FO_SEES_FAR_CARRIER);
+	assert_int_equal(x.end[BC_FO_AGENT].far_by, BC_FO_BY_NOTHING);
+	assert_non_null(strstr(x.end[BC_FO_AGENT].sight, "through a switch nothing"));
+	/* alike ends: no difference reported */
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_false(x.ends_differ);
+	/* ARP monitoring on both: both see it by the replies, whatever the cut */
+	c.miimon_ms = 0;
+	c.arp_interval_ms = 100;
+	c.n_arp_targets = 1;
+	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
+	assert_int_equal(x.end[BC_FO_AGENT].sees, BC_FO_SEES_ARP);
+	assert_false(x.dir[BC_FO_A2C].far_carrier);
+}
+
+/* Redundancy before the cut (bc_fo_takeover). */
+static void test_takeover(void **state)
+{
+	struct bc_slave sl[2];
+	struct bc_bond b;
+	char why[240];
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	memset(sl, 0, sizeof(sl));
+	b.slaves = sl;
+	b.n_slaves = 2;
+	snprintf(sl[0].name, sizeof(sl[0].name), "a1");
+	snprintf(sl[1].name, sizeof(sl[1].name), "b1");
+	/* active-backup, ARP monitoring with arp_validate all: the backup going down */
+	b.mode = (struct bc_u32){.st = BC_KNOWN, .v = BC_MODE_ACTIVEBACKUP};
+	b.arp_interval_ms = (struct bc_u32){.st = BC_KNOWN, .v = 100};
+	b.arp_validate = (struct bc_u32){.st = BC_KNOWN, .v = 3};
+	sl[0].mii_status = (struct bc_u32){.st = BC_KNOWN, .v = BC_LINK_UP};
+	sl[1].mii_status = (struct bc_u32){.st = BC_KNOWN, .v = BC_LINK_FAIL};
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "b1 is going down; arp_validate all keeps a backup up"));
+	assert_int_equal(bc_fo_takeover(&b, "eth9", why, sizeof(why)), -EINVAL);
+	sl[1].mii_status.v = BC_LINK_UP;
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 1);
+	/* 802.3ad: up but not collecting and distributing, or in another aggregator */
+	b.mode.v = BC_MODE_8023AD;
+	b.arp_interval_ms.v = 0;
+	for (int i = 0; i < 2; i++) {
+		sl[i].aggregator_id = (struct bc_u32){.st = BC_KNOWN, .v = 1};
+		sl[i].actor_oper_port_state = (struct bc_u32){.st = BC_KNOWN, .v = 0x3f};
+	}
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 1);
+	sl[1].actor_oper_port_state.v = 0x0f;
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 0);
+	assert_string_equal(why, "b1 is not collecting and distributing");
+	sl[1].actor_oper_port_state.v = 0x3f;
+	sl[1].aggregator_id.v = 2;
+	assert_int_equal(bc_fo_takeover(&b, "a1", why, sizeof(why)), 0);
+	assert_string_equal(why, "b1 is in aggregator 2, a1 in 1");
 }
 
 /* What each configuration implies (bc_failover_expect). */
@@ -978,9 +1240,18 @@ static void test_expect(void **state)
 	assert_int_equal(x.worst_ms, 3100);
 	assert_int_equal(x.limit_ms, 3100 + 775);
 	assert_int_equal(bc_failover_expect(&c, &c, BC_FO_CUT_CARRIER, &x), 0);
-	assert_int_equal(x.by, BC_FO_BY_CARRIER);
-	assert_int_equal(x.worst_ms, 0);
-	assert_int_equal(x.limit_ms, 100);
+	/* the client drops the slave at once; the agent only when its carrier follows,
+	 * else at its LACP timeout: that is what the hold must cover */
+	assert_int_equal(x.dir[BC_FO_C2A].by, BC_FO_BY_CARRIER);
+	assert_int_equal(x.dir[BC_FO_C2A].worst_ms, 0);
+	assert_int_equal(x.dir[BC_FO_C2A].limit_ms, 100);
+	assert_int_equal(x.dir[BC_FO_C2A].detectors, 1u << BC_FO_CLIENT);
+	assert_int_equal(x.end[BC_FO_AGENT].sees, BC_FO_SEES_FAR_CARRIER);
+	assert_int_equal(x.end[BC_FO_AGENT].far_by, BC_FO_BY_LACP);
+	assert_int_equal(x.dir[BC_FO_A2C].min_ms, 0);
+	assert_int_equal(x.dir[BC_FO_A2C].worst_ms, 3100);
+	assert_true(x.dir[BC_FO_A2C].far_carrier);
+	assert_int_equal(x.worst_ms, 3100);
 	assert_int_equal(x.recovery_ms, 100);
 	/* balance-xor without any monitoring still drops a slave that loses carrier */
 	c.mode = BC_MODE_XOR;
@@ -1033,6 +1304,10 @@ int main(void)
 		cmocka_unit_test(test_lacp),
 		cmocka_unit_test(test_pcap_file),
 		cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_expect_per_end),
+		cmocka_unit_test(test_takeover),
+		cmocka_unit_test(test_asym_lacp),
+		cmocka_unit_test(test_one_end_sees),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_tcp),
 	};

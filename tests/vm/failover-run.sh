@@ -1,5 +1,5 @@
 #!/bin/sh
-# failover-run.sh NAME NS PEER SLAVE [WIRENS] [-- ARGS...]
+# failover-run.sh NAME NS PEER SLAVE [WIRENS[:a2b|:b2a]] [-- ARGS...]
 # Run `bondcheck failover` in namespace NS against the agent PEER, cutting
 # SLAVE: by carrier (admin down), or with WIRENS silently through
 # wire-drop.sh in that wire namespace (--cut-mode silent with --cut-cmd /
@@ -9,6 +9,9 @@
 # checked by the scenario), else with bondcheck's status.
 # failover-run.sh check NAME JQ-EXPR: jq -e EXPR on /tmp/bc-out/NAME.json,
 # failing (unlike plain jq -e) when the file is empty or not JSON.
+# failover-run.sh ends NAME RC CHECK...: the exit status and the named checks of
+# failover-ends.jq (the per-end cases of failover.scn).
+# failover-run.sh lacp NS BOND ACTOR PARTNER: wait for these LACP port states.
 # failover-run.sh kill SIGNAL NS PEER SLAVE: start a carrier cut with a long
 # hold, send SIGNAL once SLAVE is down, print the exit status and whether
 # SLAVE is up and the journal is there (for the restore checks).
@@ -17,6 +20,32 @@ export BC_JOURNAL_DIR=/tmp/bc-journal
 if [ "$1" = check ]; then
 	[ -s "/tmp/bc-out/$2.json" ] || { echo "/tmp/bc-out/$2.json is empty"; exit 1; }
 	exec jq -e -s ".[0] | ($3)" "/tmp/bc-out/$2.json"
+fi
+if [ "$1" = ends ]; then
+	# failover-run.sh ends NAME RC CHECK...: NAME's exit status was RC, and every CHECK of
+	# failover-ends.jq (beside this script) holds; the first that does not is named
+	name=$2 rc=$3
+	shift 3
+	got=$(cat "/tmp/bc-out/$name.rc")
+	[ "$got" = "$rc" ] || { echo "$name: exit status $got, expected $rc"; exit 1; }
+	for c in "$@"; do
+		jq -e --arg check "$c" -f "$(dirname "$0")/failover-ends.jq" "/tmp/bc-out/$name.json" ||
+			{ echo "$name: check $c failed"; exit 1; }
+	done
+	exit 0
+fi
+if [ "$1" = lacp ]; then
+	# failover-run.sh lacp NS BOND ACTOR PARTNER: wait up to 20 s until every slave of BOND
+	# has these actor and partner LACP port states (ends configured differently)
+	i=0
+	until ip -n "$2" -d -j link show master "$3" | jq -e --argjson a "$4" --argjson p "$5" \
+		'length > 0 and all(.[]; .linkinfo.info_slave_data | .ad_actor_oper_port_state == $a
+		 and .ad_partner_oper_port_state == $p)' >/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { ip -n "$2" -d -j link show master "$3"; exit 1; }
+		sleep 0.2
+	done
+	exit 0
 fi
 if [ "$1" = kill ]; then
 	sig=$2 ns=$3 peer=$4 slave=$5
@@ -51,7 +80,8 @@ export BC_JOURNAL_DIR=/tmp/bc-journal
 out=/tmp/bc-out/$name
 rm -f "$out.json" "$out.err" "$out.rc"
 if [ -n "$wire" ]; then
-	cmds=$("$wd" "$wire" /tmp/bc-out) || exit 1
+	# WIRENS:a2b (or :b2a) cuts one way only (wire-drop.sh)
+	cmds=$("$wd" "${wire%%:*}" /tmp/bc-out $(echo "$wire" | sed -n 's/.*:\(.*\)/\1/p')) || exit 1
 	cut=$(echo "$cmds" | sed -n 1p) restore=$(echo "$cmds" | sed -n 2p)
 	ip netns exec "$ns" bondcheck failover --peer "$peer" --slave "$slave" --allow-changes \
 		--cut-mode silent --cut-cmd "$cut" --restore-cmd "$restore" -j "$@" \
