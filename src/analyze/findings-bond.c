@@ -54,12 +54,13 @@ static void check_membership(struct fnd_ctx *c)
 
 	if (b->slaves_incomplete) {
 		if (c->snap->source == BC_SRC_IP_FILE)
-			f = fnd_add(c, "input-truncated", NULL,
-				    "The listing shows only part of %s, so the checks that need "
-				    "every slave (count, no-slaves, single-slave, min_links, an "
-				    "active slave, equal failures) were not done. `ip -d link show` "
-				    "without an interface filter lists every slave.",
-				    b->name);
+			f = fnd_add(
+				c, "input-truncated", NULL,
+				"The listing shows only part of %s, so the checks that need "
+				"every slave (count, no-slaves, single-slave, min_links, an "
+				"active slave, equal failures) were not done. `ip -d link show` "
+				"without an interface filter lists every slave.",
+				b->name);
 		else
 			f = fnd_add(c, "input-truncated", NULL,
 				    "The text shows only part of %s, so the checks that need every "

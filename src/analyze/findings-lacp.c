@@ -47,7 +47,7 @@ static void check_bond_level(struct fnd_ctx *c)
 	const struct bc_bond *b = c->bond;
 	bool agg = b->ad_info_status == BC_HIDDEN, ports = false, pdu = false;
 	bool sys = b->ad_actor_sys_prio.st == BC_HIDDEN || b->ad_actor_system.st == BC_HIDDEN;
-	char what[LIST] = "";
+	char what[LIST] = "", checks[LIST] = "";
 	struct bc_finding *f;
 
 	for (size_t i = 0; i < b->n_slaves; i++) {
@@ -72,6 +72,16 @@ static void check_bond_level(struct fnd_ctx *c)
 			    b->name);
 		fnd_ev(f, "hidden", "%s", what);
 		fnd_ev(f, "reason", "reader lacks CAP_NET_ADMIN");
+		/* name each check the hidden text prevents (issue 13 class 2) */
+		if (agg)
+			fnd_list_add(checks, sizeof(checks),
+				     "lacp-no-active-aggregator, idle slave");
+		if (ports || pdu)
+			fnd_list_add(checks, sizeof(checks),
+				     "lacp-no-partner, lacp-partner-mismatch, "
+				     "lacp-not-in-sync, lacp-rate-mismatch");
+		if (checks[0])
+			fnd_ev(f, "not_checked", "%s", checks);
 	}
 	if (b->ad_info_status == BC_NA) {
 		char aggs[LIST] = "";
