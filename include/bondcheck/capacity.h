@@ -21,6 +21,10 @@
  *
  * Every gap between two neighbouring levels is split into named mechanisms
  * (enum bc_cap_mech), each with the ports it concerns and its share.
+ * selected -> carried: hash modes first charge selected ports the flows left
+ * idle (hash placement, at most their ceilings); the rest goes to the CPU
+ * when a CPU was the bound, else to reordering when the receiver saw it,
+ * else it is unattributed.
  *
  * 802.3ad key and partner rules (drivers/net/bonding/bond_3ad.c,
  * ad_port_selection_logic() and ad_update_actor_keys()): a port's actor
@@ -69,6 +73,7 @@ enum bc_cap_mech {
 	BC_CAP_MECH_SLAVE_DOWN,	   /* a slave is down */
 	/* selected -> carried: the test */
 	BC_CAP_MECH_HASH_PLACEMENT, /* selected ports that the flows left idle */
+	BC_CAP_MECH_REORDERING,	    /* segments reordered across slaves, and TCP's response */
 	BC_CAP_MECH_CPU_BOUND,	    /* a CPU of either end was the limit */
 	BC_CAP_MECH_UNATTRIBUTED,   /* what no mechanism above accounts for */
 	BC_CAP_MECH_N,
@@ -105,6 +110,7 @@ struct bc_cap_input {
 	bool placed;	    /* the flows were placed one per selected port */
 	double carried_bps; /* measured goodput; < 0 not measured */
 	bool cpu_bound;	    /* either end was CPU-bound during the test */
+	bool reordering;    /* the receiver saw reordering (TCP: tcpi_reord_seen, DSACKs) */
 };
 
 /* One part of a gap between level @from and level @from + 1. */

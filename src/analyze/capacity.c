@@ -18,6 +18,7 @@ static const char *const mech_names[BC_CAP_MECH_N] = {
 	[BC_CAP_MECH_ACTIVE_SLAVE] = "active-slave",
 	[BC_CAP_MECH_SLAVE_DOWN] = "slave-down",
 	[BC_CAP_MECH_HASH_PLACEMENT] = "hash-placement",
+	[BC_CAP_MECH_REORDERING] = "reordering",
 	[BC_CAP_MECH_CPU_BOUND] = "cpu-bound",
 	[BC_CAP_MECH_UNATTRIBUTED] = "unattributed",
 };
@@ -335,7 +336,10 @@ static void carried(const struct bc_cap_input *in, struct bc_capacity *c)
 		}
 	}
 	add_gap(c, BC_CAP_SELECTED,
-		in->cpu_bound ? BC_CAP_MECH_CPU_BOUND : BC_CAP_MECH_UNATTRIBUTED, "", gap);
+		in->cpu_bound	 ? BC_CAP_MECH_CPU_BOUND
+		: in->reordering ? BC_CAP_MECH_REORDERING
+				 : BC_CAP_MECH_UNATTRIBUTED,
+		"", gap);
 }
 
 int bc_capacity_model(const struct bc_cap_input *in, struct bc_capacity *c)

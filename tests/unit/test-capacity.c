@@ -112,6 +112,14 @@ static void test_balance_rr(void **state)
 	assert_int_equal(g->from, BC_CAP_SELECTED);
 	assert_near(g->bps, 1.5 * M);
 	assert_null(gap(&c, BC_CAP_MECH_SLAVE_DOWN));
+	/* the receiver saw reordering: the same shortfall is reordering's */
+	in.reordering = true;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_null(gap(&c, BC_CAP_MECH_UNATTRIBUTED));
+	g = gap(&c, BC_CAP_MECH_REORDERING);
+	assert_non_null(g);
+	assert_near(g->bps, 1.5 * M);
+	in.reordering = false;
 
 	/* eth1 down: the two 8 Mbit/s slaves share equally, 16 > 4.5: no loss */
 	in.port[1].up = false;

@@ -514,7 +514,15 @@ static void test_analyze_findings(void **state)
 	/* the probe's tx-loss does not count; tcp-k's wire-loss does */
 	assert_int_equal(json_object_get_int(json_object_object_get(sum, "error_findings")), 1);
 	v = json_object_object_get(json_object_object_get(doc, "verdicts"), "drivers");
-	assert_contains(str(v, "text"), "mismatch: drivers e1000, 8139cp (client).");
+	/* no egress bond in the document: Drivers does not apply, and says so
+	 * as data; the mismatch list is still recorded */
+	assert_string_equal(str(v, "status"), "not-applicable");
+	assert_string_equal(str(json_object_object_get(v, "cause"), "mechanism"), "not-a-bond");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+				    json_object_object_get(v, "mismatch"), 0)),
+			    "drivers e1000, 8139cp (client)");
+	assert_null(json_object_object_get(v, "text"));
+	assert_int_equal(json_object_get_int(json_object_object_get(doc, "schema_version")), 2);
 	json_object_put(doc);
 
 	doc = json_tokener_parse("{\"kind\": \"scale\"}");
