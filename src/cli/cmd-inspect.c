@@ -240,7 +240,7 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 		}
 		if (bc_proc_parse_file(o->files[i], name, snap, &err) < 0) {
 			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
-			return BC_EXIT_ENV;
+			return BC_EXIT_INPUT;
 		}
 	}
 	return 0;
