@@ -59,16 +59,21 @@ static bool individual(const struct bc_cap_port *p)
 	return p->duplex == 0;
 }
 
-/* Partner known and non-zero: an all-zero system MAC means no LACPDU arrived. */
+/* An all-zero partner system MAC means no LACPDU arrived; "" is unknown. */
 static bool has_partner(const struct bc_cap_port *p)
 {
-	return p->partner_mac[0] && strcmp(p->partner_mac, "00:00:00:00:00:00") != 0;
+	return strcmp(p->partner_mac, "00:00:00:00:00:00") != 0;
 }
 
+/* Unknown partner values (an unprivileged /proc) are taken as equal: the
+ * model then errs towards a higher potential, never towards a pass. */
 static bool same_partner(const struct bc_cap_port *a, const struct bc_cap_port *b)
 {
-	return !strcmp(a->partner_mac, b->partner_mac) && a->partner_key == b->partner_key &&
-	       a->partner_prio == b->partner_prio;
+	if (!a->partner_mac[0] || !b->partner_mac[0])
+		return true;
+	return !strcmp(a->partner_mac, b->partner_mac) &&
+	       (a->partner_key < 0 || b->partner_key < 0 || a->partner_key == b->partner_key) &&
+	       (a->partner_prio < 0 || b->partner_prio < 0 || a->partner_prio == b->partner_prio);
 }
 
 /* Ports @i and @j may share an aggregator (ad_port_selection_logic()). */
@@ -273,6 +278,8 @@ static void selected(const struct bc_cap_input *in, struct bc_capacity *c, unsig
 		for (size_t i = 0; i < in->n; i++)
 			if (in->port[i].aggregator_id == in->active_aggregator_id)
 				agg |= 1u << i;
+		if (!agg) /* the ports' aggregator ids are not known: nor is the choice */
+			break;
 		c->selected_ports = agg & up;
 		sel = sum_of(in, agg, true);
 		for (size_t i = 0; i < in->n; i++)

@@ -178,6 +178,21 @@ static void test_8023ad_slow_aggregator_selected(void **state)
 	assert_null(gap(&c, BC_CAP_MECH_HASH_PLACEMENT));
 	assert_null(gap(&c, BC_CAP_MECH_UNATTRIBUTED));
 
+	/* the ports' aggregator ids unknown (hidden /proc details): selected is
+	 * unknown, not 0, and no selection loss is claimed */
+	in.port[0].aggregator_id = in.port[1].aggregator_id = -1;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_true(c.level[BC_CAP_SELECTED] < 0);
+	assert_null(gap(&c, BC_CAP_MECH_AGG_SELECTION));
+	/* unknown partner MACs do not split the ports: still the key does */
+	in.port[0].partner_mac[0] = in.port[1].partner_mac[0] = '\0';
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_non_null(gap(&c, BC_CAP_MECH_LACP_KEY));
+	snprintf(in.port[0].partner_mac, sizeof(in.port[0].partner_mac), "%s", partner_a);
+	snprintf(in.port[1].partner_mac, sizeof(in.port[1].partner_mac), "%s", partner_a);
+	in.port[0].aggregator_id = 1;
+	in.port[1].aggregator_id = 2;
+
 	/* the fast aggregator selected (ad_select bandwidth): no selection loss */
 	in.active_aggregator_id = 2;
 	in.carried_bps = 7.5 * M;
