@@ -20,10 +20,8 @@
 
 #include <json-c/json.h>
 
-/* Aggregation passes at >= 80 % of the mode-aware bond ceiling. */
+/* The older Aggregation threshold, kept as the figures' "threshold" (= BC_VERDICT_CARRIED_PASS). */
 #define BC_VERDICT_AGG_PASS 0.80
-/* Without a ceiling, placed hash modes pass at a speed-up >= 0.8 x links used. */
-#define BC_VERDICT_AGG_SPEEDUP 0.80
 /* UDP gap passes when the no-drop rate is >= 80 % of the bond's UDP ceiling. */
 #define BC_VERDICT_UDP_PASS 0.80
 /* A link at >= 85 % of its own ceiling is saturated ... */
@@ -113,15 +111,15 @@ struct bc_suite_facts {
 void bc_suite_facts_init(struct bc_suite_facts *f);
 
 /*
- * bc_verdict_aggregation() - {"status", "text", "goodput_bps", "baseline_bps",
- * "link_ceiling_bps", "bond_ceiling_bps", "rr_cap_bps", "efficiency",
- * "speedup" (over the best link's ceiling), "speedup_baseline",
- * "cpu_bound", "threshold"}; unknown figures are null.
- *   pass: goodput >= BC_VERDICT_AGG_PASS x the mode-aware ceiling (balance-rr,
- *   xor, 802.3ad, tlb, alb: the sum of the usable slaves' ceilings, or of the
- *   links the unplaced flows used; active-backup, broadcast, no bond: one
- *   link); without a ceiling, placed hash modes pass at a speed-up over the
- *   measured single flow >= BC_VERDICT_AGG_SPEEDUP x links; else inconclusive.
+ * bc_verdict_aggregation() - the Aggregation verdict's figures:
+ * {"status" ("inconclusive" until the answer replaces it), "goodput_bps",
+ * "baseline_bps", "link_ceiling_bps", "bond_ceiling_bps" (the mode-aware
+ * ceiling over the usable slaves), "rr_cap_bps", "efficiency", "speedup"
+ * (over the best link's ceiling), "speedup_baseline", "flows", "placed",
+ * "cpu_bound", "threshold"}; unknown figures are null.  The status, the
+ * levels and the cause come from the capacity model
+ * (src/analyze/suite-answers.c, bondcheck/verdict.h), which compares
+ * carried with potential, never with the usable slaves.
  */
 struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
 

@@ -100,12 +100,12 @@ static void test_rr_slow_link(void **state)
 	assert_contains(str(d, "text"), "and its queue overflowed (140 drops)");
 	json_object_put(d);
 
+	/* the figures only: the status and answer come from the capacity model
+	 * (tests/unit/test-verdict.c) */
 	a = bc_verdict_aggregation(&f);
-	assert_string_equal(str(a, "status"), "fail"); /* 9.0 / 33.48 = 27 % */
-	assert_true(dbl(a, "efficiency") > 0.26 && dbl(a, "efficiency") < 0.28);
-	assert_contains(str(a, "text"),
-			"the slowest link caps it at 3 x its ceiling = 14.35 Mbit/s");
-	assert_contains(str(a, "text"), "single flow 8.50 Mbit/s");
+	assert_true(dbl(a, "efficiency") > 0.26 && dbl(a, "efficiency") < 0.28); /* 9.0 / 33.48 */
+	assert_true(dbl(a, "rr_cap_bps") > 14.34e6 && dbl(a, "rr_cap_bps") < 14.36e6);
+	assert_null(json_object_object_get(a, "text"));
 	json_object_put(a);
 }
 
@@ -229,9 +229,8 @@ static void test_mismatch_cost_nothing(void **state)
 	assert_contains(str(d, "text"), "The mismatch cost nothing measurable");
 	json_object_put(d);
 	a = bc_verdict_aggregation(&f);
-	assert_string_equal(str(a, "status"), "pass"); /* 32 / 33.48 = 96 % */
-	assert_contains(str(a, "text"), "placed one per slave");
-	assert_contains(str(a, "text"), "(sum of 3 usable slaves' ceilings)");
+	assert_true(dbl(a, "efficiency") > 0.95 && dbl(a, "efficiency") < 0.97); /* 32 / 33.48 */
+	assert_true(json_object_get_boolean(json_object_object_get(a, "placed")));
 	assert_true(dbl(a, "speedup") > 2.2 && dbl(a, "speedup") < 2.3);
 	json_object_put(a);
 }
@@ -287,13 +286,7 @@ static void test_active_backup(void **state)
 	f.link_ceiling_bps = 14.35e6;
 	f.bond_ceiling_bps = 14.35e6;
 	a = bc_verdict_aggregation(&f);
-	assert_string_equal(str(a, "status"), "pass");
-	assert_contains(str(a, "text"),
-			"active-backup does not aggregate: its ceiling is one link");
-	json_object_put(a);
-	f.agg_bps = 7e6;
-	a = bc_verdict_aggregation(&f);
-	assert_string_equal(str(a, "status"), "fail");
+	assert_true(dbl(a, "efficiency") > 0.96 && dbl(a, "efficiency") < 0.97); /* 13.9 / 14.35 */
 	json_object_put(a);
 
 	f.n_mismatch = 1;
@@ -321,8 +314,6 @@ static void test_unknown_ceiling(void **state)
 	for (size_t i = 0; i < 3; i++)
 		f.tcp.l[i].ceiling_bps = f.udp.l[i].ceiling_bps = 0;
 	a = bc_verdict_aggregation(&f);
-	assert_string_equal(str(a, "status"), "inconclusive");
-	assert_contains(str(a, "text"), "one link's ceiling unknown (give --link-rate)");
 	assert_null(str(a, "bond_ceiling_bps"));
 	assert_null(str(a, "efficiency"));
 	json_object_put(a);
@@ -349,8 +340,7 @@ static void test_unknown_ceiling(void **state)
 	f.agg_bps = 2.5e9;
 	f.base_bps = 0.94e9;
 	a = bc_verdict_aggregation(&f);
-	assert_string_equal(str(a, "status"), "pass"); /* 2.66x >= 2.4x */
-	assert_contains(str(a, "text"), "pass needs >= 2.4x");
+	assert_true(dbl(a, "speedup_baseline") > 2.65 && dbl(a, "speedup_baseline") < 2.67);
 	json_object_put(a);
 }
 
