@@ -13,9 +13,13 @@ def links(t): [.links[] | select(.test == t and .end == "client") | {(.name): .}
   (links("udp-over") as $l
    | if $l.eth1.efficiency >= 0.85 and $l.eth0.efficiency <= 0.7 and $l.eth2.efficiency <= 0.7
      then empty else "probe: eth1 >= 85 % of its ceiling, eth0/eth2 <= 70 %" end),
-  (if (.verdicts.drivers | .cause_link == "eth1" and .cause == "holds-back"
+  (if (.verdicts.drivers | .cause_link == "eth1" and .cause.mechanism == "shaper"
+       and .cause.where == "eth1" and .cause.evidence.qdisc == "tbf"
        and (.status == "fail" or (.status == "inconclusive" and .cpu_bound)))
-   then empty else "Drivers names eth1 holding back balance-rr" end),
-  (if (.verdicts.drivers.text | test("eth1 [(]8139cp[)] holds the bond back")) then empty
-   else "Drivers text names eth1 (8139cp)" end)
+   then empty else "Drivers names the tbf shaper on eth1 as what holds balance-rr back" end),
+  (if (.verdicts.drivers.answer | test("a shaper sets eth1's ceiling: qdisc tbf at 1.50 Mbit/s")
+       and test("not the 8139cp driver's")) then empty
+   else "Drivers says a shaper sets eth1's ceiling, not the 8139cp driver" end),
+  (if [.verdicts[] | select(.status == "pass" and .headline != null and .headline < 0.8)] == []
+   then empty else "no PASS more than 20 % below potential" end)
 ] | if length == 0 then true else error("failed: " + join("; ")) end
