@@ -136,11 +136,17 @@ struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
 struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
 
 /*
- * bc_verdict_drivers() - {"status", "text", "mismatch": [...], "links":
- * [{name, end, driver, speed_mbps, test, ceiling_bps, goodput_bps,
- * utilization, retransmits, drops}], "cause_link", "cause_end", "cause",
- * "cpu_bound"}.
- *   No mismatch: pass, "no mismatch".  With one:
+ * bc_verdict_drivers() - the Drivers verdict's measured per-link judgement,
+ * as data (no sentence: src/report/verdict-text.c renders it): {"status",
+ * "judgement", "mismatch": [...], "links": [{name, end, driver, speed_mbps,
+ * test, ceiling_bps, goodput_bps, utilization, retransmits, drops}],
+ * "cause_link", "cause_end", "cause", "cause_test", "cause_driver",
+ * "cause_utilization", "cause_ceiling_bps", "cause_goodput_bps",
+ * "cause_drops", "cause_frames", "by_ceiling", "active_utilization",
+ * "cpu_bound", "thresholds"}.  judgement: "not-a-bond", "no-mismatch",
+ * "holds-back", "falls-short", "cost-nothing", "ceilings-unknown",
+ * "no-evidence", "unplaced", "active-ok", "active-low", "active-missing".
+ *   No mismatch: pass.  With one:
  *   balance-rr and broadcast (equal shares): a saturated link -- at >=
  *   BC_VERDICT_LINK_NEAR of its own ceiling, or the only one whose queue
  *   overflowed (drops) -- while every peer is at <= BC_VERDICT_LINK_FAR of
@@ -151,8 +157,9 @@ struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
  *   agent's (receiving) slaves, where a slave also holds the bond back when
  *   it is the only one whose NIC dropped on receive, >= BC_VERDICT_RX_DROP_SHARE
  *   of its frames (cause_end says which end, "client" or "agent");
- *   otherwise "the mismatch cost nothing measurable" (pass), or
- *   inconclusive when the ceilings or the per-link evidence are missing.
+ *   otherwise "cost-nothing" (pass), or inconclusive when the ceilings or
+ *   the per-link evidence are missing.  The capacity model's cost of the
+ *   mismatch (suite-answers.c) decides first.
  */
 struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f);
 

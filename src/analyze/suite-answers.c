@@ -269,6 +269,50 @@ static void from_legacy(struct json_object *legacy, struct bc_verdict *v)
 	}
 }
 
+/* The measured per-link judgement of suite-drivers.c as a cause. */
+static void drivers_from_legacy(const struct bc_suite_facts *f, struct json_object *legacy,
+				struct bc_verdict *v)
+{
+	char list[96] = "";
+	size_t k = 0;
+
+	from_legacy(legacy, v);
+	v->n_evidence = 0;
+	if (!bc_sj(legacy, "cause_link") || !json_object_get_string(bc_sj(legacy, "cause_link"))) {
+		v->where[0] = '\0';
+		snprintf(v->mechanism, sizeof(v->mechanism), "%s",
+			 bc_json_str(legacy, "judgement"));
+	}
+	for (size_t i = 0; i < f->n_mismatch && k < sizeof(list); i++) {
+		int w = snprintf(list + k, sizeof(list) - k, "%s%s", i ? "; " : "", f->mismatch[i]);
+
+		k += w > 0 ? (size_t)w : 0;
+	}
+	if (f->n_mismatch)
+		bc_verdict_add(v, "mismatch", "%s", list);
+	if (!strcmp(v->mechanism, "holds-back") || !strcmp(v->mechanism, "falls-short")) {
+		struct json_object *u = bc_sj(legacy, "cause_utilization");
+
+		bc_verdict_add(v, "end", "%s", bc_json_str(legacy, "cause_end"));
+		bc_verdict_add(v, "test", "%s", bc_json_str(legacy, "cause_test"));
+		bc_verdict_add(v, "driver", "%s", bc_json_str(legacy, "cause_driver"));
+		/* an agent's slave below saturation is named for its NIC drops alone */
+		if (u && (strcmp(bc_json_str(legacy, "cause_end"), "agent") ||
+			  json_object_get_double(u) >= BC_VERDICT_LINK_NEAR))
+			bc_verdict_add(v, "utilization", "%.0f %%",
+				       100 * json_object_get_double(u));
+		bc_verdict_add(v, "drops", "%lld", bc_json_i64(legacy, "cause_drops", 0));
+		bc_verdict_add(v, "frames", "%lld", bc_json_i64(legacy, "cause_frames", 0));
+	} else if (bc_sj(legacy, "active_utilization")) {
+		bc_verdict_add(v, "active_slave", "%s", f->active_slave ? f->active_slave : "?");
+		bc_verdict_add(v, "utilization", "%.0f %%",
+			       100 * bc_json_dbl(legacy, "active_utilization", 0));
+	}
+	if (json_object_get_boolean(bc_sj(legacy, "cpu_bound")) &&
+	    v->status == BC_VERDICT_INCONCLUSIVE)
+		bc_verdict_add(v, "cpu_bound", "yes");
+}
+
 void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_suite_model *m,
 			     struct json_object *legacy, struct bc_verdict *v)
 {
@@ -286,6 +330,8 @@ void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_sui
 	}
 	if (!f->n_mismatch) {
 		v->status = BC_VERDICT_PASS;
+		v->basis = "per-link evidence";
+		snprintf(v->mechanism, sizeof(v->mechanism), "no-mismatch");
 		return;
 	}
 	if (inst > 0) {
@@ -357,7 +403,7 @@ void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_sui
 	}
 	if (inst > 0)
 		levels(v, c, lhs, BC_CAP_INSTALLED);
-	from_legacy(legacy, v);
+	drivers_from_legacy(f, legacy, v);
 	v->basis = "per-link evidence";
 }
 

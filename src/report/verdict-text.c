@@ -5,6 +5,7 @@
  * that src/analyze recorded.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,6 +77,38 @@ static const char *ev(const struct bc_verdict *v, const char *key)
 	return s ? s : "?";
 }
 
+/* Drivers' measured judgement: a link that holds the bond back or falls short. */
+static void per_link(struct line *l, const struct bc_verdict *v)
+{
+	const char *test = !strcmp(ev(v, "test"), "udp-over") ? "the over-rate UDP probe"
+							      : "the aggregate TCP test";
+	bool agent = !strcmp(ev(v, "end"), "agent");
+	const char *drv = ev(v, "driver");
+
+	put(l, "%s%s%s%s%s", agent ? "the agent's " : "", v->where, drv[0] ? " (" : "", drv,
+	    drv[0] ? ")" : "");
+	if (!strcmp(v->mechanism, "falls-short")) {
+		put(l,
+		    " falls short: %s of its ceiling with its placed flow, while its peers ran "
+		    "at >= 85 %% of theirs",
+		    ev(v, "utilization"));
+	} else if (agent && !bc_verdict_get(v, "utilization")) {
+		put(l,
+		    " holds the bond back: in %s its NIC dropped %s of the %s frames that arrived "
+		    "on it while its peers dropped none",
+		    test, ev(v, "drops"), ev(v, "frames"));
+	} else {
+		put(l, " holds the bond back: in %s it ran at %s of its %s ceiling", test,
+		    ev(v, "utilization"), agent ? "path's" : "own");
+		if (strcmp(ev(v, "drops"), "0"))
+			put(l, " and %s dropped %s", agent ? "its NIC" : "its queue",
+			    ev(v, "drops"));
+		put(l, " while its peers ran at <= 70 %% of theirs");
+	}
+	if (bc_verdict_get(v, "cpu_bound"))
+		put(l, "; CPU-bound: a CPU was >= 90 %% busy, so the figures may measure the host");
+}
+
 /* The cause in words, from the mechanism's evidence values. */
 static void cause(struct line *l, const struct bc_verdict *v)
 {
@@ -129,12 +162,43 @@ static void cause(struct line *l, const struct bc_verdict *v)
 	else if (!strcmp(m, "single-flow"))
 		put(l, "%s flow%s on a hash mode is not an aggregation test", ev(v, "flows"),
 		    strcmp(ev(v, "flows"), "1") ? "s" : "");
-	else if (!strcmp(m, "holds-back"))
-		put(l, "%s%s holds the bond back: it ran near its ceiling while its peers idled",
-		    strcmp(ev(v, "end"), "agent") ? "" : "the agent's ", v->where);
-	else if (!strcmp(m, "falls-short"))
-		put(l, "%s%s falls short of its peers with its placed flow",
-		    strcmp(ev(v, "end"), "agent") ? "" : "the agent's ", v->where);
+	else if (!strcmp(m, "holds-back") || !strcmp(m, "falls-short"))
+		per_link(l, v);
+	else if (!strcmp(m, "no-mismatch"))
+		put(l, "no mismatch: the slaves on both ends share driver, speed, offloads and "
+		       "ceiling");
+	else if (!strcmp(m, "cost-nothing"))
+		put(l,
+		    "mismatch (%s): it cost nothing measurable, no link of either end stood out "
+		    "against its own ceiling and no receiving slave alone dropped",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "ceilings-unknown"))
+		put(l,
+		    "mismatch (%s); per-link ceilings unknown (give --link-rate): balance-rr's "
+		    "equal shares say nothing without them",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "no-evidence"))
+		put(l, "mismatch (%s); no per-link evidence: the captured tests did not run",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "unplaced"))
+		put(l,
+		    "mismatch (%s); the flows were not placed, so the links carried unequal "
+		    "numbers of flows and their shares do not compare",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "active-ok"))
+		put(l,
+		    "mismatch (%s): it cost nothing measurable on the active slave %s (%s of its "
+		    "ceiling); the backups carry traffic only after a failover, which this suite "
+		    "does not measure",
+		    ev(v, "mismatch"), ev(v, "active_slave"), ev(v, "utilization"));
+	else if (!strcmp(m, "active-low"))
+		put(l,
+		    "mismatch (%s); the active slave %s ran at %s of its ceiling, with no peer "
+		    "carrying traffic to compare it with",
+		    ev(v, "mismatch"), ev(v, "active_slave"), ev(v, "utilization"));
+	else if (!strcmp(m, "active-missing"))
+		put(l, "mismatch (%s); active-backup: the active slave's evidence is missing",
+		    ev(v, "mismatch"));
 	else if (!strcmp(m, "not-a-bond"))
 		put(l, "one interface, not a bond: no slaves to compare");
 	else if (bc_verdict_get(v, "stage") && !strcmp(ev(v, "stage"), "refused_at_send"))

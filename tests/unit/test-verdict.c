@@ -219,6 +219,50 @@ static void test_aggregation_pass_and_single_flow(void **state)
 	assert_string_equal(v.mechanism, "cpu-bound");
 }
 
+/* Drivers' measured judgement, rendered from its evidence values. */
+static void test_render_per_link(void **state)
+{
+	struct bc_verdict v;
+	char text[600];
+
+	(void)state;
+	bc_verdict_init(&v, "drivers");
+	v.status = BC_VERDICT_FAIL;
+	snprintf(v.mechanism, sizeof(v.mechanism), "holds-back");
+	snprintf(v.where, sizeof(v.where), "eth1");
+	bc_verdict_add(&v, "end", "client");
+	bc_verdict_add(&v, "test", "udp-over");
+	bc_verdict_add(&v, "driver", "8139cp");
+	bc_verdict_add(&v, "utilization", "99 %%");
+	bc_verdict_add(&v, "drops", "140");
+	bc_verdict_render(&v, text, sizeof(text));
+	assert_string_equal(text,
+			    "eth1 (8139cp) holds the bond back: in the over-rate UDP probe "
+			    "it ran at 99 % of its own ceiling and its queue dropped 140 while "
+			    "its peers ran at <= 70 % of theirs.");
+	/* the agent's slave below saturation: named for its NIC drops */
+	bc_verdict_init(&v, "drivers");
+	snprintf(v.mechanism, sizeof(v.mechanism), "holds-back");
+	snprintf(v.where, sizeof(v.where), "eth1");
+	bc_verdict_add(&v, "end", "agent");
+	bc_verdict_add(&v, "test", "udp-over");
+	bc_verdict_add(&v, "driver", "8139cp");
+	bc_verdict_add(&v, "drops", "300");
+	bc_verdict_add(&v, "frames", "3000");
+	bc_verdict_render(&v, text, sizeof(text));
+	assert_string_equal(text,
+			    "the agent's eth1 (8139cp) holds the bond back: in the over-rate "
+			    "UDP probe its NIC dropped 300 of the 3000 frames that arrived on "
+			    "it while its peers dropped none.");
+	bc_verdict_init(&v, "drivers");
+	snprintf(v.mechanism, sizeof(v.mechanism), "cost-nothing");
+	bc_verdict_add(&v, "mismatch", "drivers e1000, 8139cp (client)");
+	bc_verdict_render(&v, text, sizeof(text));
+	assert_string_equal(text, "mismatch (drivers e1000, 8139cp (client)): it cost nothing "
+				  "measurable, no link of either end stood out against its own "
+				  "ceiling and no receiving slave alone dropped.");
+}
+
 static void test_evidence_and_unknown(void **state)
 {
 	struct bc_verdict v;
@@ -247,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_drivers_speed_keys),
 		cmocka_unit_test(test_drivers_shaper),
 		cmocka_unit_test(test_aggregation_pass_and_single_flow),
+		cmocka_unit_test(test_render_per_link),
 		cmocka_unit_test(test_evidence_and_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
