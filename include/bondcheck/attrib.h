@@ -85,10 +85,11 @@
 #define BC_ATTRIB_NAME	    32		 /* "tx:hostA/eth0" fits in a finding subject */
 #define BC_ATTRIB_MAX_SEQ   (1ull << 32) /* larger sequence numbers are foreign */
 /* Streams (test, stream id, flow) tracked; a run has at most ~16 tests of
- * BC_PLAN_MAX_STREAMS (128): the datagrams of further streams are foreign. */
+ * BC_PLAN_MAX_STREAMS (128, bondcheck/stream-limits.h): the datagrams of further streams are
+ * foreign. */
 #define BC_ATTRIB_MAX_STREAMS 2048
-#define BC_ATTRIB_MAX_BINS  4096	 /* timeline bins; longer captures get wider bins */
-#define BC_ATTRIB_BIN_NS    100000000ull /* default timeline bin: 100 ms */
+#define BC_ATTRIB_MAX_BINS    4096	   /* timeline bins; longer captures get wider bins */
+#define BC_ATTRIB_BIN_NS      100000000ull /* default timeline bin: 100 ms */
 
 enum bc_side { BC_SIDE_TX = 0, BC_SIDE_RX = 1 };
 enum bc_dir { BC_DIR_FWD = 0, BC_DIR_REV = 1 };

@@ -112,6 +112,14 @@ int bc_link_rate_choose(double tbf_bps, double htb_bps, double option_bps, uint3
 int bc_ceiling_bond(int mode, const double *goodput_bps, size_t n, uint64_t used, double *out,
 		    struct bc_error *err);
 
+/*
+ * Goodput over its ceiling by more than this fraction is a defect of the
+ * ceiling, never a measurement: a goodput averaged over >= 1 s may exceed
+ * the rate by the shaper's burst (the testbed's tbf: 10 ms at the rate, 1 %
+ * of a second) plus the timing of the first and last datagram (~1 %).
+ */
+#define BC_EFFICIENCY_TOLERANCE 0.03
+
 /* bc_efficiency() - measured / ceiling, 0 when the ceiling is unknown (<= 0). */
 double bc_efficiency(double measured_bps, double ceiling_bps);
 

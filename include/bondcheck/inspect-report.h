@@ -16,7 +16,7 @@
 struct json_object;
 
 /* Version of the JSON document layout; bumped on incompatible change. */
-#define BC_INSPECT_JSON_SCHEMA 1
+#define BC_INSPECT_JSON_SCHEMA 2
 
 struct bc_inspect_render_opts {
 	bool quiet;		  /* text: one line per finding, nothing else */

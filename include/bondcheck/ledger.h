@@ -27,14 +27,29 @@
  *                      not counted again) -> tx-loss, then, when the ends have
  *                      their own kernels, by the receiver's softnet dropped
  *                      -> rx-loss-nic (backlog); what is left is wire-loss
- *   3 reassembled      messages whole at the receiver tap, minus those
- *                      predicted to fail reassembly (FRAG_TOO_FAR); the gap
- *                      to 2 is explained per TX link by the fragmented
- *                      messages that reached the receiver in part and lost a
- *                      fragment on that link (one lost fragment costs the
- *                      whole message) -> rx-loss-reassembly on the link,
- *                      then by FRAG_TOO_FAR -> rx-loss-reassembly on the
- *                      receiver's bond; ReasmFails as corroboration
+ *   3 reassembled      the unfragmented datagrams that arrived plus the
+ *                      fragmented messages the receiver's kernel reassembled
+ *                      (Ip ReasmOKs), at most what arrived (without the
+ *                      counter: whole at the tap minus those predicted to
+ *                      fail, FRAG_TOO_FAR).  The gap to 2 is
+ *                      explained per TX link by the fragmented messages that
+ *                      reached the receiver in part and lost a fragment on
+ *                      that link (one lost fragment costs the whole message)
+ *                      -> rx-loss-reassembly on the link, then by
+ *                      FRAG_TOO_FAR, then by the kernel's own refusals of
+ *                      messages whole at the tap -> rx-loss-reassembly on the
+ *                      receiver's bond, with the reason the counters support
+ *                      (net/ipv4/ip_fragment.c, inet_fragment.c):
+ *                        memory   ReasmFails beyond one per failed queue: over
+ *                                 ipfrag_high_thresh inet_frag_find() refuses
+ *                                 every fragment, each a ReasmFails
+ *                        timeout  ReasmTimeout (ip_expire(): one ReasmFails
+ *                                 and one ReasmTimeout per queue after
+ *                                 ipfrag_time)
+ *                      The Ip counters cover the receiver's whole network
+ *                      namespace: when ReasmReqds exceeds the fragments the
+ *                      receiver's captures saw, other traffic moved them and
+ *                      the stage says so.
  *   4 reached_socket   receiver Udp InDatagrams + InErrors; the gap to 3 is
  *                      explained by the receiving slaves' rx_nohandler (frames
  *                      the bond refused after the tap: an inactive or not
@@ -85,7 +100,7 @@ struct bc_ledger_rx {
 	/* a veth slave: its peer's tx_dropped delta (frames this slave's input
 	 * backlog refused), -1 unknown or not a veth */
 	int64_t peer_tx_dropped;
-	bool peer_is_sender; /* the peer is the sending end's slave (a direct veth cable) */
+	bool peer_is_sender;  /* the peer is the sending end's slave (a direct veth cable) */
 	int64_t rx_nohandler; /* delta: delivered to no handler (the bond refused it), -1 */
 };
 
@@ -101,10 +116,19 @@ struct bc_ledger_in {
 	uint64_t read_by_app;
 	int64_t snd_buf_errors; /* sender Udp SndbufErrors delta */
 	int64_t rcv_in_datagrams, rcv_in_errors, rcv_buf_errors, rcv_reasm_fails;
+	/* receiver Ip deltas (namespace-wide): fragments queued for reassembly,
+	 * datagrams reassembled, queues expired; -1 unknown */
+	int64_t rcv_reasm_reqds, rcv_reasm_oks, rcv_reasm_timeout;
+	/* receiver captures: fragmented messages any fragment of which arrived,
+	 * of them those whole, and the fragments seen arriving */
+	uint64_t frag_messages, frag_complete, frag_arrived;
+	/* receiver sysctls (per netns): bytes, seconds, fragments; -1 unknown */
+	int64_t ipfrag_high_thresh, ipfrag_time, ipfrag_max_dist;
+	uint32_t datagram_max;	/* the largest UDP payload under the path MTU, bytes; 0 unknown */
 	int64_t rcv_sock_drops; /* the receiving sockets' /proc/net/udp drops, summed; -1 */
 	int64_t rcv_ip_in_receives; /* receiver Ip InReceives delta (every protocol), -1 */
-	int64_t softnet_dropped; /* receiver softnet dropped delta */
-	bool shared_kernel;	 /* both ends on one kernel (same boot id) */
+	int64_t softnet_dropped;    /* receiver softnet dropped delta */
+	bool shared_kernel;	    /* both ends on one kernel (same boot id) */
 	struct bc_ledger_tx tx[BC_LEDGER_MAX_LINKS];
 	size_t n_tx;
 	struct bc_ledger_rx rx[BC_LEDGER_MAX_LINKS];
@@ -117,7 +141,7 @@ struct bc_ledger_stage {
 	bool known;	    /* false: a counter it needs is missing */
 	uint64_t drop;	    /* count of the previous stage minus this one (0 when <) */
 	uint64_t explained; /* of drop, explained by a counter */
-	char counter[200];  /* the counters that moved, "name +delta, ..." or "" */
+	char counter[400];  /* the counters that moved, "name +delta, ..." or "" */
 };
 
 /* What one ledger finding says (the caller turns it into a struct bc_finding). */
@@ -129,6 +153,7 @@ struct bc_ledger_finding {
 	uint64_t of;	   /* what it was out of (left on the link, ...) */
 	char counter[160]; /* the counter that moved, with its delta */
 	char path[2 * BC_LEDGER_NAME + 4];
+	char advice[320]; /* the next step (a sysctl, a size), "" none */
 };
 
 #define BC_LEDGER_MAX_FINDINGS (3 * BC_LEDGER_MAX_LINKS + 4)
@@ -137,7 +162,13 @@ struct bc_ledger {
 	struct bc_ledger_stage st[BC_LEDGER_STAGES];
 	struct bc_ledger_finding f[BC_LEDGER_MAX_FINDINGS];
 	size_t n_f;
-	uint64_t wire_lost;	   /* packets no counter explains, over all paths */
+	uint64_t wire_lost; /* packets no counter explains, over all paths */
+	/* stage 3's reason, the last that explained messages: "lost-fragment"
+	 * (captures), "too-far" (predicted), "memory" or "timeout" (the Ip
+	 * counters), "" none; and whether other traffic in the receiver's
+	 * namespace moved the Ip counters */
+	const char *reasm_reason;
+	bool reasm_other_traffic;
 	bool softnet_unsplittable; /* softnet dropped moved on a shared kernel */
 };
 

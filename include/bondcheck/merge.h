@@ -34,4 +34,12 @@
  */
 int bc_merge_proc(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_bond *pr);
 
+/*
+ * bc_merge_proc_as() - bc_merge_proc() for a primary view that is not
+ * netlink: @src names it in the disagreements ("ip" for a saved `ip -d link`
+ * listing in a sosreport, sos.h).  bc_merge_proc() is this with "netlink".
+ */
+int bc_merge_proc_as(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_bond *pr,
+		     const char *src);
+
 #endif

@@ -153,6 +153,7 @@ struct bc_slave {
 	char kind[BC_TEXT];               /* IFLA_INFO_KIND: "veth", "" for hardware */
 	struct bc_u32 mtu;
 	struct bc_u32 operstate;          /* IF_OPER_* */
+	struct bc_u32 carrier;            /* 1 carrier (LOWER_UP), 0 NO-CARRIER */
 	struct bc_str mac;
 	struct bc_link_stats stats;
 	char driver[32], driver_version[32], fw_version[32], bus_info[32];
@@ -242,6 +243,14 @@ struct bc_bond {
 	char driver_version[BC_TEXT];
 	/* where this bond was read from: the --from-proc path, "" when live */
 	char origin[256];
+	/*
+	 * The source shows only part of the bond: its slave list is cut or
+	 * absent (a truncated paste, a master-only `ip link` listing) although
+	 * the master's fields prove slaves exist.  Slave checks are "not done",
+	 * never passed or failed; @incomplete_reason says what is missing.
+	 */
+	bool slaves_incomplete;
+	char incomplete_reason[160];
 
 	struct bc_slave *slaves;          /* enslave order, owned */
 	size_t n_slaves;
@@ -270,7 +279,7 @@ struct bc_finding {
 	char subject[2 * BC_IFNAMSIZ + 2]; /* "bond0" or "bond0/eth1" */
 	struct bc_kv evidence[BC_EVIDENCE_MAX];
 	size_t n_evidence;
-	char advice[256];
+	char advice[384];
 };
 
 /*
@@ -291,6 +300,8 @@ enum bc_source_kind {
 	BC_SRC_LIVE = 0,
 	BC_SRC_PROC_FILE,  /* --from-proc */
 	BC_SRC_REPLAY,     /* --replay DIR */
+	BC_SRC_IP_FILE,    /* --from-ip: saved `ip -d link` text or `ip -j -d link` JSON */
+	BC_SRC_SOS,        /* --from-sos: a sosreport tree or tarball */
 };
 
 /* Which sources contributed, and which were hidden from this reader. */

@@ -17,9 +17,9 @@
 
 #include "bondcheck/ceiling.h"
 #include "bondcheck/error.h"
+#include "bondcheck/stream-limits.h" /* BC_PLAN_MAX_STREAMS */
 
-#define BC_PLAN_MAX_STREAMS 128
-#define BC_DATA_PORT	    5302
+#define BC_DATA_PORT 5302
 
 enum bc_dir {
 	BC_DIR_FORWARD = 0, /* client -> agent */
@@ -67,7 +67,8 @@ struct bc_plan {
 	 * after the UDP streams, connecting to the agent's TCP port dport (the
 	 * data-connection hello of a TCP plan), each writing BC_PLAN_TCP_WRITE
 	 * bytes per call and paced by the sender at tcp_rate_bps (bits/s of
-	 * payload, SO_MAX_PACING_RATE; "tcp_rate_bps", 0 = unpaced).  0..BC_PLAN_MAX_TCP_ALONGSIDE. */
+	 * payload, SO_MAX_PACING_RATE; "tcp_rate_bps", 0 = unpaced).  0..BC_PLAN_MAX_TCP_ALONGSIDE.
+	 */
 	uint32_t tcp_streams;
 	uint64_t tcp_rate_bps;
 };

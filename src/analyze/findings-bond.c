@@ -11,6 +11,13 @@
 
 /* Threshold of slow-failover, ms (DESIGN.md catalog). */
 #define SLOW_MS 1000
+/*
+ * Below this arp_interval a reply that is merely late is a missed one: ARP
+ * replies go through the target's control plane, often tens to hundreds of
+ * ms on a switch or router (bond_ab_arp_inspect() in bond_main.c counts a
+ * slave down after arp_missed_max intervals without a validated frame).
+ */
+#define ARP_SHORT_MS 500
 /* Linux default of net.ipv4.tcp_reordering (Documentation/networking/ip-sysctl.rst). */
 #define TCP_REORDERING_DEFAULT 3
 
@@ -31,14 +38,33 @@ static size_t count_up(const struct bc_bond *b)
 }
 
 /*
+ * input-truncated (warning): the source shows only part of the bond
+ * (bond->slaves_incomplete, set by the decoder when a cut marker, or master
+ * fields that prove slaves the list lacks, show the text is cut).  The
+ * checks that need the whole slave list are then not done, and said so.
+ *
  * no-slaves (error): n_slaves == 0.  single-slave (warning): n_slaves == 1.
- * Both count the slaves the source listed; nothing else is needed.
+ * Both count the slaves the source listed, so neither is claimed from a
+ * source whose slave list is incomplete.
  */
 static void check_membership(struct fnd_ctx *c)
 {
 	const struct bc_bond *b = c->bond;
 	struct bc_finding *f;
 
+	if (b->slaves_incomplete) {
+		f = fnd_add(c, "input-truncated", NULL,
+			    "The text shows only part of %s, so the checks that need every slave "
+			    "(count, no-slaves, single-slave, min_links, an active slave, equal "
+			    "failures) were not done. Audit the whole file: `cat "
+			    "/proc/net/bonding/%s` on the host, or `bondcheck inspect %s`.",
+			    b->name, b->name, b->name);
+		fnd_ev(f, "missing", "%s",
+		       b->incomplete_reason[0] ? b->incomplete_reason : "part of the text");
+		fnd_ev(f, "slaves_shown", "%zu", b->n_slaves);
+		fnd_ev(f, "not_checked", "slave count, active slave, min_links");
+		return;
+	}
 	if (b->n_slaves == 0) {
 		f = fnd_add(c, "no-slaves", NULL,
 			    "The bond carries no traffic. Enslave ports (`ip link set DEV master "
@@ -115,6 +141,23 @@ static void check_monitoring(struct fnd_ctx *c)
 		}
 	}
 
+	if (arp_on && arp->v < ARP_SHORT_MS) {
+		uint32_t missed = bc_u32_known(&b->arp_missed_max) && b->arp_missed_max.v
+					  ? b->arp_missed_max.v
+					  : 2;
+
+		f = fnd_add(c, "arp-interval-short", NULL,
+			    "A slave is declared down when no validated frame arrived within "
+			    "arp_interval x arp_missed_max = %u ms, so one slow ARP reply counts "
+			    "as a link failure. arp_interval 1000 ms is usual (`ip link set %s "
+			    "type bond arp_interval 1000`); or use miimon for carrier.",
+			    arp->v * missed, b->name);
+		fnd_ev(f, "arp_interval_ms", "%u", arp->v);
+		fnd_ev(f, "arp_missed_max", "%u%s", missed,
+		       bc_u32_known(&b->arp_missed_max) ? "" : " (default assumed)");
+		fnd_ev(f, "declared_down_after_ms", "%u", arp->v * missed);
+	}
+
 	if (arp_on && b->n_arp_targets + b->n_ns_targets == 1) {
 		f = fnd_add(c, "single-arp-target", NULL,
 			    "If that one target stops answering, every slave is declared down. "
@@ -128,7 +171,7 @@ static void check_monitoring(struct fnd_ctx *c)
 /*
  * primary-down (warning), modes active-backup/tlb/alb: a primary is set and
  * that slave's MII status is known and not up, or it is not a slave of the
- * bond at all.  Subject: the primary slave when it is enslaved.
+ * bond at all (said only when the source lists every slave).  Subject: the primary slave when it is enslaved.
  *
  * no-active-slave (error), same modes, bond with slaves: the source says
  * "Currently Active Slave: None" (BC_NA), or names a slave that is not
@@ -144,7 +187,9 @@ static void check_active(struct fnd_ctx *c)
 		return;
 	if (b->primary.st == BC_KNOWN) {
 		s = bc_bond_find_slave(b, b->primary.v);
-		if (!s || (bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
+		/* an unlisted primary of an incomplete list is not shown, not missing */
+		if ((!s && !b->slaves_incomplete) ||
+		    (s && bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
 			f = fnd_add(
 				c, "primary-down", s,
 				"The bond runs on a backup slave. Repair the primary's link "
@@ -164,6 +209,8 @@ static void check_active(struct fnd_ctx *c)
 	if (!b->n_slaves)
 		return;
 	s = b->active_slave.st == BC_KNOWN ? bc_bond_find_slave(b, b->active_slave.v) : NULL;
+	if (b->active_slave.st == BC_KNOWN && !s && b->slaves_incomplete)
+		return; /* not shown, not missing */
 	if (b->active_slave.st == BC_NA || (b->active_slave.st == BC_KNOWN && !s) ||
 	    (s && bc_u32_known(&s->mii_status) && !fnd_slave_up(s))) {
 		char up[16];
@@ -205,6 +252,8 @@ static void check_min_links(struct fnd_ctx *c)
 		usable = 0;
 		how = "no active aggregator";
 	} else {
+		if (b->slaves_incomplete)
+			return;
 		for (size_t i = 0; i < b->n_slaves; i++)
 			if (!bc_u32_known(&b->slaves[i].mii_status))
 				return;
@@ -235,7 +284,7 @@ static void check_rr(struct fnd_ctx *c)
 	struct bc_finding *f;
 
 	if (!fnd_mode(b, BC_MODE_ROUNDROBIN) || b->n_slaves < 2)
-		return;
+		return; /* with an incomplete list, fewer than 2 shown proves nothing */
 	if (bc_u32_known(r) && r->v > TCP_REORDERING_DEFAULT)
 		return;
 	f = fnd_add(c, "rr-tcp-reordering", NULL,

@@ -61,5 +61,7 @@ static inline bool fnd_slave_up(const struct bc_slave *s)
 void fnd_check_bond(struct fnd_ctx *c);
 void fnd_check_slaves(struct fnd_ctx *c);
 void fnd_check_lacp(struct fnd_ctx *c);
+/* findings-device.c: carrier and drops of the listed slaves (rtnetlink, ip listings) */
+void fnd_check_device(struct fnd_ctx *c);
 
 #endif

@@ -3,19 +3,25 @@
  * 802.3ad findings.  Port-state bits are IEEE 802.1AX LACP_STATE_* (kernel
  * drivers/net/bonding/bond_3ad.c; uapi if_bonding.h since 5.6).
  *
- * Hidden is absence: when a reader without CAP_NET_ADMIN could not see the
- * active aggregator or the LACPDU details (ad_info_status == BC_HIDDEN,
- * port states BC_HIDDEN), only lacp-details-hidden is reported about them;
- * never a missing aggregator, a split, a missing partner or lost sync.
+ * Hidden is absence, but hides less than everything: when a reader without
+ * CAP_NET_ADMIN could not see the active aggregator or the LACPDU details
+ * (ad_info_status == BC_HIDDEN, port states BC_HIDDEN), lacp-details-hidden
+ * names what could not be checked, and never a missing aggregator, a missing
+ * partner or lost sync is claimed.  The slaves' Aggregator ID lines stay
+ * visible, so up slaves in different aggregators are still a split (of the
+ * bond: which aggregator is active is what is hidden).
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/findings-int.h"
 #include "bondcheck/names.h"
 
 #define LIST	128
 #define IN_SYNC (BC_LACP_SYNCHRONIZATION | BC_LACP_COLLECTING | BC_LACP_DISTRIBUTING)
+/* bond_3ad.c AD_DUPLEX_KEY_MASKS: bit 0 of an actor key is "full duplex" */
+#define AD_DUPLEX_KEY_BIT 0x1
 
 static bool mac_zero(const struct bc_str *m)
 {
@@ -138,39 +144,242 @@ static void check_partner(struct fnd_ctx *c)
 		fnd_ev(f, "actor/partner_port_state", "%s", states);
 }
 
+/* A port the kernel cannot aggregate: duplex not full (ad_update_actor_keys()). */
+static bool individual(const struct bc_slave *s)
+{
+	if (bc_u32_known(&s->actor.key) && !(s->actor.key.v & AD_DUPLEX_KEY_BIT))
+		return true;
+	return s->duplex.st == BC_UNKNOWN || (bc_u32_known(&s->duplex) && s->duplex.v == 0);
+}
+
+/* The slave's actor key, or the active aggregator's for one of its ports. */
+static const struct bc_u32 *actor_key(const struct bc_bond *b, const struct bc_slave *s)
+{
+	if (bc_u32_known(&s->actor.key))
+		return &s->actor.key;
+	if (b->ad_info_status == BC_KNOWN && bc_u32_known(&s->aggregator_id) &&
+	    bc_u32_known(&b->ad_aggregator_id) && s->aggregator_id.v == b->ad_aggregator_id.v)
+		return &b->ad_actor_key;
+	return NULL;
+}
+
 /*
- * lacp-split-aggregator (error), per slave: the active aggregator is
- * visible (BC_KNOWN) and the slave's aggregator id is known and different,
- * or N/A (the port never joined any aggregator).  Such a port carries no
- * traffic whatever its link state.  Evidence adds the active aggregator's
- * port count.
+ * Why @s is not in the active aggregator, by the kernel's rules
+ * (bond_3ad.c ad_port_selection_logic()): a port joins another port's
+ * aggregator only when both are aggregatable (full duplex), their actor keys
+ * (user_port_key << 6 | speed << 1 | duplex, ad_update_actor_keys()) are
+ * equal, and the partner's system MAC, priority and key are equal and the
+ * partner MAC is not zero.  @in is a port of the active aggregator (or NULL).
+ * Writes every cause the text proves, ", "-separated: individual,
+ * key-differs, partner-silent, partner-differs; "not-visible" when the keys
+ * or the port's partner are not shown (old drivers print neither, a reader
+ * without CAP_NET_ADMIN sees neither); "undetermined" when both are shown
+ * and equal (a port that just came up, or ad_select keeping the old one).
+ */
+static void split_cause(const struct bc_bond *b, const struct bc_slave *s,
+			const struct bc_slave *in, char *out, size_t cap)
+{
+	const struct bc_u32 *ks = actor_key(b, s), *ki = in ? actor_key(b, in) : NULL;
+	bool silent = mac_zero(&s->partner.system_mac) ||
+		      (b->ad_info_status == BC_KNOWN && mac_zero(&b->ad_partner_mac) &&
+		       s->partner.system_mac.st != BC_KNOWN);
+
+	out[0] = '\0';
+	if (individual(s) || (in && individual(in)))
+		fnd_list_add(out, cap, "individual");
+	if ((ks && ki && ks->v != ki->v) ||
+	    (in && bc_u32_known(&s->speed_mbps) && bc_u32_known(&in->speed_mbps) &&
+	     s->speed_mbps.v != in->speed_mbps.v))
+		fnd_list_add(out, cap, "key-differs");
+	if (silent)
+		fnd_list_add(out, cap, "partner-silent");
+	else if (in && s->partner.system_mac.st == BC_KNOWN &&
+		 in->partner.system_mac.st == BC_KNOWN &&
+		 (strcasecmp(s->partner.system_mac.v, in->partner.system_mac.v) ||
+		  (bc_u32_known(&s->partner.system_priority) &&
+		   bc_u32_known(&in->partner.system_priority) &&
+		   s->partner.system_priority.v != in->partner.system_priority.v) ||
+		  /* a partner key that differs with equal actor keys: two port-channels;
+		   * with different actor keys the far end's key follows the same speed */
+		  (!strstr(out, "key-differs") && bc_u32_known(&s->partner.key) &&
+		   bc_u32_known(&in->partner.key) && s->partner.key.v != in->partner.key.v)))
+		fnd_list_add(out, cap, "partner-differs");
+	if (!out[0])
+		snprintf(out, cap, "%s",
+			 ks && ki && s->partner.system_mac.st == BC_KNOWN ? "undetermined"
+									  : "not-visible");
+}
+
+static void split_advice(struct fnd_ctx *c, struct bc_finding **f, const struct bc_slave *s,
+			 const char *cause)
+{
+	const struct bc_bond *b = c->bond;
+
+	if (strstr(cause, "individual"))
+		*f = fnd_add(c, "lacp-split-aggregator", s,
+			     "%s is not in the active aggregator %u and carries nothing: a port "
+			     "without full duplex (key %s) cannot aggregate and forms an "
+			     "aggregator alone%s. Check `ethtool %s` duplex; sub-interfaces and "
+			     "some virtual NICs report none.",
+			     s->name, b->ad_aggregator_id.v, "without the duplex bit",
+			     strstr(cause, "partner-silent") ? ", and no partner answers LACP" : "",
+			     s->name);
+	else if (strstr(cause, "key-differs"))
+		*f = fnd_add(c, "lacp-split-aggregator", s,
+			     "%s is not in the active aggregator %u and carries nothing: its actor "
+			     "key differs (speed or duplex; key = speed << 1 | duplex), and ports "
+			     "of different keys never share an aggregator. Use equal-speed ports, "
+			     "or ad_select bandwidth to prefer the faster aggregator.",
+			     s->name, b->ad_aggregator_id.v);
+	else if (strstr(cause, "partner-silent"))
+		*f = fnd_add(c, "lacp-split-aggregator", s,
+			     "%s is not in the active aggregator %u and carries nothing. Its key "
+			     "and speed match, but no partner answers LACP (partner MAC zero), so "
+			     "each port stays alone: configure the switch ports as one LACP LAG "
+			     "(mode active), or use a static mode.",
+			     s->name, b->ad_aggregator_id.v);
+	else if (strstr(cause, "partner-differs"))
+		*f = fnd_add(c, "lacp-split-aggregator", s,
+			     "%s is not in the active aggregator %u and carries nothing: it hears "
+			     "a different LACP partner (system MAC, priority or key), i.e. two "
+			     "switches without MLAG or two port-channels. Check the switch's LAG "
+			     "membership of this port.",
+			     s->name, b->ad_aggregator_id.v);
+	else
+		*f = fnd_add(c, "lacp-split-aggregator", s,
+			     "%s is not in the active aggregator %u and carries nothing. The text "
+			     "does not show why (keys and partner look equal or are not shown): "
+			     "compare `ethtool %s` speed/duplex and the switch's LAG membership.",
+			     s->name, b->ad_aggregator_id.v, s->name);
+}
+
+/*
+ * lacp-split-aggregator (error).  With the active aggregator visible
+ * (BC_KNOWN), per slave whose aggregator id is known and different, or N/A,
+ * and which is up (a down port in an aggregator of its own is slave-down,
+ * not a split): it carries no traffic.  Evidence `cause` names every cause
+ * the text proves (split_cause()).
+ *
+ * With the active aggregator hidden (an unprivileged /proc reader), per
+ * bond: up slaves in two or more different aggregators prove that at most
+ * one aggregator carries traffic, but not which one, so no slave is named
+ * (cause not-visible).
  */
 static void check_split(struct fnd_ctx *c)
 {
 	const struct bc_bond *b = c->bond;
+	const struct bc_slave *in = NULL;
 
+	if (b->ad_info_status == BC_HIDDEN) {
+		char aggs[LIST] = "", cause[LIST] = "";
+		uint32_t first = 0, speed = 0;
+		bool have = false, differ = false, indiv = false, speeds = false;
+		struct bc_finding *f;
+
+		for (size_t i = 0; i < b->n_slaves; i++) {
+			const struct bc_slave *s = &b->slaves[i];
+
+			if (!fnd_slave_up(s) || !bc_u32_known(&s->aggregator_id))
+				continue;
+			/* what stays visible: duplex and speed lines (the keys' inputs) */
+			indiv |= individual(s);
+			if (bc_u32_known(&s->speed_mbps)) {
+				speeds |= speed && speed != s->speed_mbps.v;
+				speed = s->speed_mbps.v;
+			}
+			fnd_list_add(aggs, sizeof(aggs), "%s=%u", s->name, s->aggregator_id.v);
+			differ |= have && s->aggregator_id.v != first;
+			if (!have)
+				first = s->aggregator_id.v;
+			have = true;
+		}
+		if (!differ)
+			return;
+		f = fnd_add(
+			c, "lacp-split-aggregator", NULL,
+			"Up slaves sit in different aggregators, so at most one of them carries "
+			"traffic; which one is hidden from this reader. Run `sudo cat "
+			"/proc/net/bonding/%s` (the Active Aggregator block and LACPDU details "
+			"show which and why: key or partner).",
+			b->name);
+		if (indiv)
+			fnd_list_add(cause, sizeof(cause), "individual");
+		if (speeds)
+			fnd_list_add(cause, sizeof(cause), "key-differs");
+		fnd_ev(f, "slave_aggregators", "%s", aggs);
+		fnd_ev(f, "active_aggregator_id", "hidden");
+		fnd_ev(f, "cause", "%s", cause[0] ? cause : "not-visible");
+		return;
+	}
 	if (b->ad_info_status != BC_KNOWN || !bc_u32_known(&b->ad_aggregator_id))
 		return;
+	for (size_t i = 0; i < b->n_slaves && !in; i++)
+		if (bc_u32_known(&b->slaves[i].aggregator_id) &&
+		    b->slaves[i].aggregator_id.v == b->ad_aggregator_id.v)
+			in = &b->slaves[i];
 	for (size_t i = 0; i < b->n_slaves; i++) {
 		const struct bc_slave *s = &b->slaves[i];
 		const struct bc_u32 *a = &s->aggregator_id;
-		struct bc_finding *f;
-		char t[16];
+		struct bc_finding *f = NULL;
+		char t[16], cause[LIST];
 
 		if (!(a->st == BC_NA || (bc_u32_known(a) && a->v != b->ad_aggregator_id.v)))
 			continue;
-		f = fnd_add(c, "lacp-split-aggregator", s,
-			    "%s is not in the active aggregator %u and carries no traffic. Ports "
-			    "of one aggregator need equal speed/duplex and one switch LAG: check "
-			    "`ethtool %s` and the switch's LAG membership.",
-			    s->name, b->ad_aggregator_id.v, s->name);
+		if (bc_u32_known(&s->mii_status) && !fnd_slave_up(s))
+			continue; /* slave-down says it; a down port always sits alone */
+		split_cause(b, s, in, cause, sizeof(cause));
+		split_advice(c, &f, s, cause);
 		fnd_ev(f, "aggregator_id", "%s",
 		       a->st == BC_NA ? "N/A (never joined one)" : fnd_u32_text(a, t, sizeof(t)));
 		fnd_ev(f, "active_aggregator_id", "%u", b->ad_aggregator_id.v);
 		if (bc_u32_known(&b->ad_num_ports))
 			fnd_ev(f, "active_aggregator_ports", "%u of %zu slaves", b->ad_num_ports.v,
 			       b->n_slaves);
+		fnd_ev(f, "cause", "%s", cause);
+		if (actor_key(b, s))
+			fnd_ev(f, "actor_key", "%u%s", actor_key(b, s)->v,
+			       in && actor_key(b, in) ? "" : "");
+		if (in && actor_key(b, in))
+			fnd_ev(f, "active_actor_key", "%u", actor_key(b, in)->v);
 		fnd_ev(f, "mii_status", "%s", fnd_link_text(&s->mii_status));
+	}
+}
+
+/*
+ * lacp-port-individual (warning), per up 802.3ad slave: duplex known half or
+ * "Unknown", or an actor key without the duplex bit.  ad_update_actor_keys()
+ * clears AD_PORT_LACP_ENABLED unless duplex is full, so such a port forms an
+ * aggregator of its own (unknown speed with full duplex still aggregates).
+ */
+static void check_individual(struct fnd_ctx *c)
+{
+	const struct bc_bond *b = c->bond;
+
+	for (size_t i = 0; i < b->n_slaves; i++) {
+		const struct bc_slave *s = &b->slaves[i];
+		struct bc_finding *f;
+		char t[16];
+
+		if (!fnd_slave_up(s) || !individual(s))
+			continue;
+		f = fnd_add(c, "lacp-port-individual", s,
+			    "Only a full-duplex port is LACP-enabled (bond_3ad.c "
+			    "ad_update_actor_keys()); %s reports %s, so it forms an aggregator "
+			    "alone and never shares one. Check `ethtool %s`: sub-interfaces and "
+			    "some virtual NICs report no duplex.",
+			    s->name,
+			    s->duplex.st == BC_UNKNOWN ? "duplex Unknown"
+			    : bc_u32_known(&s->duplex) && !s->duplex.v
+				    ? "half duplex"
+				    : "a key without the duplex bit",
+			    s->name);
+		fnd_ev(f, "duplex", "%s",
+		       s->duplex.st == BC_UNKNOWN ? "Unknown"
+		       : bc_u32_known(&s->duplex) ? (s->duplex.v ? "full" : "half")
+						  : "not reported");
+		fnd_ev(f, "speed", "%s", fnd_u32_text(&s->speed_mbps, t, sizeof(t)));
+		if (bc_u32_known(&s->actor.key))
+			fnd_ev(f, "actor_key", "%u", s->actor.key.v);
 	}
 }
 
@@ -272,10 +481,34 @@ static void check_ports(struct fnd_ctx *c)
 		     s->actor_churn_state.v == BC_CHURN_CHURN) ||
 		    (bc_u32_known(&s->partner_churn_state) &&
 		     s->partner_churn_state.v == BC_CHURN_CHURN)) {
-			f = fnd_add(c, "lacp-churned", s,
-				    "The port could not reach sync within the churn timer (60 s): "
-				    "the partner does not answer or disagrees. Check the switch "
-				    "port's LACP configuration.");
+			/*
+			 * A state rule, never a kernel-version one: kernels have kept
+			 * "churned" on ports that reached sync (a churn-machine fix
+			 * was posted to netdev in 2025-11; backports vary).
+			 */
+			bool stale = both && (as->v & IN_SYNC) == IN_SYNC &&
+				     (ps->v & IN_SYNC) == IN_SYNC;
+
+			if (stale)
+				f = fnd_add(
+					c, "lacp-churn-stale", s,
+					"The churn flag is stale: actor and partner are in sync, "
+					"collecting and distributing, so %s carries traffic. "
+					"Some kernels keep 'churned' after sync; nothing to do.",
+					s->name);
+			else if (both)
+				f = fnd_add(c, "lacp-churned", s,
+					    "The port did not reach sync within the churn timer "
+					    "(60 s) and is still not in sync: the partner does not "
+					    "answer or disagrees. Check the switch port's LACP "
+					    "configuration (see lacp-not-in-sync).");
+			else
+				f = fnd_add(
+					c, "lacp-churned", s,
+					"The churn machine flagged %s (no sync within 60 s); its "
+					"current port states are not shown, so whether it is in "
+					"sync now is unknown: read the LACPDU details as root.",
+					s->name);
 			fnd_ev(f, "actor_churn_state", "%s",
 			       bc_u32_known(&s->actor_churn_state)
 				       ? bc_churn_name((int)s->actor_churn_state.v)
@@ -289,17 +522,39 @@ static void check_ports(struct fnd_ctx *c)
 			if (bc_u32_known(&s->partner_churned_count))
 				fnd_ev(f, "partner_churned_count", "%u",
 				       s->partner_churned_count.v);
+			if (stale)
+				fnd_ev(f, "port_states", "%u/%u in sync", as->v, ps->v);
 		}
 	}
 }
 
+/*
+ * A bond whose mode the source does not show (a listing of its slaves only)
+ * is 802.3ad when a slave carries 802.3ad port data: the kernel fills
+ * IFLA_BOND_SLAVE_AD_* and prints the Aggregator ID line only in that mode
+ * (bond_netlink.c bond_fill_slave_info(), bond_procfs.c).
+ */
+static bool lacp_bond(const struct bc_bond *b)
+{
+	if (fnd_mode(b, BC_MODE_8023AD))
+		return true;
+	if (b->mode.st == BC_KNOWN)
+		return false;
+	for (size_t i = 0; i < b->n_slaves; i++)
+		if (b->slaves[i].aggregator_id.st != BC_NOT_REPORTED ||
+		    b->slaves[i].actor_oper_port_state.st == BC_KNOWN)
+			return true;
+	return false;
+}
+
 void fnd_check_lacp(struct fnd_ctx *c)
 {
-	if (!fnd_mode(c->bond, BC_MODE_8023AD))
+	if (!lacp_bond(c->bond))
 		return;
 	check_bond_level(c);
 	check_partner(c);
 	check_split(c);
+	check_individual(c);
 	check_partner_mismatch(c);
 	check_ports(c);
 }

@@ -3,8 +3,8 @@
  * Findings engine: the catalog, evaluation order, evidence helpers and the
  * source-disagreement finding.  The checks themselves live in
  * findings-bond.c (bond configuration and monitoring), findings-slaves.c
- * (per-slave link facts and slave-vs-slave mismatches) and findings-lacp.c
- * (802.3ad).  Everything here reads the model only.
+ * (per-slave link facts and slave-vs-slave mismatches), findings-lacp.c
+ * (802.3ad) and findings-device.c (carrier, drops).  Everything here reads the model only.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,7 +18,10 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct bc_finding_def catalog[] = {
-	{"no-slaves", BC_SEV_ERROR, "bond has no slaves"},
+	{"no-slaves", BC_SEV_ERROR, "bond has no slaves (and the source is not cut)"},
+	{"input-truncated", BC_SEV_WARNING,
+	 "the text is cut (a cut marker, or master fields that prove slaves the list lacks): "
+	 "slave checks not done"},
 	{"single-slave", BC_SEV_WARNING,
 	 "bond has exactly one slave: no redundancy, no aggregation"},
 	{"slave-down", BC_SEV_ERROR,
@@ -27,6 +30,10 @@ static const struct bc_finding_def catalog[] = {
 	{"slow-failover", BC_SEV_INFO,
 	 "miimon or arp_interval >= 1000 ms, or up/down delay >= 1000 ms"},
 	{"single-arp-target", BC_SEV_INFO, "ARP monitoring with exactly one target"},
+	{"arp-interval-short", BC_SEV_WARNING,
+	 "ARP monitoring with arp_interval < 500 ms: a late reply counts as a link failure"},
+	{"link-failures-common", BC_SEV_WARNING,
+	 "ARP monitoring and every slave failed about equally often: a common cause"},
 	{"link-failures", BC_SEV_INFO, "a slave's link failure count > 0 (>= 10: flapping)"},
 	{"speed-mismatch", BC_SEV_WARNING, "slaves report different speeds"},
 	{"duplex-mismatch", BC_SEV_ERROR, "a slave is half duplex, or duplex differs"},
@@ -48,7 +55,20 @@ static const struct bc_finding_def catalog[] = {
 	 "actor and partner disagree on the LACP timeout bit"},
 	{"lacp-not-in-sync", BC_SEV_ERROR,
 	 "an up port lacks synchronization/collecting/distributing bits"},
-	{"lacp-churned", BC_SEV_WARNING, "actor or partner churn state is churned"},
+	{"lacp-churned", BC_SEV_WARNING,
+	 "actor or partner churn state is churned and the port is not (visibly) in sync"},
+	{"lacp-churn-stale", BC_SEV_INFO,
+	 "churned flag on a port whose actor and partner are in sync, collecting and "
+	 "distributing: stale"},
+	{"lacp-port-individual", BC_SEV_WARNING,
+	 "an 802.3ad port that cannot aggregate (duplex not full, or a key without the "
+	 "duplex bit): it forms an aggregator alone"},
+	{"no-physical-redundancy", BC_SEV_WARNING,
+	 "slaves share one permanent MAC and their names do not prove separate devices: one "
+	 "port (VLAN/macvlan sub-interfaces), or MACs made equal"},
+	{"slaves-same-mac", BC_SEV_INFO,
+	 "slaves share one permanent MAC but their names prove separate devices: MACs made "
+	 "equal before enslaving"},
 	{"primary-down", BC_SEV_WARNING, "the primary slave is down (or not enslaved)"},
 	{"no-active-slave", BC_SEV_ERROR, "active-backup/tlb/alb bond with no usable active slave"},
 	{"lacp-details-hidden", BC_SEV_INFO,
@@ -59,6 +79,10 @@ static const struct bc_finding_def catalog[] = {
 	 "balance-rr with tcp_reordering at its default 3: expect retransmits"},
 	{"source-disagreement", BC_SEV_WARNING,
 	 "two sources (netlink, /proc, sysfs) disagree on a field"},
+	{"slave-no-carrier", BC_SEV_ERROR,
+	 "a slave has NO-CARRIER or operstate DOWN/LOWERLAYERDOWN while bonding counts it up"},
+	{"slave-rx-drops", BC_SEV_INFO,
+	 "an active slave's rx_dropped or rx_missed counter is > 0 (no rate: one reading)"},
 	/* per-slave capture attribution (run, analyze): bondcheck/attrib.h */
 	{"link-idle", BC_SEV_WARNING,
 	 "a slave that should carry test traffic carried < 1 % of it (captures)"},
@@ -286,6 +310,7 @@ int bc_findings_evaluate(struct bc_snapshot *snap)
 		fnd_check_bond(&c);
 		fnd_check_slaves(&c);
 		fnd_check_lacp(&c);
+		fnd_check_device(&c);
 		check_disagreements(&c);
 		if (c.rc)
 			return c.rc;

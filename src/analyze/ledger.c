@@ -36,6 +36,8 @@ void bc_ledger_in_init(struct bc_ledger_in *in)
 	in->softnet_dropped = -1;
 	in->rcv_sock_drops = -1;
 	in->rcv_ip_in_receives = -1;
+	in->rcv_reasm_reqds = in->rcv_reasm_oks = in->rcv_reasm_timeout = -1;
+	in->ipfrag_high_thresh = in->ipfrag_time = in->ipfrag_max_dist = -1;
 	for (size_t i = 0; i < BC_LEDGER_MAX_LINKS; i++) {
 		in->rx[i].peer_tx_dropped = -1;
 		in->rx[i].rx_nohandler = -1;
@@ -257,8 +259,8 @@ static void on_path(const struct bc_ledger_in *in, struct bc_ledger *l)
 		f = add(l, "rx-loss-nic", x->name, in->receiver_addr, peer_used[r], 0);
 		if (f)
 			snprintf(f->counter, sizeof(f->counter),
-				 "tx_dropped +%lld on the peer of the veth %s (its input backlog was "
-				 "full)",
+				 "tx_dropped +%lld on the peer of the veth %s (its input backlog "
+				 "was full)",
 				 (long long)x->peer_tx_dropped, x->name);
 	}
 	if (soft_used) {
@@ -323,17 +325,87 @@ static void to_socket(const struct bc_ledger_in *in, struct bc_ledger *l)
 		       (long long)in->rcv_ip_in_receives);
 }
 
+/* The next step for messages lost at reassembly: the sysctl, or a size under the MTU. */
+static void reasm_advice(const struct bc_ledger_in *in, struct bc_ledger_finding *f,
+			 const char *fix)
+{
+	if (in->datagram_max)
+		snprintf(f->advice, sizeof(f->advice),
+			 "%s, or send datagrams of at most %u bytes (under the path MTU: one "
+			 "fragment each, nothing to reassemble)",
+			 fix, in->datagram_max);
+	else
+		snprintf(f->advice, sizeof(f->advice),
+			 "%s, or send datagrams under the path MTU (nothing to reassemble)", fix);
+}
+
+/*
+ * Stage 3's kernel side: messages whole at the receiver's tap that the
+ * kernel still did not reassemble (@rest of them), with the reason the Ip
+ * counters support.  ReasmFails counts once per failed queue (ip_expire(),
+ * ip_frag_too_far(), ip_frag_reasm()) but once per fragment that
+ * inet_frag_find() refused over ipfrag_high_thresh (ip_defrag()): more
+ * failures than messages died is the memory limit.
+ */
+static void reasm_kernel(const struct bc_ledger_in *in, struct bc_ledger *l, uint64_t rest)
+{
+	struct bc_ledger_stage *s3 = &l->st[3];
+	uint64_t fails = pos(in->rcv_reasm_fails), tmo = pos(in->rcv_reasm_timeout);
+	struct bc_ledger_finding *f;
+	char subj[BC_LEDGER_NAME], hi[48] = "unknown", tm[48] = "unknown";
+
+	if (in->ipfrag_high_thresh >= 0)
+		snprintf(hi, sizeof(hi), "%lld bytes", (long long)in->ipfrag_high_thresh);
+	if (in->ipfrag_time >= 0)
+		snprintf(tm, sizeof(tm), "%lld s", (long long)in->ipfrag_time);
+	if (!rest || l->reasm_other_traffic)
+		return;
+	if (fails > s3->drop)
+		l->reasm_reason = "memory";
+	else if (tmo)
+		l->reasm_reason = "timeout";
+	else
+		return;
+	snprintf(subj, sizeof(subj), "%s/%s", in->receiver, in->receiver_bond);
+	f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, rest, l->st[2].count);
+	s3->explained = min64(s3->drop, s3->explained + rest);
+	if (!f)
+		return;
+	if (!strcmp(l->reasm_reason, "memory")) {
+		snprintf(f->counter, sizeof(f->counter),
+			 "Ip ReasmFails +%llu, more than the %llu messages that died: fragments "
+			 "refused over net.ipv4.ipfrag_high_thresh (%s); ReasmReqds +%lld, "
+			 "ReasmOKs +%lld",
+			 (unsigned long long)fails, (unsigned long long)s3->drop, hi,
+			 (long long)in->rcv_reasm_reqds, (long long)in->rcv_reasm_oks);
+		reasm_advice(in, f,
+			     "raise net.ipv4.ipfrag_high_thresh on the receiver (the reassembly "
+			     "memory of its network namespace; the kernel's default is 4 MiB)");
+	} else {
+		snprintf(f->counter, sizeof(f->counter),
+			 "Ip ReasmTimeout +%llu: queues expired after net.ipv4.ipfrag_time (%s) "
+			 "although every fragment reached the receiver's tap; ReasmFails +%llu",
+			 (unsigned long long)tmo, tm, (unsigned long long)fails);
+		reasm_advice(in, f,
+			     "find what dropped fragments after the receiver's capture tap (Ip "
+			     "InDiscards, the bond) or raise net.ipv4.ipfrag_time");
+	}
+}
+
 /* Stages 3 to 5: reassembly and the socket. */
 static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 {
 	struct bc_ledger_stage *s3 = &l->st[3], *s5 = &l->st[5];
-	char subj[BC_LEDGER_NAME], sd[24] = "unknown";
+	char subj[BC_LEDGER_NAME], sd[24] = "unknown", tm[48] = "";
 	struct bc_ledger_finding *f;
 	uint64_t e;
 
 	uint64_t left = s3->drop, frag_lost = 0;
 
 	snprintf(subj, sizeof(subj), "%s/%s", in->receiver, in->receiver_bond);
+	if (in->ipfrag_time >= 0)
+		snprintf(tm, sizeof(tm), " (net.ipv4.ipfrag_time %lld s)",
+			 (long long)in->ipfrag_time);
 	/* a message that lost a fragment on a link: its other fragments wait in the
 	 * receiver's reassembly queue until ipfrag_time, then ReasmFails */
 	for (size_t i = 0; i < in->n_tx && left; i++) {
@@ -352,26 +424,50 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 		snprintf(f->path, sizeof(f->path), "%s -> %s", t->name, t->peer[0] ? t->peer : "?");
 		snprintf(f->counter, sizeof(f->counter),
 			 "captures: %llu messages lost a fragment on %s (%llu fragments lost "
-			 "there); Ip ReasmFails +%lld",
+			 "there; the rest wait for ipfrag_time%s); Ip ReasmFails +%lld",
 			 (unsigned long long)t->messages_lost, t->name, (unsigned long long)t->lost,
-			 (long long)in->rcv_reasm_fails);
+			 tm, (long long)in->rcv_reasm_fails);
+		reasm_advice(in, f, "find the loss on that link (wire-loss, NIC drops)");
 	}
 	s3->explained = min64(s3->drop, frag_lost + in->too_far);
+	if (frag_lost)
+		l->reasm_reason = "lost-fragment";
 	if (in->too_far)
 		append(s3->counter, sizeof(s3->counter), "predicted FRAG_TOO_FAR %llu",
 		       (unsigned long long)in->too_far);
+	if (in->rcv_reasm_reqds >= 0 && (in->frag_messages || pos(in->rcv_reasm_reqds)))
+		append(s3->counter, sizeof(s3->counter),
+		       "Ip ReasmReqds +%lld (fragments; %llu captured arriving), ReasmOKs +%lld "
+		       "(datagrams)",
+		       (long long)in->rcv_reasm_reqds, (unsigned long long)in->frag_arrived,
+		       (long long)in->rcv_reasm_oks);
 	if (pos(in->rcv_reasm_fails))
 		append(s3->counter, sizeof(s3->counter), "Ip ReasmFails +%lld",
 		       (long long)in->rcv_reasm_fails);
+	if (pos(in->rcv_reasm_timeout))
+		append(s3->counter, sizeof(s3->counter), "Ip ReasmTimeout +%lld",
+		       (long long)in->rcv_reasm_timeout);
+	if (l->reasm_other_traffic)
+		append(s3->counter, sizeof(s3->counter),
+		       "the Ip counters cover the receiver's whole network namespace and moved "
+		       "more than the test's fragments: other traffic, not attributed");
 	if (in->too_far && left) {
-		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, min64(in->too_far, left),
-			l->st[2].count);
-		if (f)
+		e = min64(in->too_far, left);
+		l->reasm_reason = "too-far";
+		f = add(l, "rx-loss-reassembly", subj, in->receiver_addr, e, l->st[2].count);
+		left -= e;
+		if (f) {
 			snprintf(
 				f->counter, sizeof(f->counter),
 				"captures: %llu messages complete but too far; Ip ReasmFails +%lld",
 				(unsigned long long)in->too_far, (long long)in->rcv_reasm_fails);
+			reasm_advice(in, f,
+				     "fragments of one message arrived more than "
+				     "net.ipv4.ipfrag_max_dist apart (reordering across slaves)");
+		}
 	}
+	if (in->rcv_reasm_fails >= 0)
+		reasm_kernel(in, l, left);
 	if (pos(in->rcv_buf_errors))
 		append(s5->counter, sizeof(s5->counter), "Udp RcvbufErrors +%lld",
 		       (long long)in->rcv_buf_errors);
@@ -399,15 +495,37 @@ static void receiver(const struct bc_ledger_in *in, struct bc_ledger *l)
 			 (long long)in->rcv_buf_errors, (long long)in->rcv_in_errors, sd);
 }
 
+/*
+ * Stage 3's count: the unfragmented datagrams that arrived plus the
+ * fragmented messages the kernel reassembled (ReasmOKs, at most those whole
+ * at the tap).  When ReasmReqds exceeds the fragments the receiver's captures
+ * saw, other traffic in the namespace moved the counters: the captures'
+ * prediction stands, and the stage says why.
+ */
+static uint64_t reassembled(const struct bc_ledger_in *in, struct bc_ledger *l)
+{
+	if (in->rcv_reasm_oks < 0 || in->rcv_reasm_reqds < 0 || !in->frag_messages)
+		return in->reassembled;
+	if (pos(in->rcv_reasm_reqds) > in->frag_arrived) {
+		l->reasm_other_traffic = true;
+		return in->reassembled;
+	}
+	/* the captures may split a message whose first fragment was lost in two
+	 * (frag_messages over-counts, frag_complete under-counts): the kernel's
+	 * count, capped by what arrived, is the truth here */
+	return min64(in->arrived, sub_sat(in->arrived, in->frag_messages) + pos(in->rcv_reasm_oks));
+}
+
 void bc_ledger_compute(const struct bc_ledger_in *in, struct bc_ledger *l)
 {
 	bool sock = in->rcv_in_datagrams >= 0 && in->rcv_in_errors >= 0;
 
 	memset(l, 0, sizeof(*l));
+	l->reasm_reason = "";
 	stage(l, 0, "sent_by_app", in->sent_by_app, true);
 	stage(l, 1, "left_on_link", in->left, true);
 	stage(l, 2, "arrived_on_link", in->arrived, true);
-	stage(l, 3, "reassembled", in->reassembled, true);
+	stage(l, 3, "reassembled", reassembled(in, l), true);
 	stage(l, 4, "reached_socket",
 	      sock ? pos(in->rcv_in_datagrams) + pos(in->rcv_in_errors) : in->reassembled, sock);
 	stage(l, 5, "read_by_app", in->read_by_app, true);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bondcheck/findings.h"
+#include "bondcheck/ceiling.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/model.h"
 #include "bondcheck/names.h"
@@ -166,6 +167,21 @@ static struct json_object *compare(struct json_object *ca, struct json_object *c
 	put(c, "p", num(r.p));
 	put(c, "t_quantile", num(r.t_quantile));
 	put(c, "marginal_efficiency", num(r.marginal_efficiency));
+	/* gain / added ceiling is not bounded by 1: the smaller configuration's
+	 * shortfall from its own ceiling and the runs' spread count in the gain */
+	if (r.marginal_efficiency > 1 + BC_EFFICIENCY_TOLERANCE && ceil_a > 0) {
+		snprintf(text, sizeof(text),
+			 "over 100 %%: the gain %.2f Mbit/s exceeds the added links' ceiling %.2f "
+			 "Mbit/s because N=%lld ran at %.0f %% of its own %.2f Mbit/s ceiling (95 "
+			 "%% "
+			 "CI of its geometric mean %.2f-%.2f Mbit/s): the gain includes that "
+			 "shortfall and "
+			 "the spread, not only what the added links carried",
+			 (sb->mean_bps - sa->mean_bps) / 1e6, added_ceil / 1e6,
+			 (long long)bc_json_i64(ca, "n", 0), 100.0 * sa->mean_bps / ceil_a,
+			 ceil_a / 1e6, sa->ci_low_bps / 1e6, sa->ci_high_bps / 1e6);
+		put(c, "marginal_over_100", json_object_new_string(text));
+	}
 	if (!strcmp(bc_json_str(ca, "protocol"), "tcp")) {
 		put(c, "retransmits_from", num(mean_retrans(ca)));
 		put(c, "retransmits_to", num(mean_retrans(cb)));

@@ -165,8 +165,13 @@ static struct json_object *slave_ceiling(const struct params *p, struct json_obj
 	is = find_name(bc_sj(bond, "slaves"), name);
 	if (is && bc_sj(is, "speed_mbps"))
 		speed = bc_json_i64(is, "speed_mbps", speed);
+	/* a virtual device's speed (veth: 10000) is nominal, enforced by nothing */
 	bc_link_rate_choose(bc_json_dbl(eg_slave, "tbf_bps", 0), 0, p->option_bps,
-			    speed > 0 && speed < UINT32_MAX ? (uint32_t)speed : 0, &r);
+			    speed > 0 && speed < UINT32_MAX &&
+					    !json_object_get_boolean(bc_sj(eg_slave, "virtual"))
+				    ? (uint32_t)speed
+				    : 0,
+			    &r);
 	if (r.source == BC_RATE_OPTION)
 		r.conv = p->option_conv;
 	in.rate_bps = r.rate_bps;

@@ -14,7 +14,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "bondcheck/json-get.h"
-#include "bondcheck/plan.h"
+#include "bondcheck/stream-limits.h"
 #include "bondcheck/sweep.h"
 #include "bondcheck/units.h"
 

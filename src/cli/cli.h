@@ -15,8 +15,8 @@ enum {
 	BC_EXIT_OK = 0,	      /* ran; no verdict failed, no error-level finding stands */
 	BC_EXIT_FINDINGS = 1, /* a verdict failed, or an error-level finding stands */
 	BC_EXIT_USAGE = 2,
-	BC_EXIT_ENV = 3,   /* permission, no such bond, peer unreachable, a kernel limit */
-	BC_EXIT_INPUT = 4, /* bad input data: an unreadable or malformed file or document */
+	BC_EXIT_ENV = 3,  /* permission, no such bond, peer unreachable, a kernel limit */
+	BC_EXIT_DATA = 4, /* bad input data: an unreadable or malformed file or document */
 };
 
 /*

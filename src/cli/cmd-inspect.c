@@ -5,6 +5,7 @@
  * Two ways to fill the snapshot, then one shared tail (findings, render,
  * exit status):
  *   offline  --from-proc FILE...   saved /proc/net/bonding/<bond> text
+ *            --from-sos DIR|TARBALL a sosreport (src/workflow/sos.c)
  *   live     (no --from-proc)      the collector in src/collect/
  *                                  (rtnetlink, ethtool, ioctl, /proc, sysfs),
  *                                  or a --replay of its recording
@@ -21,9 +22,11 @@
 #include "bondcheck/error.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/inspect-report.h"
+#include "bondcheck/ip-link.h"
 #include "bondcheck/model.h"
 #include "bondcheck/names.h"
 #include "bondcheck/proc.h"
+#include "bondcheck/sos.h"
 #include "cli/cli.h"
 
 #define MAX_FILES 64
@@ -33,11 +36,14 @@ struct inspect_opts {
 	size_t n_files;
 	const char *names[MAX_FILES]; /* --name, paired with files in order */
 	size_t n_names;
+	const char *ip_files[MAX_FILES]; /* --from-ip: saved `ip -d link` text or JSON */
+	size_t n_ip_files;
 	char **bonds; /* live: BOND... */
 	size_t n_bonds;
 	const char *netns, *record_dir, *replay_dir; /* live only */
 	bool json, quiet, verbose;
 	const char *json_file;
+	const char *sos; /* --from-sos DIR|TARBALL */
 };
 
 static void usage(FILE *out)
@@ -45,6 +51,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: bondcheck inspect [OPTIONS] [BOND...]\n"
 		"       bondcheck inspect --from-proc FILE [--name NAME] [FILE...]\n"
+		"       bondcheck inspect --from-sos DIR|TARBALL\n"
+		"       bondcheck inspect --from-ip FILE [--from-proc FILE]...\n"
 		"\n"
 		"Audit bonds and each of their slaves (mode, link monitoring, speed, duplex,\n"
 		"driver, MTU, offloads, 802.3ad aggregator and LACP port states) and report\n"
@@ -53,11 +61,27 @@ static void usage(FILE *out)
 		"\n"
 		"Offline (saved text, e.g. from a sosreport or a bug report):\n"
 		"  --from-proc FILE  read FILE as a saved /proc/net/bonding/<bond>; repeat it,\n"
-		"                    or list more FILEs after it. The bond is named after the\n"
-		"                    file (\"bond0\" for .../bonding/bond0).\n"
-		"  --name NAME       the bond's name when a file name is not an interface\n"
-		"                    name (\"case-7.txt\"). Names pair with files in order:\n"
-		"                    the first --name names the first FILE, and so on.\n"
+		"                    or list more FILEs after it. A pasted bug report is read\n"
+		"                    as posted: prompts, comments, annotations, e-mail quoting\n"
+		"                    and markdown are dropped with a warning; several bonds in\n"
+		"                    one paste are split; a cut paste gives input-truncated,\n"
+		"                    never no-slaves. The bond is named by a shell line in the\n"
+		"                    text (cat /proc/net/bonding/bond1), else the file's stem\n"
+		"                    (bond0, bond0.txt), else bond0 with a note.\n"
+		"  --name NAME       the bond's name, overriding that. Names pair with files\n"
+		"                    in order: the first --name names the first FILE, and so on.\n"
+		"  --from-sos DIR|TARBALL  a sosreport folder or .tar/.tar.xz/.tar.gz/.tar.bz2:\n"
+		"                    reads proc/net/bonding/*, sos_commands/networking/\n"
+		"                    ip_-d_address (or ip_-s_-d_link, ip_-d_link), ethtool_-i_DEV\n"
+		"                    and ethtool_DEV, and joins them per bond as the live inspect\n"
+		"                    does: drivers and firmware per slave, and a\n"
+		"                    source-disagreement wherever /proc and ip differ. Symlinks\n"
+		"                    out of the tree are never followed.\n"
+		"  --from-ip FILE    read FILE as saved `ip -d link show`, `ip -d address` or\n"
+		"                    `ip -s -d link` output (multi-line or `ip -o`), or the\n"
+		"                    JSON of `ip -j -d link show`; every bond in it is\n"
+		"                    audited with the slaves it lists. Repeatable, and\n"
+		"                    combinable with --from-proc for other bonds.\n"
 		"\n"
 		"Live (rtnetlink, ethtool netlink and ioctls, /proc, sysfs):\n"
 		"  BOND...           inspect only these bonds (default: every bond)\n"
@@ -86,13 +110,16 @@ static void usage(FILE *out)
 		"  bondcheck inspect --from-proc sos/proc/net/bonding/bond0 "
 		"sos/proc/net/bonding/bond1\n"
 		"  bondcheck inspect --from-proc saved.txt --name bond1 -j --json-file bond1.json\n"
+		"  bondcheck inspect --from-sos sosreport-host-2024-01-01-abcdef.tar.xz\n"
+		"  ip -s -d link show > links.txt; bondcheck inspect --from-ip links.txt\n"
+		"  bondcheck inspect --from-ip sos/sos_commands/networking/ip_-d_address\n"
 		"\n"
 		"Exit status:\n"
 		"  0  no error-level finding      1  at least one error-level finding\n"
 		"  2  usage error                 3  environment: no bond, no such bond or\n"
 		"                                    namespace, a file is missing, unreadable\n"
-		"                                    or not /proc/net/bonding text, a broken\n"
-		"                                    recording\n"
+		"                                    or not /proc/net/bonding or ip text, a\n"
+		"                                    broken recording\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }
@@ -115,9 +142,19 @@ static int add_file(struct inspect_opts *o, const char *path)
 
 static int parse_args(int argc, char **argv, struct inspect_opts *o)
 {
-	enum { OPT_FROM_PROC = 256, OPT_NAME, OPT_JSON_FILE, OPT_NETNS, OPT_RECORD, OPT_REPLAY };
+	enum {
+		OPT_FROM_PROC = 256,
+		OPT_NAME,
+		OPT_JSON_FILE,
+		OPT_NETNS,
+		OPT_RECORD,
+		OPT_REPLAY,
+		OPT_FROM_SOS,
+		OPT_FROM_IP,
+	};
 	static const struct option longopts[] = {
 		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
+		{"from-ip", required_argument, NULL, OPT_FROM_IP},
 		{"name", required_argument, NULL, OPT_NAME},
 		{"json", no_argument, NULL, 'j'},
 		{"json-file", required_argument, NULL, OPT_JSON_FILE},
@@ -127,18 +164,24 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		{"netns", required_argument, NULL, OPT_NETNS},
 		{"record", required_argument, NULL, OPT_RECORD},
 		{"replay", required_argument, NULL, OPT_REPLAY},
+		{"from-sos", required_argument, NULL, OPT_FROM_SOS},
 		{NULL, 0, NULL, 0},
 	};
 	int c, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jqvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jqvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FROM_PROC:
 			rc = add_file(o, optarg);
 			if (rc)
 				return rc;
+			break;
+		case OPT_FROM_IP:
+			if (o->n_ip_files >= MAX_FILES)
+				return usage_error("more than 64 --from-ip files%s", "");
+			o->ip_files[o->n_ip_files++] = optarg;
 			break;
 		case OPT_NAME:
 			if (o->n_names >= MAX_FILES)
@@ -169,6 +212,12 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		case OPT_REPLAY:
 			o->replay_dir = optarg;
 			break;
+		case OPT_FROM_SOS:
+			if (o->sos)
+				return usage_error(
+					"--from-sos given twice; expected one sosreport%s", "");
+			o->sos = optarg;
+			break;
 		case ':':
 			return usage_error("option '%s' expects a value", argv[optind - 1]);
 		default:
@@ -177,6 +226,27 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 	}
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other; give one%s", "");
+	if (o->sos && (o->n_files || o->n_ip_files || o->n_names || o->netns || o->record_dir ||
+		       o->replay_dir || optind < argc))
+		return usage_error(
+			"--from-sos reads one sosreport and nothing else; it cannot be "
+			"combined with --from-proc, --from-ip, --name, BOND, --netns, --record or "
+			"--replay%s",
+			"");
+	if (o->n_ip_files && !o->n_files) {
+		if (optind < argc)
+			return usage_error("unexpected argument '%s': give each ip listing with "
+					   "its own --from-ip",
+					   argv[optind]);
+		if (o->n_names)
+			return usage_error("--name names a --from-proc FILE; an ip listing names "
+					   "its bonds itself%s",
+					   "");
+	}
+	if (o->n_ip_files && (o->netns || o->record_dir || o->replay_dir))
+		return usage_error("--netns, --record and --replay are for live inspection; "
+				   "they cannot be combined with --from-ip%s",
+				   "");
 	if (o->n_files) {
 		for (int i = optind; i < argc; i++) {
 			rc = add_file(o, argv[i]);
@@ -220,27 +290,53 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 	for (size_t i = 0; i < o->n_files; i++) {
 		struct bc_error err = {0};
 		char name[BC_IFNAMSIZ];
+		int rc;
 
-		if (i < o->n_names) {
-			if (name_from_path(o->names[i], name, sizeof(name)) ||
-			    strcmp(name, o->names[i])) {
-				fprintf(stderr,
-					"bondcheck inspect: --name '%s' is not an interface name: "
-					"expected 1-15 characters without spaces, '/' or ':'\n",
-					o->names[i]);
-				return BC_EXIT_USAGE;
-			}
-		} else if (name_from_path(o->files[i], name, sizeof(name))) {
+		if (i < o->n_names && (name_from_path(o->names[i], name, sizeof(name)) ||
+				       strcmp(name, o->names[i]))) {
 			fprintf(stderr,
-				"bondcheck inspect: cannot name the bond in '%s': its file name is "
-				"not an interface name (1-15 characters, no spaces, '/' or ':').\n"
-				"Give the name with --name NAME (one per file, in order).\n",
-				o->files[i]);
+				"bondcheck inspect: --name '%s' is not an interface name: "
+				"expected 1-15 characters without spaces, '/' or ':'\n",
+				o->names[i]);
 			return BC_EXIT_USAGE;
 		}
-		if (bc_proc_parse_file(o->files[i], name, snap, &err) < 0) {
+		/* without --name the parser names the bond: the text's shell line, the
+		 * file's stem, else bond0 (with a note); it never refuses a file */
+		rc = bc_proc_parse_file(o->files[i], i < o->n_names ? o->names[i] : NULL, snap,
+					&err);
+		if (rc < 0) {
 			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
-			return BC_EXIT_INPUT;
+			return rc == -EINVAL || rc == -EFBIG || rc == -EISDIR ? BC_EXIT_DATA
+									      : BC_EXIT_ENV;
+		}
+	}
+	return 0;
+}
+
+/* --from-sos: the walker and the merge live in src/decode/sos-walk.c, src/workflow/sos.c. */
+static int load_sos(const char *path, struct bc_snapshot *snap)
+{
+	struct bc_error err = {0};
+	int rc = bc_sos_inspect(path, snap, &err);
+
+	if (rc) {
+		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
+		return BC_EXIT_ENV;
+	}
+	return 0;
+}
+
+/* --from-ip: each file may hold several bonds (bc_ip_parse_file, ip-link.h). */
+static int load_ip_files(const struct inspect_opts *o, struct bc_snapshot *snap)
+{
+	if (o->n_ip_files && !o->n_files)
+		snap->source = BC_SRC_IP_FILE;
+	for (size_t i = 0; i < o->n_ip_files; i++) {
+		struct bc_error err = {0};
+
+		if (bc_ip_parse_file(o->ip_files[i], snap, &err) < 0) {
+			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
+			return BC_EXIT_ENV;
 		}
 	}
 	return 0;
@@ -331,7 +427,15 @@ int bc_cmd_inspect(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? BC_EXIT_OK : rc;
-	rc = o.n_files ? load_files(&o, &snap) : run_live(&o, &snap);
+	if (o.sos) {
+		rc = load_sos(o.sos, &snap);
+	} else if (o.n_files || o.n_ip_files) {
+		rc = load_files(&o, &snap);
+		if (!rc)
+			rc = load_ip_files(&o, &snap);
+	} else {
+		rc = run_live(&o, &snap);
+	}
 	if (!rc) {
 		if (bc_findings_evaluate(&snap) < 0) {
 			fprintf(stderr, "bondcheck inspect: out of memory\n");

@@ -169,7 +169,7 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 		}
 		doc = load(o->from_json);
 		if (!doc)
-			return BC_EXIT_INPUT;
+			return BC_EXIT_DATA;
 	} else {
 		if (!cfg->peer) {
 			fprintf(stderr, "bondcheck run: --peer HOST is required (the host running "

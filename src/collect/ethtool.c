@@ -22,6 +22,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
+#include "bondcheck/nl-sock.h"
 #include "collect/collect-int.h"
 
 struct ethtool_sock {
@@ -42,7 +43,7 @@ int ethtool_sock_open(struct ethtool_sock **out, struct bc_error *err)
 		free(es);
 		return -ENOMEM;
 	}
-	rc = genl_connect(es->sk);
+	rc = bc_nl_connect(es->sk, NETLINK_GENERIC);
 	if (rc >= 0)
 		rc = genl_ctrl_resolve(es->sk, ETHTOOL_GENL_NAME);
 	if (rc < 0) {

@@ -22,6 +22,7 @@
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
 
+#include "bondcheck/nl-sock.h"
 #include "bondcheck/bond-change.h"
 #include "bondcheck/rtnl.h"
 #include "collect/link-change.h"
@@ -92,7 +93,7 @@ static int sock_open(struct nl_sock **out, struct bc_error *err)
 
 	if (!sk)
 		return bc_error_set(err, -ENOMEM, "out of memory for a netlink socket");
-	r = nl_connect(sk, NETLINK_ROUTE);
+	r = bc_nl_connect(sk, NETLINK_ROUTE);
 	if (r < 0) {
 		nl_socket_free(sk);
 		return bc_error_set(err, -EIO, "cannot open an rtnetlink socket: %s",

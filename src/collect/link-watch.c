@@ -17,6 +17,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "bondcheck/nl-sock.h"
 #include "bondcheck/grow.h"
 #include "collect/link-watch.h"
 #include "collect/live-links.h"
@@ -68,7 +69,8 @@ static int on_msg(struct nl_msg *msg, void *arg)
 		*old = del ? 0 : ifi->ifi_flags;
 	e.mono_ns = mono_ns();
 	if (name)
-		snprintf(e.name, sizeof(e.name), "%.*s", (int)strnlen(nla_data(name), (size_t)nla_len(name)),
+		snprintf(e.name, sizeof(e.name), "%.*s",
+			 (int)strnlen(nla_data(name), (size_t)nla_len(name)),
 			 (const char *)nla_data(name));
 	else
 		snprintf(e.name, sizeof(e.name), "if%d", ifi->ifi_index);
@@ -139,15 +141,14 @@ int bc_link_watch_start(struct bc_link_watch *w, struct bc_error *err)
 		return bc_error_set(err, -ENOMEM, "out of memory for a netlink socket");
 	nl_socket_disable_seq_check(sk);
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_msg, w);
-	r = nl_connect(sk, NETLINK_ROUTE);
+	r = bc_nl_connect(sk, NETLINK_ROUTE);
 	if (r == 0)
 		r = nl_socket_add_membership(sk, RTNLGRP_LINK);
 	if (r == 0)
 		r = nl_socket_set_nonblocking(sk);
 	if (r < 0) {
 		nl_socket_free(sk);
-		return bc_error_set(err, -EIO,
-				    "cannot listen to rtnetlink link notifications: %s",
+		return bc_error_set(err, -EIO, "cannot listen to rtnetlink link notifications: %s",
 				    nl_geterror(r));
 	}
 	w->sk = sk;

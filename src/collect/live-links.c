@@ -19,6 +19,7 @@
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
 
+#include "bondcheck/nl-sock.h"
 #include "bondcheck/bond-change.h"
 #include "bondcheck/names.h"
 #include "bondcheck/rtnl.h"
@@ -45,7 +46,7 @@ int bc_live_links_read(struct bc_live_links *out, struct bc_error *err)
 	sk = nl_socket_alloc();
 	if (!sk)
 		return bc_error_set(err, -ENOMEM, "out of memory for a netlink socket");
-	r = nl_connect(sk, NETLINK_ROUTE);
+	r = bc_nl_connect(sk, NETLINK_ROUTE);
 	if (r == 0)
 		r = rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache);
 	nl_socket_free(sk);

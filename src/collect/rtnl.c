@@ -6,7 +6,9 @@
  * the dump is then retried from the start.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/rtnetlink.h>
 #include <netlink/errno.h>
@@ -14,6 +16,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "bondcheck/nl-sock.h"
 #include "collect/collect-int.h"
 
 #define DUMP_TRIES 5
@@ -53,7 +56,13 @@ static int capture(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int dump_once(struct bc_buf *out, struct bc_error *err)
+/*
+ * One RTM_GETLINK dump.  @small: read into a one-page buffer without
+ * peeking, so the kernel sizes its dump skbs to NLMSG_GOODSIZE instead of
+ * the 16 KiB a peek asks (netlink_dump() allocates max_recvmsg_len): they
+ * fit a receive buffer that net.core.rmem_max keeps small.
+ */
+static int dump_once(struct bc_buf *out, bool small, struct bc_error *err)
 {
 	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
 	struct nl_sock *sk = nl_socket_alloc();
@@ -62,13 +71,18 @@ static int dump_once(struct bc_buf *out, struct bc_error *err)
 
 	if (!sk)
 		return -ENOMEM;
-	rc = nl_connect(sk, NETLINK_ROUTE);
+	rc = bc_nl_connect(sk, NETLINK_ROUTE);
 	if (rc < 0) {
 		rc = bc_error_set(err, nle_errno(rc), "cannot open an rtnetlink socket: %s",
 				  nl_geterror(rc));
 		goto out;
 	}
-	nl_socket_enable_msg_peek(sk); /* size the buffer to big link messages */
+	if (small) {
+		nl_socket_disable_msg_peek(sk);
+		nl_socket_set_msg_buf_size(sk, (size_t)getpagesize());
+	} else {
+		nl_socket_enable_msg_peek(sk); /* size the buffer to big link messages */
+	}
 	msg = nlmsg_alloc_simple(RTM_GETLINK, NLM_F_DUMP);
 	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) < 0) {
 		rc = -ENOMEM;
@@ -84,6 +98,8 @@ static int dump_once(struct bc_buf *out, struct bc_error *err)
 	rc = nl_recvmsgs_default(sk);
 	if (rc == -NLE_DUMP_INTR)
 		rc = -EINTR; /* no detail: the caller retries */
+	else if (rc == -NLE_NOMEM)
+		rc = bc_nl_nobufs(sk, "the RTM_GETLINK dump", err);
 	else if (rc < 0)
 		rc = bc_error_set(err, nle_errno(rc), "the RTM_GETLINK dump failed: %s",
 				  nl_geterror(rc));
@@ -100,7 +116,12 @@ int fetch_rtnl_links(void *arg, struct bc_buf *out, struct bc_error *err)
 	(void)arg;
 	for (int i = 0; i < DUMP_TRIES && rc == -EINTR; i++) {
 		bc_buf_free(out);
-		rc = dump_once(out, err);
+		rc = dump_once(out, false, err);
+		if (rc == -ENOBUFS) { /* a small rmem_max: once more with small dump skbs */
+			bc_buf_free(out);
+			bc_error_clear(err);
+			rc = dump_once(out, true, err);
+		}
 	}
 	if (rc == -EINTR)
 		rc = bc_error_set(err, -EAGAIN,

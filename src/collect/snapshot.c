@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <net/if.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -108,31 +109,45 @@ static void drop_bond(struct bc_bond *b)
 	free(b->unknown);
 }
 
-/* Keep the named bonds only, in the order named. */
-static int select_bonds(struct bc_snapshot *snap, const struct bc_collect_opts *o,
+/*
+ * Keep the named bonds only, in the order named.  @live: the caller is in
+ * the inspected namespace, so a named interface that is not a bond can be
+ * told from one that does not exist (if_nametoindex).
+ */
+static int select_bonds(struct bc_snapshot *snap, const struct bc_collect_opts *o, bool live,
 			struct bc_error *err)
 {
 	struct bc_bond *keep;
 	char names[256] = "";
+	const char *in = snap->netns[0] ? " in network namespace " : "";
 
 	for (size_t i = 0; i < snap->n_bonds; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 			 i ? ", " : "", snap->bonds[i].name);
+	for (size_t i = 0; i < o->n_bonds; i++) {
+		if (bc_snapshot_find_bond(snap, o->bonds[i]))
+			continue;
+		if (live && if_nametoindex(o->bonds[i]))
+			return bc_error_set(
+				err, -ENOENT, "'%s' is an interface%s%s but not a bond; %s%s",
+				o->bonds[i], in, snap->netns,
+				names[0] ? "the bonds here are: " : "there is no bond here", names);
+		if (snap->n_bonds)
+			return bc_error_set(err, -ENOENT,
+					    "no bond named '%s'%s%s; the bonds here are: %s",
+					    o->bonds[i], in, snap->netns, names);
+	}
 	if (!snap->n_bonds)
 		return bc_error_set(
 			err, -ENODEV,
-			"no bond found%s%s. Is the bonding module loaded? Check with `lsmod | "
-			"grep bonding` and `cat /sys/class/net/bonding_masters`; create one "
-			"with `ip link add bond0 type bond`",
-			snap->netns[0] ? " in network namespace " : "", snap->netns);
+			"no bond found%s%s%s%s%s. Is the bonding driver loaded? Check with `ls "
+			"/sys/module/bonding` (lsmod needs /proc/modules) and `cat "
+			"/sys/class/net/bonding_masters`; create one with `ip link add bond0 type "
+			"bond`",
+			in, snap->netns, o->n_bonds ? " (so none named '" : "",
+			o->n_bonds ? o->bonds[0] : "", o->n_bonds ? "')" : "");
 	if (!o->n_bonds)
 		return 0;
-	for (size_t i = 0; i < o->n_bonds; i++)
-		if (!bc_snapshot_find_bond(snap, o->bonds[i]))
-			return bc_error_set(err, -ENOENT,
-					    "no bond named '%s'%s%s; the bonds here are: %s",
-					    o->bonds[i], snap->netns[0] ? " in namespace " : "",
-					    snap->netns, names);
 	keep = calloc(o->n_bonds, sizeof(*keep));
 	if (!keep)
 		return -ENOMEM;
@@ -323,7 +338,7 @@ int bc_collect_snapshot(const struct bc_collect_opts *o, struct bc_snapshot *sna
 		rc = bc_rtnl_decode_links(links.data, links.len, snap, err);
 	bc_buf_free(&links);
 	if (!rc)
-		rc = select_bonds(snap, o, err);
+		rc = select_bonds(snap, o, c.st.mode != STORE_REPLAY, err);
 	if (rc)
 		return rc;
 	if (c.st.mode != STORE_REPLAY)

@@ -11,6 +11,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
+#include "bondcheck/nl-sock.h"
 #include "bondcheck/tcp-metrics.h"
 
 /* libnl's -NLE_* for the kernel's answer: the errno it stands for. */
@@ -43,7 +44,7 @@ int bc_tcp_metrics_forget(const struct sockaddr_storage *dst, struct bc_error *e
 	sk = nl_socket_alloc();
 	if (!sk)
 		return bc_error_set(err, -ENOMEM, "out of memory");
-	rc = genl_connect(sk);
+	rc = bc_nl_connect(sk, NETLINK_GENERIC);
 	if (rc < 0) {
 		rc = bc_error_set(err, -EIO, "TCP metrics: generic netlink: %s", nl_geterror(rc));
 		goto out;

@@ -87,8 +87,8 @@ static struct bc_u32 *at(void *base, size_t off)
 }
 
 /* Compare (when asked) and complete a table of u32 fields; -ENOMEM or count. */
-static int fields(struct bc_snapshot *snap, const char *bond, const char *slave, void *nl,
-		  const void *pr, const struct u32_field *tab, size_t n)
+static int fields(struct bc_snapshot *snap, const char *src, const char *bond, const char *slave,
+		  void *nl, const void *pr, const struct u32_field *tab, size_t n)
 {
 	int count = 0;
 
@@ -97,8 +97,8 @@ static int fields(struct bc_snapshot *snap, const char *bond, const char *slave,
 		const struct bc_u32 *b = at((void *)pr, tab[i].off);
 
 		if (tab[i].compare) {
-			int rc = bc_findings_compare_u32(snap, bond, slave, tab[i].name, "netlink",
-							 a, "proc", b);
+			int rc = bc_findings_compare_u32(snap, bond, slave, tab[i].name, src, a,
+							 "proc", b);
 
 			if (rc < 0)
 				return rc;
@@ -111,20 +111,20 @@ static int fields(struct bc_snapshot *snap, const char *bond, const char *slave,
 }
 
 /* Text fields: compare when both known (MACs case-insensitively), else complete. */
-static int str_field(struct bc_snapshot *snap, const char *bond, const char *slave,
+static int str_field(struct bc_snapshot *snap, const char *src, const char *bond, const char *slave,
 		     const char *name, struct bc_str *a, const struct bc_str *b)
 {
 	if (a->st == BC_KNOWN && b->st == BC_KNOWN) {
 		if (strcasecmp(a->v, b->v)) {
-			int rc = bc_findings_add_disagreement(snap, bond, slave, name, "netlink",
-							      a->v, "proc", b->v);
+			int rc = bc_findings_add_disagreement(snap, bond, slave, name, src, a->v,
+							      "proc", b->v);
 
 			return rc < 0 ? rc : 1;
 		}
 		return 0;
 	}
 	if ((a->st == BC_KNOWN && b->st == BC_NA) || (a->st == BC_NA && b->st == BC_KNOWN)) {
-		int rc = bc_findings_add_disagreement(snap, bond, slave, name, "netlink",
+		int rc = bc_findings_add_disagreement(snap, bond, slave, name, src,
 						      a->st == BC_KNOWN ? a->v : "None", "proc",
 						      b->st == BC_KNOWN ? b->v : "None");
 
@@ -140,15 +140,16 @@ static const char *agg_text(uint8_t st)
 	return st == BC_KNOWN ? "present" : "none";
 }
 
-static int aggregator(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_bond *pr)
+static int aggregator(struct bc_snapshot *snap, const char *src, struct bc_bond *nl,
+		      const struct bc_bond *pr)
 {
 	bool a_vis = nl->ad_info_status == BC_KNOWN || nl->ad_info_status == BC_NA;
 	bool b_vis = pr->ad_info_status == BC_KNOWN || pr->ad_info_status == BC_NA;
 	int rc, count = 0;
 
 	if (a_vis && b_vis && nl->ad_info_status != pr->ad_info_status) {
-		rc = bc_findings_add_disagreement(snap, nl->name, NULL, "active_aggregator",
-						  "netlink", agg_text(nl->ad_info_status), "proc",
+		rc = bc_findings_add_disagreement(snap, nl->name, NULL, "active_aggregator", src,
+						  agg_text(nl->ad_info_status), "proc",
 						  agg_text(pr->ad_info_status));
 		return rc < 0 ? rc : 1;
 	}
@@ -161,24 +162,24 @@ static int aggregator(struct bc_snapshot *snap, struct bc_bond *nl, const struct
 	}
 	if (nl->ad_info_status != BC_KNOWN || pr->ad_info_status != BC_KNOWN)
 		return 0;
-	rc = fields(snap, nl->name, NULL, nl, pr, agg_fields, N(agg_fields));
+	rc = fields(snap, src, nl->name, NULL, nl, pr, agg_fields, N(agg_fields));
 	if (rc < 0)
 		return rc;
 	count += rc;
-	rc = str_field(snap, nl->name, NULL, "ad_partner_mac", &nl->ad_partner_mac,
+	rc = str_field(snap, src, nl->name, NULL, "ad_partner_mac", &nl->ad_partner_mac,
 		       &pr->ad_partner_mac);
 	return rc < 0 ? rc : count + rc;
 }
 
-static int slave(struct bc_snapshot *snap, const char *bond, struct bc_slave *a,
+static int slave(struct bc_snapshot *snap, const char *src, const char *bond, struct bc_slave *a,
 		 const struct bc_slave *b)
 {
 	int rc, count;
 
-	count = fields(snap, bond, a->name, a, b, slave_fields, N(slave_fields));
+	count = fields(snap, src, bond, a->name, a, b, slave_fields, N(slave_fields));
 	if (count < 0)
 		return count;
-	rc = str_field(snap, bond, a->name, "perm_hwaddr", &a->perm_hwaddr, &b->perm_hwaddr);
+	rc = str_field(snap, src, bond, a->name, "perm_hwaddr", &a->perm_hwaddr, &b->perm_hwaddr);
 	if (rc < 0)
 		return rc;
 	/* netlink never carries the LACPDU details: /proc's, or its "hidden" */
@@ -200,7 +201,8 @@ static void name_list(const struct bc_bond *b, char *out, size_t cap)
 }
 
 /* /proc lists slaves in enslave order; dump order is ifindex order. */
-static int reorder(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_bond *pr)
+static int reorder(struct bc_snapshot *snap, const char *src, struct bc_bond *nl,
+		   const struct bc_bond *pr)
 {
 	struct bc_slave *arr;
 	size_t n = 0;
@@ -232,8 +234,8 @@ check:
 
 		name_list(nl, a, sizeof(a));
 		name_list(pr, b, sizeof(b));
-		if (bc_findings_add_disagreement(snap, nl->name, NULL, "slaves", "netlink", a,
-						 "proc", b) < 0)
+		if (bc_findings_add_disagreement(snap, nl->name, NULL, "slaves", src, a, "proc",
+						 b) < 0)
 			return -ENOMEM;
 		return 1;
 	}
@@ -242,26 +244,33 @@ check:
 
 int bc_merge_proc(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_bond *pr)
 {
+	return bc_merge_proc_as(snap, nl, pr, "netlink");
+}
+
+int bc_merge_proc_as(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_bond *pr,
+		     const char *src)
+{
 	int rc, count = 0;
 
-	rc = fields(snap, nl->name, NULL, nl, pr, bond_fields, N(bond_fields));
+	rc = fields(snap, src, nl->name, NULL, nl, pr, bond_fields, N(bond_fields));
 	if (rc < 0)
 		return rc;
 	count += rc;
 	if (!nl->xmit_hash_policy_name[0])
 		snprintf(nl->xmit_hash_policy_name, sizeof(nl->xmit_hash_policy_name), "%s",
 			 pr->xmit_hash_policy_name);
-	rc = str_field(snap, nl->name, NULL, "active_slave", &nl->active_slave, &pr->active_slave);
+	rc = str_field(snap, src, nl->name, NULL, "active_slave", &nl->active_slave,
+		       &pr->active_slave);
 	if (rc < 0)
 		return rc;
 	count += rc;
-	rc = str_field(snap, nl->name, NULL, "primary", &nl->primary, &pr->primary);
+	rc = str_field(snap, src, nl->name, NULL, "primary", &nl->primary, &pr->primary);
 	if (rc < 0)
 		return rc;
 	count += rc;
 	if (nl->ad_actor_system.st == BC_NOT_REPORTED)
 		nl->ad_actor_system = pr->ad_actor_system;
-	rc = aggregator(snap, nl, pr);
+	rc = aggregator(snap, src, nl, pr);
 	if (rc < 0)
 		return rc;
 	count += rc;
@@ -275,11 +284,11 @@ int bc_merge_proc(struct bc_snapshot *snap, struct bc_bond *nl, const struct bc_
 
 		if (!ps)
 			continue;
-		rc = slave(snap, nl->name, &nl->slaves[i], ps);
+		rc = slave(snap, src, nl->name, &nl->slaves[i], ps);
 		if (rc < 0)
 			return rc;
 		count += rc;
 	}
-	rc = reorder(snap, nl, pr);
+	rc = reorder(snap, src, nl, pr);
 	return rc < 0 ? rc : count + rc;
 }

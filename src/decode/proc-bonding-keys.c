@@ -92,6 +92,11 @@ static void h_str(struct proc_ctx *c, const struct key_def *d, void *base, const
 		f->v[0] = '\0';
 		return;
 	}
+	if (!*v) { /* a blanked value ("Permanent HW addr:") says nothing */
+		f->st = BC_UNKNOWN;
+		f->v[0] = '\0';
+		return;
+	}
 	if (strlen(v) >= sizeof(f->v))
 		proc_warn(c, "'%s' value is %zu bytes, longer than any address; cut to %zu", d->key,
 			  strlen(v), sizeof(f->v) - 1);
@@ -395,16 +400,16 @@ static const struct key_def master_keys[] = {
 /* bond_info_show_slave(): one block per slave, in enslave order. */
 static const struct key_def slave_keys[] = {
 	{"MII Status", h_link, S(mii_status), PROC_SLAVE_SEEN_MII},
-	{"Speed", h_speed, 0, 0},
-	{"Duplex", h_duplex, 0, 0},
-	{"Link Failure Count", h_u32, S(link_failure_count), 0},
-	{"Permanent HW addr", h_str, S(perm_hwaddr), 0},
-	{"Slave queue ID", h_u32, S(queue_id), 0},
-	{"Aggregator ID", h_u32, S(aggregator_id), 0},
-	{"Actor Churn State", h_churn, S(actor_churn_state), 0},
-	{"Partner Churn State", h_churn, S(partner_churn_state), 0},
-	{"Actor Churned Count", h_u32, S(actor_churned_count), 0},
-	{"Partner Churned Count", h_u32, S(partner_churned_count), 0},
+	{"Speed", h_speed, 0, PROC_SLAVE_SEEN_SPEED},
+	{"Duplex", h_duplex, 0, PROC_SLAVE_SEEN_DUPLEX},
+	{"Link Failure Count", h_u32, S(link_failure_count), PROC_SLAVE_SEEN_LFC},
+	{"Permanent HW addr", h_str, S(perm_hwaddr), PROC_SLAVE_SEEN_PERM},
+	{"Slave queue ID", h_u32, S(queue_id), PROC_SLAVE_SEEN_QUEUE},
+	{"Aggregator ID", h_u32, S(aggregator_id), PROC_SLAVE_SEEN_AGG},
+	{"Actor Churn State", h_churn, S(actor_churn_state), PROC_SLAVE_SEEN_CHURN},
+	{"Partner Churn State", h_churn, S(partner_churn_state), PROC_SLAVE_SEEN_CHURN},
+	{"Actor Churned Count", h_u32, S(actor_churned_count), PROC_SLAVE_SEEN_CHURN},
+	{"Partner Churned Count", h_u32, S(partner_churned_count), PROC_SLAVE_SEEN_CHURN},
 };
 
 /* "details actor lacp pdu:" / "details partner lacp pdu:" (4.x+, CAP_NET_ADMIN). */

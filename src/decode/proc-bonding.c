@@ -9,6 +9,7 @@
  * Source of the format: drivers/net/bonding/bond_procfs.c,
  * bond_info_show_master() / bond_info_show_slave().
  */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -24,6 +25,8 @@
 #include "decode/proc-bonding.h"
 
 #define HEADER "Ethernet Channel Bonding Driver:"
+/* what a header still holds when a paste lost its start ("thernet Channel ...") */
+#define HEADER_CORE "Channel Bonding Driver:"
 /* binary lines tolerated after a valid header before the parse gives up */
 #define MAX_BINARY_LINES 8
 
@@ -116,10 +119,19 @@ static bool starts_with(const char *s, const char *prefix)
 /* Checks at the end of a slave block: every version prints MII Status. */
 static void close_slave(struct proc_ctx *c)
 {
-	if (c->slave && !(c->slave_seen & PROC_SLAVE_SEEN_MII))
+	if (!c->slave)
+		return;
+	if (!(c->slave_seen & PROC_SLAVE_SEEN_MII))
 		proc_warn_at(c, c->slave_line,
 			     "slave '%s' has no 'MII Status' line (truncated file?)",
 			     c->slave->name);
+	if (c->n_closed)
+		c->common_seen &= c->last_seen;
+	else
+		c->common_seen = ~0u;
+	c->last_seen = c->slave_seen;
+	c->n_closed++;
+	c->slave = NULL;
 }
 
 static void open_slave(struct proc_ctx *c, const char *name)
@@ -164,6 +176,11 @@ static void body_line(struct proc_ctx *c, char *line)
 {
 	if (starts_with(line, "Slave Interface:")) {
 		open_slave(c, trim(line + strlen("Slave Interface:")));
+	} else if (c->sec == PROC_SEC_ORPHAN && !strcasecmp(line, "802.3ad info")) {
+		c->seen |= PROC_SEEN_AD;
+		c->sec = PROC_SEC_MASTER;
+	} else if (c->sec == PROC_SEC_ORPHAN) {
+		proc_warn(c, "'%.40s' follows a cut and belongs to no block shown; skipped", line);
 	} else if (!strcasecmp(line, "802.3ad info") && !c->slave) {
 		c->seen |= PROC_SEEN_AD;
 	} else if (!strcasecmp(line, "Active Aggregator Info:") && !c->slave) {
@@ -172,8 +189,10 @@ static void body_line(struct proc_ctx *c, char *line)
 		c->seen |= PROC_SEEN_NO_AGG;
 	} else if (c->slave && !strcasecmp(line, "details actor lacp pdu:")) {
 		c->sec = PROC_SEC_ACTOR;
+		c->slave_seen |= PROC_SLAVE_SEEN_ACTOR;
 	} else if (c->slave && !strcasecmp(line, "details partner lacp pdu:")) {
 		c->sec = PROC_SEC_PARTNER;
+		c->slave_seen |= PROC_SLAVE_SEEN_PARTNER;
 	} else {
 		proc_key_line(c, line);
 	}
@@ -209,6 +228,119 @@ static void hide_port(struct bc_lacp_port *p)
 		p->system_mac.st = BC_HIDDEN;
 }
 
+static void add_missing(char *buf, size_t cap, const char *what)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, cap - n, "%s%s", n ? "; " : "", what);
+}
+
+/* Names of the slave lines in @mask, for a "missing" note. */
+static void slave_lines(unsigned int mask, char *buf, size_t cap)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} lines[] = {
+		{PROC_SLAVE_SEEN_MII, "MII Status"},
+		{PROC_SLAVE_SEEN_SPEED, "Speed"},
+		{PROC_SLAVE_SEEN_DUPLEX, "Duplex"},
+		{PROC_SLAVE_SEEN_LFC, "Link Failure Count"},
+		{PROC_SLAVE_SEEN_PERM, "Permanent HW addr"},
+		{PROC_SLAVE_SEEN_QUEUE, "Slave queue ID"},
+		{PROC_SLAVE_SEEN_AGG, "Aggregator ID"},
+		{PROC_SLAVE_SEEN_CHURN, "churn lines"},
+		{PROC_SLAVE_SEEN_ACTOR, "actor LACPDU details"},
+		{PROC_SLAVE_SEEN_PARTNER, "partner LACPDU details"},
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (mask & lines[i].bit)
+			n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? ", " : "",
+					      lines[i].name);
+}
+
+/*
+ * Is the text cut?  The master block and the slave list are checked against
+ * each other: a bond whose master fields prove slaves (MII up, a named
+ * active slave, an active aggregator with ports) yet lists none, an active
+ * slave that is not listed, fewer listed ports in the active aggregator than
+ * it counts, a last slave block without a line that every earlier block (or
+ * every bonding version: MII Status, Link Failure Count, Permanent HW addr)
+ * printed, or a cut marker.  Sets bond->slaves_incomplete and the reason.
+ * Never inferred from the header version: enterprise kernels print newer
+ * lines under old headers (kernel-interfaces.md 2.3).
+ */
+static void detect_cut(struct proc_ctx *c)
+{
+	struct bc_bond *b = c->bond;
+	char missing[sizeof(b->incomplete_reason)] = "", what[160];
+
+	if (c->cut_line) {
+		snprintf(what, sizeof(what), "text cut at line %zu (%s)", c->cut_line,
+			 c->cut_before_slaves ? "before any slave block" : "within the slave list");
+		add_missing(missing, sizeof(missing), what);
+	}
+	if (!b->n_slaves) {
+		bool mii_up = bc_u32_known(&b->mii_status) && b->mii_status.v == BC_LINK_UP;
+		bool active = b->active_slave.st == BC_KNOWN;
+		bool agg_ports = b->ad_info_status == BC_KNOWN && bc_u32_known(&b->ad_num_ports) &&
+				 b->ad_num_ports.v > 0;
+
+		if (mii_up || active || agg_ports) {
+			snprintf(what, sizeof(what), "the slave blocks (the bond shows %s)",
+				 active	     ? "a Currently Active Slave"
+				 : agg_ports ? "an active aggregator with ports"
+					     : "MII Status up, which needs an up slave");
+			add_missing(missing, sizeof(missing), what);
+		}
+	} else {
+		size_t in_active = 0;
+
+		if (b->active_slave.st == BC_KNOWN && !bc_bond_find_slave(b, b->active_slave.v)) {
+			snprintf(what, sizeof(what), "the block of the active slave %s",
+				 b->active_slave.v);
+			add_missing(missing, sizeof(missing), what);
+		}
+		for (size_t i = 0; i < b->n_slaves; i++)
+			in_active += bc_u32_known(&b->slaves[i].aggregator_id) &&
+				     bc_u32_known(&b->ad_aggregator_id) &&
+				     b->slaves[i].aggregator_id.v == b->ad_aggregator_id.v;
+		if (b->ad_info_status == BC_KNOWN && bc_u32_known(&b->ad_num_ports) &&
+		    b->ad_num_ports.v > in_active && bc_u32_known(&b->ad_aggregator_id)) {
+			snprintf(what, sizeof(what),
+				 "slave blocks (the active aggregator counts %u ports, %zu listed)",
+				 b->ad_num_ports.v, in_active);
+			add_missing(missing, sizeof(missing), what);
+		}
+		if (c->n_closed) {
+			unsigned int expect = PROC_SLAVE_ALWAYS;
+			unsigned int lack;
+			char names[120];
+
+			if (c->n_closed > 1)
+				expect |= c->common_seen;
+			lack = expect & ~c->last_seen;
+			/* an "Aggregator ID: N/A" port prints no churn or details lines */
+			if (b->slaves[b->n_slaves - 1].aggregator_id.st == BC_NA)
+				lack &= ~(PROC_SLAVE_SEEN_CHURN | PROC_SLAVE_SEEN_ACTOR |
+					  PROC_SLAVE_SEEN_PARTNER);
+			if (lack) {
+				slave_lines(lack, names, sizeof(names));
+				snprintf(what, sizeof(what), "the end of slave %s's block (%s)",
+					 b->slaves[b->n_slaves - 1].name, names);
+				add_missing(missing, sizeof(missing), what);
+			}
+		}
+	}
+	if (missing[0]) {
+		b->slaves_incomplete = true;
+		snprintf(b->incomplete_reason, sizeof(b->incomplete_reason), "%s", missing);
+	}
+}
+
 /*
  * What missing lines mean, once the whole file is read.  Returns 0 or
  * -EINVAL when the file never said which mode the bond is in.
@@ -233,8 +365,10 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 	if (!(c->seen & PROC_SEEN_ARP) && (c->seen & PROC_SEEN_DOWNDELAY))
 		bc_u32_set(&b->arp_interval_ms, 0);
 
-	if (!bc_u32_known(&b->mode) || b->mode.v != BC_MODE_8023AD)
+	if (!bc_u32_known(&b->mode) || b->mode.v != BC_MODE_8023AD) {
+		detect_cut(c);
 		return 0;
+	}
 	if (!(c->seen & PROC_SEEN_AD))
 		proc_warn(c, "802.3ad bond without an '802.3ad info' line (trimmed paste?)");
 	if (c->seen & PROC_SEEN_NO_AGG) {
@@ -245,6 +379,8 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 		proc_warn(c, "802.3ad bond shows 'System priority' but no active aggregator lines");
 	} else if (!(c->seen & PROC_SEEN_AD)) {
 		/* warned above; nothing tells whether the details were hidden */
+	} else if (c->cut_line && c->cut_before_slaves) {
+		/* cut where the privileged lines would start: not shown, not hidden */
 	} else if (!b->n_slaves && !(c->seen & PROC_SEEN_ADSELECT)) {
 		proc_warn(c, "the 802.3ad section ends before its aggregator lines (truncated "
 			     "file?); aggregator and LACP details not reported");
@@ -280,6 +416,7 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 			mark_hidden(&s->partner_oper_port_state);
 		}
 	}
+	detect_cut(c);
 	return 0;
 }
 
@@ -309,28 +446,223 @@ static void drop_last_bond(struct bc_snapshot *snap)
 	snap->n_bonds--;
 }
 
+/*
+ * Pastes carry more than the kernel printed.  These helpers recognise what
+ * people add around and inside the text, so the kernel's values are read and
+ * the additions dropped (each with a warning).
+ */
+
+/* E-mail quoting: "> " or ">> " before the text; bonding lines never start with '>'. */
+static size_t quote_prefix(const char *s, size_t n)
+{
+	size_t k = 0, q = 0;
+
+	for (;;) {
+		size_t j = k;
+
+		while (j < n && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (j < n && s[j] == '>') {
+			k = j + 1;
+			q = k;
+			continue;
+		}
+		return q;
+	}
+}
+
+/*
+ * The bond a shell line names: "cat /proc/net/bonding/bond1", "==>
+ * /proc/net/bonding/bond1 <==" (head/tail of several files).  Returns true
+ * and the name in @hint when the line holds such a path.
+ */
+static bool path_hint(const char *t, char hint[BC_IFNAMSIZ])
+{
+	static const char dir[] = "/proc/net/bonding/";
+	const char *p = strstr(t, dir);
+	size_t n = 0;
+
+	if (!p)
+		return false;
+	p += sizeof(dir) - 1;
+	while (p[n] && !strchr(" \t'\"<>|;&*?", p[n]))
+		n++;
+	hint[0] = '\0';
+	if (n && n < BC_IFNAMSIZ && !memchr(p, ':', n) && !memchr(p, '/', n))
+		snprintf(hint, BC_IFNAMSIZ, "%.*s", (int)n, p);
+	return true;
+}
+
+/*
+ * A shell prompt or a command line: "[root@host ~]# cat ...", "user@h:~$ ...",
+ * "$ cat ...", or a prompt alone at the end of a paste.  The kernel prints
+ * no line that ends in '#' or '$' or starts with "$ ".
+ */
+static bool is_prompt(const char *t)
+{
+	size_t n = strlen(t);
+
+	if (!n)
+		return false;
+	if (t[n - 1] == '#' || t[n - 1] == '$' || !strncmp(t, "$ ", 2))
+		return true;
+	return (strchr(t, '@') && (strstr(t, "# ") || strstr(t, "$ "))) || strstr(t, "]# ") ||
+	       strstr(t, "]$ ");
+}
+
+/*
+ * A mark where the poster cut the paste: "--- snip ---", "<snip>", "[...]",
+ * "...", "(output truncated)", "-- 8< --".  Such a line has no "Key:" form.
+ */
+static bool is_cut_marker(const char *t)
+{
+	char low[64];
+	size_t n = strlen(t), dots = 0, other = 0;
+
+	if (strchr(t, ':') || n >= sizeof(low))
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
+	if (strstr(low, "snip") || strstr(low, "truncat") || strstr(low, "omitted") ||
+	    strstr(low, "8<") || strstr(low, ">8") || strstr(low, "cut here"))
+		return true;
+	if (strstr(t, "\xe2\x80\xa6")) /* U+2026 HORIZONTAL ELLIPSIS */
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '.')
+			dots++;
+		else if (!strchr(" \t-=_~*[]()<>`", t[i]))
+			other++;
+	}
+	return dots >= 3 && !other;
+}
+
+/*
+ * Remove an annotation from a value line: a '#' that follows whitespace
+ * (interface names may hold '#', but never whitespace before it) or an
+ * arrow "<--".  Returns true when something was removed.
+ */
+static bool strip_annotation(char *t)
+{
+	for (char *p = t + 1; *p; p++) {
+		if ((p[-1] == ' ' || p[-1] == '\t') && (*p == '#' || !strncmp(p, "<--", 3))) {
+			*p = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Markdown a poster wrapped around a line: "**MII Status: up**", a code
+ * span's backtick at the start or end ("`# cat ...", "[...]`").
+ */
+static char *strip_markup(struct proc_ctx *c, char *t)
+{
+	size_t n = strlen(t);
+	bool did = false;
+
+	/* emphasis around the line, or one end of it left over ("ens36**") */
+	while (n >= 2 && (!strncmp(t, "**", 2) || !strncmp(t, "__", 2))) {
+		t += 2;
+		n -= 2;
+		did = true;
+	}
+	while (n >= 2 && (!strcmp(t + n - 2, "**") || !strcmp(t + n - 2, "__"))) {
+		t[n - 2] = '\0';
+		n -= 2;
+		did = true;
+	}
+	while (n && (t[0] == '`' || t[n - 1] == '`')) {
+		if (t[0] == '`') {
+			t++;
+			n--;
+		} else {
+			t[--n] = '\0';
+		}
+		did = true;
+	}
+	if (did)
+		proc_warn(c, "markdown around the line removed");
+	return trim(t);
+}
+
+/* Handle one line that is not the kernel's; returns true when it was consumed. */
+static bool pasted_line(struct proc_ctx *c, char *t, char next_hint[BC_IFNAMSIZ])
+{
+	char hint[BC_IFNAMSIZ];
+
+	if (path_hint(t, hint)) {
+		/* names the next bond of a multi-file paste */
+		if (hint[0])
+			snprintf(next_hint, BC_IFNAMSIZ, "%s", hint);
+		proc_warn(c, "shell line '%.60s' skipped", t);
+		return true;
+	}
+	if (!strncmp(t, "```", 3) || !strncmp(t, "~~~", 3) || !strcmp(t, "`")) {
+		proc_warn(c, "markdown fence '%.20s' skipped", t);
+		return true;
+	}
+	if (t[0] == '#' || !strncmp(t, "//", 2)) {
+		proc_warn(c, "comment line '%.60s' skipped (not the kernel's text)", t);
+		return true;
+	}
+	if (is_prompt(t)) {
+		proc_warn(c, "shell prompt '%.60s' skipped", t);
+		return true;
+	}
+	if (is_cut_marker(t)) {
+		if (!c->cut_line) {
+			c->cut_line = c->lineno;
+			c->cut_before_slaves = !c->slave && !c->n_closed;
+		}
+		/*
+		 * A cut in the master block leaves master lines after it; after a
+		 * slave block, what follows belongs to no block shown until a new
+		 * one starts (it must not land on the bond).
+		 */
+		if (c->slave || c->n_closed) {
+			close_slave(c);
+			c->sec = PROC_SEC_ORPHAN;
+		}
+		proc_warn(c, "'%.40s' marks a cut: text that the kernel printed here is missing",
+			  t);
+		return true;
+	}
+	return false;
+}
+
 /* Scan every line; returns 0, -EINVAL (with @err set) or -ENOMEM. */
-static int scan(struct proc_ctx *c, const char *text, size_t len, struct bc_error *err)
+static int scan(struct proc_ctx *c, const char *text, size_t len, char next_hint[BC_IFNAMSIZ],
+		struct bc_error *err)
 {
 	char line[BC_PROC_LINE_MAX];
 	bool header = false;
-	unsigned int binary_lines = 0;
-	size_t pos = 0;
+	unsigned int binary_lines = 0, skipped = 0;
+	size_t pos = 0, quoted = 0, first_line = 0;
+	char first[96] = "";
 
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
 		pos = 3; /* UTF-8 byte order mark from an editor */
 	while (pos < len && !c->rc) {
+		size_t at = pos;
 		const char *s = text + pos;
 		const char *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		size_t q;
 		char *t;
 
 		pos += n + (nl ? 1 : 0);
 		c->lineno++;
 		if (n && s[n - 1] == '\r')
 			n--;
+		q = quote_prefix(s, n);
+		if (q) {
+			s += q;
+			n -= q;
+			quoted++;
+		}
 		if (!header) {
-			char what[96];
 			size_t k = 0;
 
 			while (k < n && (s[k] == ' ' || s[k] == '\t'))
@@ -342,13 +674,35 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, struct bc_erro
 				bc_utf8_sanitize(line, sizeof(line), s + k, n - k, '?');
 				header_version(c, trim(line + strlen(HEADER)));
 				header = true;
+				if (skipped)
+					proc_warn_at(c, first_line,
+						     "%u line%s before the header skipped (a shell "
+						     "prompt or a comment: not the kernel's text)",
+						     skipped, skipped == 1 ? "" : "s");
 				continue;
 			}
-			describe_line(what, sizeof(what), s + k, n - k);
-			return bc_error_set(err, -EINVAL,
-					    "%s: expected a line '" HEADER
-					    " ...' at line %zu, found %s",
-					    c->bond->name, c->lineno, what);
+			if (!has_binary(s, n) && n - k < BC_PROC_LINE_MAX &&
+			    memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE))) {
+				/* the header after a prompt on one line, or with its start lost */
+				const char *h =
+					memmem(s + k, n - k, HEADER_CORE, strlen(HEADER_CORE));
+				size_t off = (size_t)(h - s) + strlen(HEADER_CORE);
+
+				bc_utf8_sanitize(line, sizeof(line), s + off, n - off, '?');
+				header_version(c, trim(line));
+				header = true;
+				proc_warn(c,
+					  "the header line is damaged or follows other text; read "
+					  "from 'Channel Bonding Driver:'");
+				continue;
+			}
+			if (!skipped++) {
+				first_line = c->lineno;
+				describe_line(first, sizeof(first), s + k, n - k);
+			}
+			if (has_binary(s, n) && skipped > MAX_BINARY_LINES)
+				break; /* a binary file, not a paste with a preamble */
+			continue;
 		}
 		if (has_binary(s, n)) {
 			if (++binary_lines > MAX_BINARY_LINES) {
@@ -372,9 +726,19 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, struct bc_erro
 		if (!*t)
 			continue;
 		if (starts_with(t, HEADER)) {
-			proc_warn(c, "a second '" HEADER "' header: the file holds more than "
-				     "one bond; only the first was read");
+			c->next_header = at; /* the next bond of a multi-file paste */
 			break;
+		}
+		t = strip_markup(c, t);
+		if (!*t)
+			continue;
+		if (pasted_line(c, t, next_hint))
+			continue;
+		if (strip_annotation(t)) {
+			if (!c->n_annotations++)
+				proc_warn(c, "an annotation after the kernel's value was removed "
+					     "(the text after ' #' or ' <--')");
+			t = trim(t);
 		}
 		body_line(c, t);
 	}
@@ -382,30 +746,77 @@ static int scan(struct proc_ctx *c, const char *text, size_t len, struct bc_erro
 		c->rc = 0; /* slave cap reached, already warned */
 	if (!header)
 		return bc_error_set(err, -EINVAL,
-				    "%s: expected a line '" HEADER " ...' at line 1, found %s",
-				    c->bond->name, len ? "only blank lines" : "an empty file");
+				    "%s: expected a line '" HEADER " ...' at line %zu, found %s%s",
+				    c->bond->name, skipped ? first_line : 1,
+				    !len      ? "an empty file"
+				    : skipped ? first
+					      : "only blank lines",
+				    skipped > 1 ? " (and no header in the lines after it)" : "");
+	if (quoted && c->lineno)
+		proc_warn_at(c, 1, "e-mail quoting ('> ') removed from %zu lines", quoted);
 	return c->rc;
 }
 
-int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc_snapshot *snap,
-		  struct bc_error *err)
+/*
+ * A multi-bond paste names its next bonds by shell lines; without one, the
+ * next name follows the previous: bond0 -> bond1, else NAME-2.
+ */
+static void next_name(const struct bc_snapshot *snap, const char *prev, const char *hint,
+		      char out[BC_IFNAMSIZ])
+{
+	size_t n = strlen(prev), d = n;
+
+	if (hint && *hint && !bc_snapshot_find_bond(snap, hint)) {
+		snprintf(out, BC_IFNAMSIZ, "%s", hint);
+		return;
+	}
+	while (d && prev[d - 1] >= '0' && prev[d - 1] <= '9')
+		d--;
+	for (unsigned int k = 1; k < 1000; k++) {
+		if (d < n)
+			snprintf(out, BC_IFNAMSIZ, "%.*s%lu", (int)d, prev,
+				 strtoul(prev + d, NULL, 10) + k);
+		else
+			snprintf(out, BC_IFNAMSIZ, "%.11s-%u", prev, k + 1);
+		if (!bc_snapshot_find_bond(snap, out))
+			return;
+	}
+}
+
+/* The bond name a shell line before the header gives ("cat /proc/net/bonding/X"). */
+static void preamble_hint(const char *text, size_t len, char hint[BC_IFNAMSIZ])
+{
+	size_t pos = 0;
+
+	hint[0] = '\0';
+	while (pos < len) {
+		const char *s = text + pos;
+		const char *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		char line[256];
+
+		if (n >= strlen(HEADER) && memmem(s, n, HEADER, strlen(HEADER)))
+			return;
+		bc_utf8_sanitize(line, sizeof(line), s, n < sizeof(line) ? n : sizeof(line) - 1,
+				 '?');
+		path_hint(line, hint);
+		pos += n + (nl ? 1 : 0);
+	}
+	hint[0] = '\0';
+}
+
+/* Parse one bond at @text; *@next receives the offset of the next header or 0. */
+static int parse_one(const char *text, size_t len, const char *bond_name, struct bc_snapshot *snap,
+		     char next_hint[BC_IFNAMSIZ], size_t *next, struct bc_error *err)
 {
 	struct proc_ctx c = {.snap = snap};
 	int rc;
 
-	if (!bond_name || !*bond_name || strlen(bond_name) >= BC_IFNAMSIZ)
-		return bc_error_set(err, -EINVAL,
-				    "expected a bond name of 1 to 15 bytes, found '%.40s'",
-				    bond_name ? bond_name : "(null)");
-	if (len > BC_PROC_MAX_SIZE)
-		return bc_error_set(err, -EFBIG,
-				    "%s: %zu bytes of text; a /proc/net/bonding file is a few KiB, "
-				    "and at most %u bytes are accepted",
-				    bond_name, len, BC_PROC_MAX_SIZE);
+	*next = 0;
 	c.bond = bc_snapshot_add_bond(snap, bond_name);
 	if (!c.bond)
 		return bc_error_set(err, -ENOMEM, "out of memory");
-	rc = scan(&c, text ? text : "", text ? len : 0, err);
+	rc = scan(&c, text, len, next_hint, err);
 	if (!rc)
 		rc = finish(&c, err);
 	if (!rc && c.rc)
@@ -420,8 +831,121 @@ int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc
 		drop_last_bond(snap);
 		return rc;
 	}
+	*next = c.next_header;
+	return 0;
+}
+
+/*
+ * bond_name: the caller's name (--name) or NULL; fallback: the name of the
+ * file's stem when it is an interface name, or NULL.  Without bond_name the
+ * text's own shell line wins, then the fallback, then "bond0", with a note.
+ */
+static int parse_named(const char *text, size_t len, const char *bond_name, const char *fallback,
+		       struct bc_snapshot *snap, struct bc_error *err)
+{
+	char name[BC_IFNAMSIZ] = "bond0", hint[BC_IFNAMSIZ] = "";
+	const char *why = NULL;
+	size_t off = 0, next;
+	int rc;
+
+	if (bond_name && (!*bond_name || strlen(bond_name) >= BC_IFNAMSIZ))
+		return bc_error_set(err, -EINVAL,
+				    "expected a bond name of 1 to 15 bytes, found '%.40s'",
+				    bond_name);
+	if (len > BC_PROC_MAX_SIZE)
+		return bc_error_set(err, -EFBIG,
+				    "%s: %zu bytes of text; a /proc/net/bonding file is a few KiB, "
+				    "and at most %u bytes are accepted",
+				    bond_name ? bond_name : "the text", len, BC_PROC_MAX_SIZE);
+	if (!text)
+		text = "";
+	if (bond_name) {
+		snprintf(name, sizeof(name), "%s", bond_name);
+	} else {
+		char said[BC_IFNAMSIZ];
+
+		preamble_hint(text, len, said);
+		if (said[0]) {
+			snprintf(name, sizeof(name), "%s", said);
+			why = "a shell line in the text names it";
+		} else if (fallback && *fallback && strlen(fallback) < BC_IFNAMSIZ)
+			snprintf(name, sizeof(name), "%s", fallback);
+		else
+			why = "neither the file name nor the text names it";
+		if (bc_snapshot_find_bond(snap, name)) {
+			char taken[BC_IFNAMSIZ];
+
+			snprintf(taken, sizeof(taken), "%s", name);
+			next_name(snap, taken[0] ? taken : "bond0", NULL, name);
+			why = "an earlier input has a bond of that name";
+		}
+	}
+	rc = parse_one(text, len, name, snap, hint, &next, err);
+	if (rc)
+		return rc;
+	if (why && bc_snapshot_warn(snap, "%s: read as '%s' (%s); give --name NAME to name it",
+				    name, name, why) < 0)
+		return bc_error_set(err, -ENOMEM, "out of memory");
+	while (next && next < len) {
+		char prev[BC_IFNAMSIZ];
+		struct bc_error e2 = {0};
+		size_t base = off + next;
+
+		snprintf(prev, sizeof(prev), "%s", snap->bonds[snap->n_bonds - 1].name);
+		next_name(snap, prev, hint, name);
+		hint[0] = '\0';
+		if (bc_snapshot_warn(snap,
+				     "%s: the text holds another bond after %s (a paste of several "
+				     "files); read as '%s'",
+				     name, prev, name) < 0)
+			return bc_error_set(err, -ENOMEM, "out of memory");
+		rc = parse_one(text + base, len - base, name, snap, hint, &next, &e2);
+		if (rc == -ENOMEM)
+			return bc_error_set(err, rc, "%s", e2.msg);
+		if (rc) {
+			if (bc_snapshot_warn(snap, "%s: not read: %s", name, e2.msg) < 0)
+				return bc_error_set(err, -ENOMEM, "out of memory");
+			break;
+		}
+		off = base;
+	}
 	snap->have |= BC_HAVE_PROC;
 	return 0;
+}
+
+int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc_snapshot *snap,
+		  struct bc_error *err)
+{
+	return parse_named(text, len, bond_name, NULL, snap, err);
+}
+
+/*
+ * The bond name a file's stem gives: "bond0", "bond0.txt" -> bond0
+ * (a text extension dropped), when the rest is an interface name.
+ */
+static void stem_name(const char *path, char out[BC_IFNAMSIZ])
+{
+	static const char *const ext[] = {".txt", ".log", ".out", ".proc", ".text"};
+	const char *base = strrchr(path, '/');
+	char buf[256];
+	size_t n;
+
+	out[0] = '\0';
+	base = base ? base + 1 : path;
+	snprintf(buf, sizeof(buf), "%s", base);
+	n = strlen(buf);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t k = strlen(ext[i]);
+
+		if (n > k && !strcasecmp(buf + n - k, ext[i])) {
+			buf[n - k] = '\0';
+			break;
+		}
+	}
+	if (!buf[0] || strlen(buf) >= BC_IFNAMSIZ || strpbrk(buf, " \t\n:/") || !strcmp(buf, ".") ||
+	    !strcmp(buf, ".."))
+		return;
+	snprintf(out, BC_IFNAMSIZ, "%s", buf);
 }
 
 /* Read at most BC_PROC_MAX_SIZE + 1 bytes (/proc files report st_size 0). */
@@ -476,8 +1000,8 @@ int bc_proc_parse_file(const char *path, const char *bond_name, struct bc_snapsh
 		       struct bc_error *err)
 {
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
+	char *buf = NULL, stem[BC_IFNAMSIZ];
+	size_t len = 0, first;
 	int fd, rc;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -503,10 +1027,11 @@ int bc_proc_parse_file(const char *path, const char *bond_name, struct bc_snapsh
 	close(fd);
 	if (rc)
 		return rc;
-	rc = bc_proc_parse(buf, len, bond_name, snap, err);
+	stem_name(path, stem);
+	first = snap->n_bonds;
+	rc = parse_named(buf, len, bond_name, stem, snap, err);
 	free(buf);
-	if (!rc)
-		snprintf(snap->bonds[snap->n_bonds - 1].origin, sizeof(snap->bonds[0].origin), "%s",
-			 path);
+	for (size_t i = first; !rc && i < snap->n_bonds; i++)
+		snprintf(snap->bonds[i].origin, sizeof(snap->bonds[i].origin), "%s", path);
 	return rc;
 }

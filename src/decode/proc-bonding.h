@@ -17,6 +17,7 @@ enum proc_section {
 	PROC_SEC_SLAVE,	     /* a "Slave Interface:" block */
 	PROC_SEC_ACTOR,	     /* "details actor lacp pdu:" sub-block */
 	PROC_SEC_PARTNER,    /* "details partner lacp pdu:" sub-block */
+	PROC_SEC_ORPHAN,     /* after a cut marker: lines of a block that is not shown */
 };
 
 /* Bond-level lines seen (struct proc_ctx.seen). */
@@ -31,10 +32,29 @@ enum {
 	PROC_SEEN_ADSELECT = 0x080,  /* "Aggregator selection policy", last unprivileged line */
 };
 
-/* Slave-level lines seen (struct proc_ctx.slave_seen). */
+/*
+ * Slave-level lines seen (struct proc_ctx.slave_seen).  A slave block that
+ * lacks a line every earlier block of the same file printed was cut (the
+ * format never drops a line for one slave only, bond_info_show_slave()).
+ */
 enum {
-	PROC_SLAVE_SEEN_MII = 0x01,
+	PROC_SLAVE_SEEN_MII = 0x001,
+	PROC_SLAVE_SEEN_SPEED = 0x002,
+	PROC_SLAVE_SEEN_DUPLEX = 0x004,
+	PROC_SLAVE_SEEN_LFC = 0x008,
+	PROC_SLAVE_SEEN_PERM = 0x010,
+	PROC_SLAVE_SEEN_QUEUE = 0x020,
+	PROC_SLAVE_SEEN_AGG = 0x040,
+	PROC_SLAVE_SEEN_CHURN = 0x080,
+	PROC_SLAVE_SEEN_ACTOR = 0x100,	 /* "details actor lacp pdu:" */
+	PROC_SLAVE_SEEN_PARTNER = 0x200, /* "details partner lacp pdu:" */
 };
+
+/*
+ * Lines every bonding version prints in every slave block: bonding 2.6.1
+ * (2004) printed only these two (no Permanent HW addr yet).
+ */
+#define PROC_SLAVE_ALWAYS (PROC_SLAVE_SEEN_MII | PROC_SLAVE_SEEN_LFC)
 
 struct proc_ctx {
 	struct bc_snapshot *snap;
@@ -45,6 +65,14 @@ struct proc_ctx {
 	unsigned int seen; /* PROC_SEEN_* */
 	unsigned int slave_seen;
 	size_t slave_line;   /* line of the current "Slave Interface:" */
+	unsigned int common_seen; /* AND of slave_seen over the closed blocks before the last */
+	unsigned int last_seen;	  /* slave_seen of the last closed block */
+	size_t n_closed;	  /* slave blocks closed */
+	size_t cut_line;	  /* first cut marker ("--- snip ---", "...") or 0 */
+	bool cut_before_slaves;	  /* the marker came before any slave block */
+	unsigned int n_annotations; /* "# ..." annotations removed from values */
+	size_t next_header;	  /* byte offset of a second header (next bond), or 0 */
+	char name_hint[BC_IFNAMSIZ]; /* bond named by a prompt line ("cat /proc/net/bonding/X") */
 	unsigned int n_warn; /* warnings added by this parse */
 	unsigned int n_warn_dropped;
 	bool unknown_full; /* BC_PROC_MAX_UNKNOWN reached (warned once) */

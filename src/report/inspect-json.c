@@ -153,6 +153,8 @@ static struct json_object *slave_json(const struct bc_slave *s)
 	put(o, "perm_hwaddr", jbstr(&s->perm_hwaddr));
 	put(o, "queue_id", ju32(&s->queue_id));
 	put(o, "mtu", ju32(&s->mtu));
+	put(o, "carrier",
+	    bc_u32_known(&s->carrier) ? json_object_new_boolean(s->carrier.v != 0) : NULL);
 	put(o, "offloads", bc_inspect_json_offloads(&s->offloads));
 	put(o, "aggregator_id", ju32(&s->aggregator_id));
 	put(o, "aggregator_id_status", jstatus(s->aggregator_id.st));
@@ -253,6 +255,9 @@ static struct json_object *bond_json(const struct bc_snapshot *snap, const struc
 
 	put(o, "name", jstr(b->name));
 	put(o, "origin", jtext(b->origin));
+	/* schema 2: a source that shows only part of the bond (issue 13) */
+	put(o, "slaves_incomplete", json_object_new_boolean(b->slaves_incomplete));
+	put(o, "incomplete_reason", b->slaves_incomplete ? jtext(b->incomplete_reason) : NULL);
 	put(o, "driver_version", jtext(b->driver_version));
 	put_bond_options(o, b);
 	put(o, "ad_info", ad_info(b));
@@ -284,6 +289,10 @@ static const char *source_name(enum bc_source_kind k)
 		return "proc-file";
 	case BC_SRC_REPLAY:
 		return "replay";
+	case BC_SRC_IP_FILE:
+		return "ip-file";
+	case BC_SRC_SOS:
+		return "sosreport";
 	default:
 		return "live";
 	}

@@ -146,7 +146,6 @@ static void wrap(FILE *out, const char *prefix, const char *text)
 	fputc('\n', out);
 }
 
-
 /*
  * Netlink reports xmit_hash_policy for every mode, but only these modes hash
  * (bond_mode_uses_xmit_hash() in include/net/bonding.h): show it there only.
@@ -167,18 +166,25 @@ static bool uses_hash(const struct bc_bond *b)
 	}
 }
 
-static void summary(FILE *out, const struct bc_bond *b)
+static void summary(FILE *out, const struct bc_snapshot *snap, const struct bc_bond *b)
 {
 	char t1[32], t2[32], t3[32], t4[32];
 	size_t up = 0;
 
 	for (size_t i = 0; i < b->n_slaves; i++)
 		up += b->slaves[i].mii_status.st == BC_KNOWN && b->slaves[i].mii_status.v == 0;
-	fprintf(out, "%s: %s, MII %s, %zu slave%s (%zu up)\n", b->name,
+	fprintf(out, "%s: %s, MII %s, %zu slave%s (%zu up)%s\n", b->name,
 		tname(&b->mode, bc_mode_name), tname(&b->mii_status, bc_link_status_name),
-		b->n_slaves, b->n_slaves == 1 ? "" : "s", up);
+		b->n_slaves, b->n_slaves == 1 ? "" : "s", up,
+		b->slaves_incomplete ? " shown: the source lists only part" : "");
 	if (b->origin[0])
-		fprintf(out, "  source:      /proc file %s\n", b->origin);
+		fprintf(out, "  source:      %s %s\n",
+			snap->source == BC_SRC_IP_FILE ? "ip listing"
+			: snap->source == BC_SRC_SOS   ? "sosreport file"
+						       : "/proc file",
+			b->origin);
+	if (b->slaves_incomplete)
+		fprintf(out, "  slave list:  incomplete: %s\n", b->incomplete_reason);
 	if (b->driver_version[0])
 		fprintf(out, "  driver:      bonding %s\n", b->driver_version);
 	if ((b->xmit_hash_policy_name[0] || bc_u32_known(&b->xmit_hash_policy)) && uses_hash(b))
@@ -211,8 +217,17 @@ static void summary(FILE *out, const struct bc_bond *b)
 	fprintf(out, "  802.3ad:     lacp_rate %s, lacp_active %s, min_links %s, ad_select %s\n",
 		tname(&b->lacp_rate, bc_lacp_rate_name), tname(&b->lacp_active, onoff_name),
 		tu32(&b->min_links, "", t1, sizeof(t1)), tname(&b->ad_select, bc_ad_select_name));
-	fprintf(out, "  system:      priority %s, MAC %s\n",
-		tu32(&b->ad_actor_sys_prio, "", t1, sizeof(t1)), tstr(&b->ad_actor_system));
+	/*
+	 * Netlink's ad_actor_system is the configured override; all-zero means
+	 * "not set: the bond's own MAC" (bond_3ad.c), not a system MAC of zero.
+	 */
+	if (b->ad_actor_system.st == BC_KNOWN && !strcmp(b->ad_actor_system.v, "00:00:00:00:00:00"))
+		fprintf(out, "  system:      priority %s, MAC %s (ad_actor_system not set)\n",
+			tu32(&b->ad_actor_sys_prio, "", t1, sizeof(t1)),
+			b->mac.st == BC_KNOWN ? b->mac.v : "the bond's own");
+	else
+		fprintf(out, "  system:      priority %s, MAC %s\n",
+			tu32(&b->ad_actor_sys_prio, "", t1, sizeof(t1)), tstr(&b->ad_actor_system));
 	if (b->ad_info_status == BC_KNOWN)
 		fprintf(out,
 			"  aggregator:  id %s, ports %s, actor key %s, partner key %s, "
@@ -225,6 +240,7 @@ static void summary(FILE *out, const struct bc_bond *b)
 		fprintf(out, "  aggregator:  %s\n",
 			b->ad_info_status == BC_NA	 ? "none active"
 			: b->ad_info_status == BC_HIDDEN ? "hidden (needs CAP_NET_ADMIN)"
+			: b->slaves_incomplete		 ? "not shown (the text is cut)"
 							 : "-");
 }
 
@@ -383,7 +399,7 @@ int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 		if (!quiet) {
 			if (i)
 				fputc('\n', out);
-			summary(out, b);
+			summary(out, snap, b);
 			slaves_table(out, b);
 			if (verbose)
 				details(out, b);

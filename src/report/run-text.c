@@ -2,6 +2,7 @@
 /* Text report of a run; see bondcheck/run-report.h. */
 #include <string.h>
 
+#include "bondcheck/ceiling.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/run-report.h"
 #include "bondcheck/units.h"
@@ -56,10 +57,12 @@ static void stream_line(FILE *out, struct json_object *s)
 			bc_json_i64(s, "sent_packets", 0), bc_json_i64(s, "received_packets", 0),
 			bc_json_i64(s, "lost_packets", 0), bc_json_i64(s, "duplicate_packets", 0),
 			bc_json_i64(s, "out_of_order_packets", 0), bc_json_dbl(s, "jitter_ms", 0));
-		if (owd)
-			fprintf(out, "  one-way %.3f..%.3f ms +- %.3f",
-				bc_json_dbl(owd, "min_ms", 0), bc_json_dbl(owd, "max_ms", 0),
-				bc_json_dbl(owd, "bound_ms", 0));
+		if (owd && json_object_object_get(owd, "min_ms"))
+			fprintf(out, "  one-way %.3f..%.3f ms", bc_json_dbl(owd, "min_ms", 0),
+				bc_json_dbl(owd, "max_ms", 0));
+		else if (owd)
+			fprintf(out, "  one-way variation %.3f ms (separate clocks)",
+				bc_json_dbl(owd, "variation_ms", 0));
 		if (reo && bc_json_i64(s, "out_of_order_packets", 0))
 			fprintf(out, "  extent max %lld p99 %lld",
 				bc_json_i64(reo, "extent_max", 0),
@@ -101,7 +104,13 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 					bc_format_rate(bc_json_dbl(d, "ceiling_bps", 0), b,
 						       sizeof(b)),
 					100.0 * bc_json_dbl(d, "efficiency", 0));
-			else
+			if (bc_json_dbl(d, "ceiling_bps", 0) > 0 &&
+			    bc_json_dbl(d, "efficiency", 0) > 1 + BC_EFFICIENCY_TOLERANCE)
+				fprintf(out,
+					" (DEFECT: over the ceiling beyond the %.0f %% tolerance: "
+					"the ceiling is wrong)",
+					100.0 * BC_EFFICIENCY_TOLERANCE);
+			else if (bc_json_dbl(d, "ceiling_bps", 0) <= 0)
 				fprintf(out, "  ceiling unknown (give --link-rate)");
 			fputc('\n', out);
 		}

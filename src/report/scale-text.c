@@ -148,6 +148,8 @@ static void cmp_row(FILE *out, struct json_object *c)
 	numtxt(c, "df", 1, "%.1f", df, sizeof(df));
 	numtxt(c, "p", 1, "%.2g", p, sizeof(p));
 	numtxt(c, "marginal_efficiency", 100, "%.0f %%", me, sizeof(me));
+	if (json_object_object_get(c, "marginal_over_100"))
+		snprintf(me + strlen(me), sizeof(me) - strlen(me), "*");
 	fprintf(out, "  %-5s %3lld -> %-3lld %-12s %9s  %-13s %8s %6s %8s %8s  %s\n",
 		bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0), bc_json_i64(c, "to_n", 0),
 		sl, s, ci, t, df, p, me, bc_json_str(c, "verdict"));
@@ -187,6 +189,18 @@ static void comparisons(FILE *out, struct json_object *doc)
 		if (!shown++)
 			fprintf(out, "  against the smallest configuration:\n");
 		cmp_row(out, b);
+	}
+	for (size_t i = 0; i < bc_json_len(cmps) + bc_json_len(base); i++) {
+		struct json_object *c =
+			i < bc_json_len(cmps)
+				? json_object_array_get_idx(cmps, i)
+				: json_object_array_get_idx(base, i - bc_json_len(cmps));
+
+		if (json_object_object_get(c, "marginal_over_100") &&
+		    (i < bc_json_len(cmps) || !adjacent(cmps, c)))
+			fprintf(out, "  * %s %lld -> %lld: marginal %s\n",
+				bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
+				bc_json_i64(c, "to_n", 0), bc_json_str(c, "marginal_over_100"));
 	}
 	for (size_t i = 0; i < bc_json_len(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);

@@ -16,6 +16,7 @@
 #include <netlink/route/qdisc/tbf.h>
 #include <netlink/route/tc.h>
 
+#include "bondcheck/nl-sock.h"
 #include "traffic/egress.h"
 
 static long sysfs_long(const char *dev, const char *attr)
@@ -52,6 +53,15 @@ static double tbf_rate(struct nl_cache *cache, const char *dev)
 	return r > 0 ? r : 0;
 }
 
+/* Whether NAME sits on a bus device (a NIC, real or emulated), not a virtual one. */
+static bool has_device(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", name);
+	return access(path, F_OK) == 0;
+}
+
 static void fill(struct bc_egress_link *l, const char *name, struct nl_cache *cache)
 {
 	long v;
@@ -62,7 +72,10 @@ static void fill(struct bc_egress_link *l, const char *name, struct nl_cache *ca
 	v = sysfs_long(name, "speed");
 	l->speed_mbps = v > 0 ? (uint32_t)v : 0;
 	l->tbf_bps = tbf_rate(cache, name);
-	bc_link_rate_choose(l->tbf_bps, 0, 0, l->speed_mbps, &l->rate);
+	/* a virtual device (no /sys/class/net/NAME/device: veth, tun, dummy)
+	 * reports a nominal speed it never enforces (veth: SPEED_10000,
+	 * drivers/net/veth.c veth_get_link_ksettings): no rate, not 10 Gbit/s */
+	bc_link_rate_choose(l->tbf_bps, 0, 0, has_device(name) ? l->speed_mbps : 0, &l->rate);
 }
 
 static int same_addr(const struct sockaddr *a, const struct sockaddr_storage *b)
@@ -157,7 +170,7 @@ int bc_egress_find(const struct sockaddr_storage *local, struct bc_egress *e)
 			snprintf(name, sizeof(name), "%s", bond);
 		}
 	}
-	if (sk && nl_connect(sk, NETLINK_ROUTE) == 0)
+	if (sk && bc_nl_connect(sk, NETLINK_ROUTE) == 0)
 		rtnl_qdisc_alloc_cache(sk, &cache);
 	fill(&e->dev, name, cache);
 	if (e->via[0]) {
@@ -243,6 +256,8 @@ static struct json_object *link_json(const struct bc_egress_link *l)
 	json_object_object_add(o, "mtu", json_object_new_int((int)l->mtu));
 	json_object_object_add(o, "speed_mbps", json_object_new_int64(l->speed_mbps));
 	json_object_object_add(o, "tbf_bps", json_object_new_double(l->tbf_bps));
+	/* no bus device (veth, tun, dummy): its speed is nominal, never a rate */
+	json_object_object_add(o, "virtual", json_object_new_boolean(!has_device(l->name)));
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", l->name);
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n > 0) {

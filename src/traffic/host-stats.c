@@ -18,6 +18,7 @@
 #include <netlink/route/qdisc.h>
 #include <netlink/route/tc.h>
 
+#include "bondcheck/nl-sock.h"
 #include "bondcheck/host-stats.h"
 
 static const char *const if_counter_names[BC_HOST_IF_COUNTERS] = {
@@ -125,7 +126,7 @@ static void read_qdiscs(struct bc_host_sample *s)
 	struct nl_sock *sk = nl_socket_alloc();
 	struct nl_cache *cache = NULL;
 
-	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 || rtnl_qdisc_alloc_cache(sk, &cache) < 0)
+	if (!sk || bc_nl_connect(sk, NETLINK_ROUTE) < 0 || rtnl_qdisc_alloc_cache(sk, &cache) < 0)
 		goto out;
 	for (struct nl_object *o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
 		struct rtnl_tc *tc = TC_CAST(o);
@@ -173,7 +174,7 @@ static bool remote_link(int ifindex, int32_t nsid, struct peer_stats *p)
 	struct nl_msg *msg = NULL;
 	bool ok = false;
 
-	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 ||
+	if (!sk || bc_nl_connect(sk, NETLINK_ROUTE) < 0 ||
 	    rtnl_link_build_get_request(ifindex, NULL, &msg) < 0 ||
 	    nla_put_s32(msg, IFLA_TARGET_NETNSID, nsid) < 0)
 		goto out;
@@ -196,7 +197,7 @@ static void read_veth_peers(struct bc_host_sample *s)
 	struct nl_sock *sk = nl_socket_alloc();
 	struct nl_cache *cache = NULL;
 
-	if (!sk || nl_connect(sk, NETLINK_ROUTE) < 0 ||
+	if (!sk || bc_nl_connect(sk, NETLINK_ROUTE) < 0 ||
 	    rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache) < 0)
 		goto out;
 	for (unsigned i = 0; i < s->n_ifs; i++) {

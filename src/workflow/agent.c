@@ -89,8 +89,9 @@ struct session {
 	int64_t deadline_ns; /* whole-phase deadline, CLOCK_MONOTONIC */
 	const char *phase;   /* what must finish by then, for the timeout reply */
 	int phase_ms;
-	unsigned refused; /* error replies so far */
-	int result;	  /* 1: a test ran */
+	unsigned refused;     /* error replies so far */
+	int result;	      /* 1: a test ran */
+	int64_t recv_time_ns; /* CLOCK_REALTIME when the request being answered arrived */
 };
 
 struct agent {
@@ -294,7 +295,9 @@ static int handshake(struct session *s, struct json_object *m)
 	json_object_object_add(o, "protocol", json_object_new_int(BC_CTL_VERSION));
 	json_object_object_add(o, "nonce", json_object_new_string(anonce));
 	json_object_object_add(o, "auth_required", json_object_new_boolean(c->key.len > 0));
-	/* this host's clock, for the client's offset estimate (docs/protocol.md) */
+	/* this host's clock, for the client's offset estimate (docs/protocol.md):
+	 * when the request arrived and when the reply leaves */
+	json_object_object_add(o, "recv_time_ns", json_object_new_int64(s->recv_time_ns));
 	json_object_object_add(o, "time_ns", json_object_new_int64(agent_time_ns(c)));
 	r = bc_ctl_send(s->fd, o, 5000, NULL);
 	json_object_put(o);
@@ -536,6 +539,7 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	r = next_msg(s, c->idle_timeout_ms, &m);
 	if (r < 0)
 		return r;
+	s->recv_time_ns = agent_time_ns(c); /* t2 of the start/started exchange */
 	if (strcmp(bc_ctl_type(m), "start")) {
 		reply_error(fd, BC_CTL_E_UNEXPECTED, "expected start after ready");
 		json_object_put(m);
@@ -567,6 +571,7 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "type", json_object_new_string("started"));
+	json_object_object_add(o, "recv_time_ns", json_object_new_int64(s->recv_time_ns));
 	json_object_object_add(o, "time_ns", json_object_new_int64(agent_time_ns(c)));
 	bc_ctl_send(fd, o, 5000, NULL);
 	json_object_put(o);
@@ -631,6 +636,13 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	{
 		struct json_object *meta = bc_host_metadata_json();
 		struct bc_egress e;
+
+		/* a test clock offset plays another host's clock: not this boot's */
+		if (c->test_clock_offset_ns)
+			json_object_object_add(
+				meta, "boot_id",
+				json_object_new_string(
+					"test-clock-offset (not this boot's clock)"));
 
 		if (bc_egress_find(&t->local, &e) == 0)
 			json_object_object_add(meta, "egress", bc_egress_json(&e));
@@ -890,6 +902,7 @@ static int session(struct session *s)
 		json_object_put(m);
 		return -EPROTO;
 	}
+	s->recv_time_ns = agent_time_ns(c); /* the hello arrived: t2 of the exchange */
 	r = handshake(s, m);
 	if (r < 0)
 		return r;

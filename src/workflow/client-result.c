@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/findings.h"
@@ -39,6 +40,29 @@ static int64_t retrans(struct json_object *snap)
 		       : 0;
 }
 
+/*
+ * Messages of stream @i newly lost in this interval: the cumulative count is
+ * the larger of the receiver's sequence gaps and what was sent by the end of
+ * the previous interval (@ptx) but has not arrived by now (@rx); never less
+ * than before.  The duplicates the receiver counted are not arrivals.
+ */
+static int64_t ivl_lost(struct bc_ivl_state *st, uint32_t i, struct json_object *ptx,
+			struct json_object *rx, struct json_object *prx)
+{
+	int64_t gap = bc_json_i64(rx, "lost_packets", 0);
+	int64_t missing =
+		bc_json_i64(ptx, "sent_packets", 0) - bc_json_i64(rx, "received_packets", 0);
+	uint64_t cum = (uint64_t)(gap > missing ? (gap > 0 ? gap : 0) : missing), prev;
+
+	if (!st->lost_cum) /* no memory for the state: the sequence gaps alone */
+		return gap - bc_json_i64(prx, "lost_packets", 0);
+	prev = st->lost_cum[i];
+	if (cum < prev)
+		cum = prev;
+	st->lost_cum[i] = cum;
+	return (int64_t)(cum - prev);
+}
+
 /* One interval from the agent's cumulative snapshot and ours taken now. */
 void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct bc_ivl_state *st,
 			struct json_object *msg)
@@ -47,6 +71,8 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 	double now = bc_json_dbl(msg, "seconds", 0), dt = now - st->prev_t, sum = 0;
 
 	json_object_object_get_ex(msg, "streams", &agent);
+	if (!st->lost_cum)
+		st->lost_cum = calloc(t->n ? t->n : 1, sizeof(*st->lost_cum));
 	o = json_object_new_object();
 	json_object_object_add(o, "index", json_object_new_int((int)bc_json_i64(msg, "index", 0)));
 	json_object_object_add(o, "start_s", json_object_new_double(st->prev_t));
@@ -80,8 +106,7 @@ void bc_client_interval(const struct bc_client_cfg *c, struct bc_test *t, struct
 						      bc_json_i64(prx, "received_packets", 0)));
 			json_object_object_add(
 				s, "lost_packets",
-				json_object_new_int64(bc_json_i64(rx, "lost_packets", 0) -
-						      bc_json_i64(prx, "lost_packets", 0)));
+				json_object_new_int64(ivl_lost(st, i, ptx, rx, prx)));
 			json_object_object_add(
 				s, "out_of_order_packets",
 				json_object_new_int64(bc_json_i64(rx, "out_of_order_packets", 0) -
@@ -134,11 +159,16 @@ struct json_object *bc_client_merge_streams(struct bc_test *t, struct json_objec
 	static const char *const tx_keys[] = {"sent_packets", "sent_bytes",  "send_errors",
 					      "enobufs",      "offered_bps", "send_rate_bps",
 					      "limited_by",   NULL};
-	static const char *const rx_keys[] = {"received_packets",     "received_bytes",
-					      "lost_packets",	      "duplicate_packets",
-					      "out_of_order_packets", "late_packets",
-					      "goodput_bps",	      "jitter_ms",
-					      "reordering",	      "proc_udp_drops",
+	static const char *const rx_keys[] = {"received_packets",
+					      "received_bytes",
+					      "lost_packets",
+					      "duplicate_packets",
+					      "out_of_order_packets",
+					      "late_packets",
+					      "goodput_bps",
+					      "jitter_ms",
+					      "reordering",
+					      "proc_udp_drops",
 					      NULL};
 	struct json_object *local = bc_test_results_json(t), *arr = json_object_new_array();
 
@@ -206,34 +236,52 @@ static double ceiling(const struct bc_client_cfg *c, const struct bc_test *t,
 	bool have = bc_egress_find(&t->local, &e) == 0;
 
 	in.mtu = have ? e.dev.mtu : 1500;
-	if (c->link_rate_bps > 0) {
-		rate = (struct bc_link_rate){c->link_rate_bps, c->link_conv, BC_RATE_OPTION};
-	} else if (have && e.is_bond && e.n_slaves) {
+	if (have && e.is_bond && e.n_slaves) {
 		uint64_t used = 0;
+		unsigned unknown = 0;
 
+		/* a per-link rate (--link-rate, a slave's tbf or speed) is each
+		 * slave's, never the bond's as one link */
 		for (unsigned i = 0; i < e.n_slaves; i++) {
-			in.rate_bps = e.slaves[i].rate.rate_bps;
-			in.conv = e.slaves[i].rate.conv;
+			rate = c->link_rate_bps > 0
+				       ? (struct bc_link_rate){c->link_rate_bps, c->link_conv,
+							       BC_RATE_OPTION}
+				       : e.slaves[i].rate;
+			in.rate_bps = rate.rate_bps;
+			in.conv = rate.conv;
 			g[i] = in.rate_bps > 0 && bc_ceiling_link(&in, &out, NULL) == 0
 				       ? out.goodput_bps
 				       : 0;
+			unknown += g[i] <= 0;
 			used |= 1ull << i;
 		}
-		if (bc_ceiling_bond(e.bond_mode, g, e.n_slaves, e.bond_mode == 1 ? 1 : used, &total,
-				    NULL) < 0)
+		if (unknown || bc_ceiling_bond(e.bond_mode, g, e.n_slaves,
+					       e.bond_mode == 1 ? 1 : used, &total, NULL) < 0)
 			total = 0;
+		if (unknown)
+			json_object_array_add(
+				notes, json_object_new_string(
+					       "bond ceiling unknown: a slave has no rate (no tbf, "
+					       "no enforced speed; give --link-rate, which applies "
+					       "to each slave)"));
+		if (c->link_rate_bps > 0)
+			json_object_object_add(l, "slave_rate_bps",
+					       json_object_new_double(c->link_rate_bps));
 		json_object_object_add(l, "interface", json_object_new_string(e.dev.name));
 		json_object_object_add(l, "bond_mode", json_object_new_int(e.bond_mode));
 		json_object_object_add(l, "slaves", json_object_new_int((int)e.n_slaves));
-		json_object_array_add(
-			notes,
-			json_object_new_string(
-				"bond ceiling assumes every slave carries test traffic (hash "
-				"modes: an upper "
-				"bound until placement or capture says which links were used)"));
+		if (total > 0)
+			json_object_array_add(
+				notes,
+				json_object_new_string(
+					"bond ceiling assumes every slave carries test traffic "
+					"(hash modes: an upper bound until placement or capture "
+					"says which links were used)"));
 		json_object_object_add(l, "mtu", json_object_new_int((int)in.mtu));
 		json_object_object_add(result, "link", l);
 		return total;
+	} else if (c->link_rate_bps > 0) {
+		rate = (struct bc_link_rate){c->link_rate_bps, c->link_conv, BC_RATE_OPTION};
 	} else if (have) {
 		rate = e.dev.rate;
 	} else {
@@ -284,8 +332,9 @@ void bc_client_summarize(const struct bc_client_cfg *c, struct bc_test *t, struc
 		o = json_object_new_object();
 		json_object_object_add(o, "goodput_bps", json_object_new_double(sum[d]));
 		json_object_object_add(o, "ceiling_bps", json_object_new_double(ceil));
-		json_object_object_add(o, "efficiency",
-				       json_object_new_double(bc_efficiency(sum[d], ceil)));
+		json_object_object_add(
+			o, "efficiency",
+			ceil > 0 ? json_object_new_double(bc_efficiency(sum[d], ceil)) : NULL);
 		json_object_object_add(s, d ? "agent-to-client" : "client-to-agent", o);
 	}
 	json_object_object_add(res, "sum", s);
@@ -293,7 +342,22 @@ void bc_client_summarize(const struct bc_client_cfg *c, struct bc_test *t, struc
 	json_object_object_add(res, "goodput_bps",
 			       json_object_new_double(any[0] ? sum[0] : sum[1]));
 	json_object_object_add(res, "ceiling_bps", json_object_new_double(ceil));
-	json_object_object_add(res, "efficiency", json_object_new_double(eff));
+	json_object_object_add(res, "efficiency", ceil > 0 ? json_object_new_double(eff) : NULL);
+	/* goodput cannot beat the ceiling: beyond the measurement tolerance the
+	 * ceiling is wrong (a rate that is not the bottleneck), a defect */
+	json_object_object_add(
+		res, "efficiency_over_tolerance",
+		json_object_new_boolean(ceil > 0 && eff > 1 + BC_EFFICIENCY_TOLERANCE));
+	if (ceil > 0 && eff > 1 + BC_EFFICIENCY_TOLERANCE) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf),
+			 "DEFECT: efficiency %.1f %% is over 100 %% beyond the %.0f %% measurement "
+			 "tolerance: the ceiling (%.0f bits/s) is not this path's bottleneck; "
+			 "the figure is not a measurement of the link",
+			 100.0 * eff, 100.0 * BC_EFFICIENCY_TOLERANCE, ceil);
+		json_object_array_add(notes, json_object_new_string(buf));
+	}
 }
 
 struct json_object *bc_client_end_json(struct json_object *counters, struct json_object *meta)
@@ -408,22 +472,36 @@ void bc_client_notes(struct json_object *streams, struct json_object *ends,
 void bc_clock_sample(struct bc_clock_est *ce, struct json_object *reply, uint64_t t1, uint64_t t4)
 {
 	struct json_object *v;
-	int64_t a, bound;
+	int64_t a, bound, offset;
 
 	if (!json_object_object_get_ex(reply, "time_ns", &v) ||
 	    !json_object_is_type(v, json_type_int) || t4 < t1 || t4 - t1 > INT64_MAX / 2)
 		return; /* no agent time, or our clock stepped back */
 	a = json_object_get_int64(v);
-	bound = (int64_t)((t4 - t1) / 2);
+	if (json_object_object_get_ex(reply, "recv_time_ns", &v) &&
+	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) <= a &&
+	    a - json_object_get_int64(v) <= (int64_t)(t4 - t1)) {
+		/* RFC 5905 section 8: the agent's request arrival t2 and reply t3
+		 * take its own work out of the round trip: offset =
+		 * ((t2 - t1) + (t3 - t4)) / 2, within +- ((t4 - t1) - (t3 - t2)) / 2 */
+		int64_t t2 = json_object_get_int64(v);
+
+		bound = ((int64_t)(t4 - t1) - (a - t2)) / 2;
+		offset = ((int64_t)((uint64_t)t2 - t1) + (int64_t)((uint64_t)a - t4)) / 2;
+	} else {
+		/* an older agent stamps only its reply: a - (t1 + t4) / 2, and its
+		 * work before the reply counts in the bound */
+		bound = (int64_t)((t4 - t1) / 2);
+		offset = (int64_t)((uint64_t)a - t1) - bound;
+	}
 	if (!ce->n || bound < ce->bound_ns) {
-		/* a - (t1 + t4) / 2 without overflowing the sum */
-		ce->offset_ns = (int64_t)((uint64_t)a - t1) - bound;
+		ce->offset_ns = offset;
 		ce->bound_ns = bound;
 	}
 	ce->n++;
 }
 
-void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
+void bc_client_clock(const struct bc_clock_est *ce, bool shared_clock, struct json_object *res,
 		     struct json_object *streams, struct json_object *notes)
 {
 	double off = (double)ce->offset_ns / 1e6, bound = (double)ce->bound_ns / 1e6;
@@ -435,52 +513,55 @@ void bc_client_clock(const struct bc_clock_est *ce, struct json_object *res,
 		json_object_object_add(c, "agent_minus_client_ms", json_object_new_double(off));
 		json_object_object_add(c, "bound_ms", json_object_new_double(bound));
 		json_object_object_add(c, "exchanges", json_object_new_int(ce->n));
+		json_object_object_add(c, "shared", json_object_new_boolean(shared_clock));
 		json_object_object_add(c, "synchronized",
 				       json_object_new_boolean(fabs(off) <= bound));
 		json_object_object_add(res, "clock", c);
 		if (fabs(off) > bound) {
 			char buf[320];
 
-			snprintf(
-				buf, sizeof(buf),
-				"clocks: the agent's clock is %.3f ms %s this host's (+- %.3f ms); "
-				"one-way delays are corrected by it and hold to +- %.3f ms",
-				fabs(off), off > 0 ? "ahead of" : "behind", bound, bound);
+			snprintf(buf, sizeof(buf),
+				 "clocks: the agent's clock is %.3f ms %s this host's (+- %.3f ms)",
+				 fabs(off), off > 0 ? "ahead of" : "behind", bound);
 			json_object_array_add(notes, json_object_new_string(buf));
 		}
 	}
 	for (size_t i = 0; i < bc_json_len(streams); i++) {
 		struct json_object *s = json_object_array_get_idx(streams, i), *rx, *d;
-		bool rev = !strcmp(bc_json_str(s, "direction"), "agent-to-client");
-		/* transit = delay + (receiver clock - sender clock) */
-		double corr = rev ? -off : off;
 
 		if (!json_object_object_get_ex(s, "receiver", &rx) ||
 		    !json_object_object_get_ex(rx, "transit_min_ms", &d))
 			continue;
 		transit = true;
-		if (ce->n) {
-			d = json_object_new_object();
+		d = json_object_new_object();
+		/* the spread of transit times needs no common clock */
+		json_object_object_add(
+			d, "variation_ms",
+			json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0) -
+					       bc_json_dbl(rx, "transit_min_ms", 0)));
+		if (shared_clock) {
+			/* one kernel, one CLOCK_REALTIME: the transit is the delay */
 			json_object_object_add(
 				d, "min_ms",
-				json_object_new_double(bc_json_dbl(rx, "transit_min_ms", 0) -
-						       corr));
+				json_object_new_double(bc_json_dbl(rx, "transit_min_ms", 0)));
 			json_object_object_add(
 				d, "max_ms",
-				json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0) -
-						       corr));
-			json_object_object_add(d, "bound_ms", json_object_new_double(bound));
-			json_object_object_add(s, "one_way_delay", d);
+				json_object_new_double(bc_json_dbl(rx, "transit_max_ms", 0)));
+			json_object_object_add(d, "bound_ms", json_object_new_double(0));
 		}
+		json_object_object_add(
+			d, "clock", json_object_new_string(shared_clock ? "shared" : "separate"));
+		json_object_object_add(s, "one_way_delay", d);
 		json_object_object_del(rx, "transit_min_ms");
 		json_object_object_del(rx, "transit_max_ms");
 	}
-	if (!ce->n && transit)
+	if (!shared_clock && transit)
 		json_object_array_add(
-			notes,
-			json_object_new_string("one-way delay: not reported; the agent did not "
-					       "say its clock (an older bondcheck), so the two "
-					       "hosts' clocks cannot be related"));
+			notes, json_object_new_string(
+				       "one-way delay: only its variation is given; the ends run "
+				       "on different kernels (boot_id), so their clocks differ by "
+				       "an offset no exchange over the network pins below its "
+				       "round trip"));
 }
 
 int bc_client_flaps(struct json_object *ends, struct json_object *findings)
@@ -504,8 +585,8 @@ int bc_client_flaps(struct json_object *ends, struct json_object *findings)
 			double t;
 
 			/* a link that went down and stayed down is slave-down, not a flap */
-			if (ch > 0 && bc_link_ended_down(json_object_object_get(ends, hosts[h]),
-							 name, &t))
+			if (ch > 0 &&
+			    bc_link_ended_down(json_object_object_get(ends, hosts[h]), name, &t))
 				ch--;
 			if (ch <= 0)
 				continue;

@@ -8,6 +8,7 @@
  * client sends; -R: the agent sends, its captures are the "rx:" links.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/json-get.h"
@@ -109,11 +110,34 @@ static void fill_links(struct bc_ledger_in *in, struct json_object *an, struct j
 			driver_drops(rbond, ifname_of(name), r);
 			/* a veth slave: its peer's tx_dropped is this slave's backlog refusing */
 			r->peer_tx_dropped = bc_json_i64(c, "peer_tx_dropped", -1);
-			r->peer_is_sender = json_object_get_boolean(
-				json_object_object_get(c, "peer_enslaved"));
+			r->peer_is_sender =
+				json_object_get_boolean(json_object_object_get(c, "peer_enslaved"));
 			r->rx_nohandler = bc_json_i64(c, "rx_nohandler", -1);
 		}
 	}
+}
+
+/* A sysctl of @end's metadata as a number, -1 when absent. */
+static int64_t sysctl_i64(struct json_object *end, const char *name)
+{
+	const char *v = bc_json_str(path(end, "metadata", "sysctls", NULL), name);
+	char *e;
+	long long x;
+
+	if (!v[0])
+		return -1;
+	x = strtoll(v, &e, 10);
+	return e == v || x < 0 ? -1 : (int64_t)x;
+}
+
+/* The largest UDP payload one IP packet carries over both ends' egress MTUs; 0 unknown. */
+static uint32_t datagram_max(struct json_object *snd, struct json_object *rcv, bool v6)
+{
+	int64_t a = bc_json_i64(path(snd, "metadata", "egress", NULL), "mtu", 0);
+	int64_t b = bc_json_i64(path(rcv, "metadata", "egress", NULL), "mtu", 0);
+	int64_t m = a > 0 && (b <= 0 || a < b) ? a : b, hdr = (v6 ? 40 : 20) + 8;
+
+	return m > hdr ? (uint32_t)(m - hdr) : 0;
 }
 
 /* Fill @in from the result; false when the run is not a one-way UDP run. */
@@ -185,6 +209,16 @@ static bool gather(struct bc_ledger_in *in, struct json_object *an, struct json_
 	in->rcv_in_errors = bc_json_i64(rsnmp, "Udp.InErrors", -1);
 	in->rcv_buf_errors = bc_json_i64(rsnmp, "Udp.RcvbufErrors", -1);
 	in->rcv_reasm_fails = bc_json_i64(rsnmp, "Ip.ReasmFails", -1);
+	in->rcv_reasm_reqds = bc_json_i64(rsnmp, "Ip.ReasmReqds", -1);
+	in->rcv_reasm_oks = bc_json_i64(rsnmp, "Ip.ReasmOKs", -1);
+	in->rcv_reasm_timeout = bc_json_i64(rsnmp, "Ip.ReasmTimeout", -1);
+	in->frag_messages = u64(fr, "messages_arrived");
+	in->frag_complete = u64(fr, "complete");
+	in->frag_arrived = u64(fr, "fragments_arrived");
+	in->ipfrag_high_thresh = sysctl_i64(rcv, "net.ipv4.ipfrag_high_thresh");
+	in->ipfrag_time = sysctl_i64(rcv, "net.ipv4.ipfrag_time");
+	in->ipfrag_max_dist = sysctl_i64(rcv, "net.ipv4.ipfrag_max_dist");
+	in->datagram_max = datagram_max(snd, rcv, strchr(in->receiver_addr, ':') != NULL);
 	in->rcv_ip_in_receives = bc_json_i64(rsnmp, "Ip.InReceives", -1);
 	in->softnet_dropped = bc_json_i64(path(rcv, "counters", "softnet", NULL), "dropped", -1);
 	in->shared_kernel = bc_json_str(path(snd, "metadata", NULL, NULL), "boot_id")[0] &&
@@ -198,7 +232,7 @@ static const char *const stage_source[BC_LEDGER_STAGES] = {
 	"sender app (sendmsg successes)",
 	"sender slave captures (datagrams; a fragmented one once)",
 	"receiver slave captures (datagrams any fragment of which arrived)",
-	"receiver captures: whole messages minus predicted FRAG_TOO_FAR",
+	"receiver: unfragmented arrivals + Ip ReasmOKs delta (no counter: captures)",
 	"receiver Udp InDatagrams + InErrors delta",
 	"receiver app",
 };
@@ -208,7 +242,7 @@ static struct json_object *finding_json(const struct bc_ledger_in *in,
 {
 	const struct bc_finding_def *d = bc_findings_lookup(lf->id);
 	struct json_object *o = json_object_new_object(), *ev = json_object_new_object();
-	char buf[400];
+	char buf[800];
 
 	json_object_object_add(o, "id", json_object_new_string(lf->id));
 	json_object_object_add(o, "severity",
@@ -230,7 +264,38 @@ static struct json_object *finding_json(const struct bc_ledger_in *in,
 		 !strcmp(lf->id, "wire-loss") || !strncmp(lf->id, "tx", 2) ? "packets lost"
 									   : "datagrams lost",
 		 lf->subject, lf->host, in->sender, in->receiver, lf->counter);
+	if (lf->advice[0]) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, sizeof(buf) - n, ". Next: %s", lf->advice);
+	}
 	json_object_object_add(o, "advice", json_object_new_string(buf));
+	return o;
+}
+
+/* The reassembly stage's kernel inputs and reason (docs/json.md). */
+static struct json_object *reassembly_json(const struct bc_ledger_in *in, const struct bc_ledger *l)
+{
+	struct json_object *o = json_object_new_object();
+#define I64_OR_NULL(v) ((v) >= 0 ? json_object_new_int64(v) : NULL)
+
+	json_object_object_add(o, "reason", json_object_new_string(l->reasm_reason));
+	json_object_object_add(o, "other_traffic", json_object_new_boolean(l->reasm_other_traffic));
+	json_object_object_add(o, "scope", json_object_new_string("receiver network namespace"));
+	json_object_object_add(o, "fragments_captured",
+			       json_object_new_int64((int64_t)in->frag_arrived));
+	json_object_object_add(o, "messages_fragmented",
+			       json_object_new_int64((int64_t)in->frag_messages));
+	json_object_object_add(o, "messages_whole_at_tap",
+			       json_object_new_int64((int64_t)in->frag_complete));
+	json_object_object_add(o, "reasm_reqds", I64_OR_NULL(in->rcv_reasm_reqds));
+	json_object_object_add(o, "reasm_oks", I64_OR_NULL(in->rcv_reasm_oks));
+	json_object_object_add(o, "reasm_fails", I64_OR_NULL(in->rcv_reasm_fails));
+	json_object_object_add(o, "reasm_timeout", I64_OR_NULL(in->rcv_reasm_timeout));
+	json_object_object_add(o, "ipfrag_high_thresh", I64_OR_NULL(in->ipfrag_high_thresh));
+	json_object_object_add(o, "ipfrag_time", I64_OR_NULL(in->ipfrag_time));
+	json_object_object_add(o, "ipfrag_max_dist", I64_OR_NULL(in->ipfrag_max_dist));
+#undef I64_OR_NULL
 	return o;
 }
 
@@ -270,6 +335,7 @@ int bc_run_ledger(struct json_object *analysis, struct json_object *res, struct 
 									  : "client-to-agent"));
 	json_object_object_add(analysis, "softnet_shared_kernel",
 			       json_object_new_boolean(in.shared_kernel));
+	json_object_object_add(analysis, "reassembly", reassembly_json(&in, &l));
 	nf = json_object_new_array();
 	for (size_t i = 0; i < bc_json_len(old); i++) {
 		struct json_object *f = json_object_array_get_idx(old, i);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # netns traffic tests: traffic.sh CASE, with BC=<path to bondcheck>.
-# Cases: udp-50 udp-200 tcp ipv6 gso auth malformed sender-qdisc errors
+# Cases: udp-50 udp-200 tcp ipv6 gso auth malformed sender-qdisc errors ceilings
 . "$(dirname "$0")/lib.sh"
 
 case_udp_50() {
@@ -213,6 +213,32 @@ case_errors() {
 	client --peer 10.77.2.1 --dport 5301 -t 0.5
 	check "a TCP data port the agent cannot bind (its control port): exit 3" [ "$RC" -eq 3 ]
 	check "... says the port is in use" grep -q "in use" "$WORK/err"
+}
+
+# Ceilings that cannot lie (issue 14 item 6): the client's egress c0 is a veth
+# without a shaper (its 10000 Mb/s is nominal, veth enforces nothing): the
+# ceiling is unknown, not ~9.6 Gbit/s with "efficiency 0.0 %"; then
+# --link-rate 10M below the router's 100 Mbit/s tbf: goodput over the ceiling
+# beyond the stated tolerance is reported as a defect of the ceiling.
+case_ceilings() {
+	topo 100mbit
+	agent
+	client --peer 10.77.2.1 -u -b 20M -t 1 --json
+	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	note "no rate: ceiling $(j .ceiling_bps) efficiency $(j .efficiency) rate source $(j .link.rate_source)"
+	check "a veth's nominal speed is no ceiling: ceiling 0 (unknown)" [ "$(j .ceiling_bps)" = 0 ]
+	check "... its efficiency is null, not 0" [ "$(j .efficiency)" = null ]
+	check "... the rate source is none, not ethtool" [ "$(j .link.rate_source)" = none ]
+	client --peer 10.77.2.1 -u -b 20M -t 1
+	check "text run exits 0" [ "$RC" -eq 0 ]
+	check "... the text says the ceiling is unknown" grep -q "ceiling unknown" "$WORK/out"
+	client --peer 10.77.2.1 -u -b 30M -t 1 --link-rate 10M --json
+	note "--link-rate 10M: goodput $(j .goodput_bps) ceiling $(j .ceiling_bps) efficiency $(j .efficiency)"
+	rate_check "goodput is well over the 10M ceiling (efficiency > 1.5)" within "$(j .efficiency)" 1.5 10
+	check "efficiency_over_tolerance is true" [ "$(j .efficiency_over_tolerance)" = true ]
+	check "a note states the defect" [ "$(j '[.notes[] | select(startswith("DEFECT: efficiency"))] | length')" = 1 ]
+	client --peer 10.77.2.1 -u -b 30M -t 1 --link-rate 10M
+	check "the text states the defect" grep -q "DEFECT: over the ceiling beyond the 3 % tolerance" "$WORK/out"
 }
 
 name=${1:-}

@@ -42,7 +42,7 @@ static void test_table(void **state)
 	assert_int_equal(BC_EXIT_FINDINGS, 1);
 	assert_int_equal(BC_EXIT_USAGE, 2);
 	assert_int_equal(BC_EXIT_ENV, 3);
-	assert_int_equal(BC_EXIT_INPUT, 4);
+	assert_int_equal(BC_EXIT_DATA, 4);
 	/* a failed verdict */
 	assert_int_equal(status("{\"aggregation\": {\"status\": \"fail\"}, \"drivers\": "
 				"{\"status\": \"fail\"}, \"udp_gap\": {\"status\": \"pass\"}}",

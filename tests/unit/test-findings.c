@@ -119,14 +119,17 @@ static void test_case01(void **state)
 
 	(void)state;
 	load("01-8023ad-slave-down-churned-split-agg.txt");
+	/*
+	 * enp1s0f0 is down in aggregator 1 while 2 is active: it carries nothing.
+	 * A down port always sits alone (bond_3ad.c moves it out), so that is
+	 * slave-down with the aggregators as evidence, not a split (issue 13).
+	 */
 	EXPECT("slave-down bond0/enp1s0f0", "lacp-no-partner bond0",
-	       "lacp-split-aggregator bond0/enp1s0f0", "lacp-not-in-sync bond0/enp1s0f1",
-	       "lacp-churned bond0/enp1s0f0", "lacp-churned bond0/enp1s0f1",
-	       "link-failures bond0/enp1s0f0", "link-failures bond0/enp1s0f1");
-	f = find("lacp-split-aggregator", "bond0/enp1s0f0");
-	assert_string_equal(evidence(f, "aggregator_id"), "1");
-	assert_string_equal(evidence(f, "active_aggregator_id"), "2");
-	assert_string_equal(evidence(f, "active_aggregator_ports"), "1 of 2 slaves");
+	       "lacp-not-in-sync bond0/enp1s0f1", "lacp-churned bond0/enp1s0f0",
+	       "lacp-churned bond0/enp1s0f1", "link-failures bond0/enp1s0f0",
+	       "link-failures bond0/enp1s0f1");
+	f = find("slave-down", "bond0/enp1s0f0");
+	assert_string_equal(evidence(f, "aggregator_id"), "1 (active: 2)");
 	f = find("lacp-no-partner", "bond0");
 	assert_string_equal(evidence(f, "ad_partner_mac"), "00:00:00:00:00:00");
 	assert_string_equal(evidence(f, "slaves_without_partner"), "enp1s0f0 (down), enp1s0f1");
@@ -459,7 +462,21 @@ static void test_hidden_is_absence(void **state)
 		b->slaves[i].partner_oper_port_state.st = BC_HIDDEN;
 	}
 	evaluate();
-	EXPECT("lacp-details-hidden bond0");
+	/*
+	 * Two up slaves in different aggregators prove that at most one carries
+	 * traffic, whatever is hidden, but not which: the bond is the subject.
+	 */
+	EXPECT("lacp-details-hidden bond0", "lacp-split-aggregator bond0");
+	assert_string_equal(evidence(find("lacp-split-aggregator", "bond0"), "cause"),
+			    "not-visible");
+	assert_string_equal(evidence(find("lacp-split-aggregator", "bond0"), "slave_aggregators"),
+			    "eth0=1, eth1=2");
+
+	/* a down slave in an aggregator of its own is slave-down, not a split */
+	bc_u32_set(&b->slaves[1].mii_status, BC_LINK_DOWN);
+	evaluate();
+	EXPECT("lacp-details-hidden bond0", "slave-down bond0/eth1");
+	bc_u32_set(&b->slaves[1].mii_status, BC_LINK_UP);
 
 	b->ad_info_status = BC_NOT_REPORTED; /* no source at all: silence */
 	for (size_t i = 0; i < 2; i++) {

@@ -31,8 +31,7 @@ static void base(struct bc_ledger_in *in, uint64_t per_link)
 		in->rx[i].rx_dropped = in->rx[i].rx_missed = in->rx[i].rx_over = 0;
 		in->rx[i].driver_drops = 0;
 	}
-	in->sent_by_app = in->left = in->arrived = in->reassembled = in->read_by_app =
-		3 * per_link;
+	in->sent_by_app = in->left = in->arrived = in->reassembled = in->read_by_app = 3 * per_link;
 	in->snd_buf_errors = 0;
 	in->rcv_in_datagrams = (int64_t)(3 * per_link);
 	in->rcv_in_errors = in->rcv_buf_errors = in->rcv_reasm_fails = 0;
@@ -158,8 +157,7 @@ static void test_nic_then_wire(void **state)
 	in.tx[0].tx_dropped = 5;
 	in.rx[0].rx_dropped = 12;
 	in.rx[0].driver_drops = 20; /* larger: the driver's view wins, not 32 */
-	snprintf(in.rx[0].driver_counter, sizeof(in.rx[0].driver_counter),
-		 "rx_no_buffer_count");
+	snprintf(in.rx[0].driver_counter, sizeof(in.rx[0].driver_counter), "rx_no_buffer_count");
 	in.arrived = in.reassembled = in.read_by_app = 2970;
 	in.rcv_in_datagrams = 2970;
 	bc_ledger_compute(&in, &l);
@@ -334,12 +332,14 @@ static void test_socket_proc_drops(void **state)
 	assert_int_equal(l.st[4].count, 3000);
 	assert_int_equal(l.st[5].drop, 250);
 	assert_int_equal(l.st[5].explained, 250);
-	assert_string_equal(l.st[5].counter, "Udp InErrors +250, socket drops (/proc/net/udp) +250");
+	assert_string_equal(l.st[5].counter,
+			    "Udp InErrors +250, socket drops (/proc/net/udp) +250");
 	f = find(&l, "rx-loss-socket", "agent/bond0");
 	assert_non_null(f);
 	assert_int_equal(f->count, 250);
 	assert_non_null(strstr(f->counter, "socket drops (/proc/net/udp) +250"));
-	/* InErrors unknown: reached_socket cannot be counted, the sockets' drops still name the cause */
+	/* InErrors unknown: reached_socket cannot be counted, the sockets' drops still name the
+	 * cause */
 	in.rcv_in_errors = -1;
 	bc_ledger_compute(&in, &l);
 	assert_false(l.st[4].known);
@@ -468,6 +468,148 @@ static void test_reassembly_fragment_lost(void **state)
 	assert_int_equal(l.n_f, 2);
 }
 
+/*
+ * Issue 14's failing case: 10240-byte UDP over balance-rr, two streams, the
+ * receiver's net.ipv4.ipfrag_high_thresh 20480, no wire loss.  Every one of
+ * the 733 messages reached the receiver's taps whole (5131 fragments), the
+ * kernel reassembled 4 (ReasmOKs +4) and refused 5069 fragments over the
+ * memory limit (ReasmFails +5069: once per fragment, more than the 729
+ * messages that died).  The 729 die at the reassembled stage, for memory.
+ */
+static void reasm_memory_in(struct bc_ledger_in *in)
+{
+	base(in, 0);
+	in->n_tx = in->n_rx = 2;
+	in->tx[0].left = 2566;
+	in->tx[1].left = 2565;
+	in->sent_by_app = in->left = in->arrived = 733;
+	in->reassembled = 733; /* the captures: every message whole at the tap */
+	in->frag_messages = in->frag_complete = 733;
+	in->frag_arrived = 5131;
+	in->rcv_reasm_reqds = 5131;
+	in->rcv_reasm_oks = 4;
+	in->rcv_reasm_fails = 5069;
+	in->rcv_reasm_timeout = 0;
+	in->ipfrag_high_thresh = 20480;
+	in->ipfrag_time = 30;
+	in->ipfrag_max_dist = 64;
+	in->datagram_max = 1472;
+	in->rcv_in_datagrams = 4;
+	in->read_by_app = 4;
+}
+
+static void test_reassembly_memory(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	reasm_memory_in(&in);
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[2].drop, 0);
+	assert_int_equal(l.st[3].count, 4);
+	assert_int_equal(l.st[3].drop, 729);
+	assert_int_equal(l.st[3].explained, 729);
+	assert_int_equal(l.st[4].drop, 0);
+	assert_int_equal(l.st[5].drop, 0);
+	assert_string_equal(l.reasm_reason, "memory");
+	assert_false(l.reasm_other_traffic);
+	assert_non_null(strstr(l.st[3].counter, "Ip ReasmReqds +5131 (fragments; 5131 captured"));
+	f = find(&l, "rx-loss-reassembly", "agent/bond0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 729);
+	assert_int_equal(f->of, 733);
+	assert_non_null(strstr(f->counter, "ReasmFails +5069"));
+	assert_non_null(strstr(f->counter, "net.ipv4.ipfrag_high_thresh (20480 bytes)"));
+	assert_non_null(strstr(f->advice, "raise net.ipv4.ipfrag_high_thresh"));
+	assert_non_null(strstr(f->advice, "at most 1472 bytes"));
+	assert_null(find(&l, "wire-loss", "tx:client/eth0"));
+	assert_null(find(&l, "wire-loss", "tx:client/eth1"));
+	assert_int_equal(l.n_f, 1);
+}
+
+/* The same counters moved by 869 more fragments than the test's: other traffic
+ * in the receiver's namespace; the captures' prediction stands, nothing is
+ * attributed to the kernel, and the stage says why. */
+static void test_reassembly_other_traffic(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+
+	(void)state;
+	reasm_memory_in(&in);
+	in.rcv_reasm_reqds = 6000;
+	bc_ledger_compute(&in, &l);
+	assert_true(l.reasm_other_traffic);
+	assert_int_equal(l.st[3].count, 733);
+	assert_int_equal(l.st[3].drop, 0);
+	assert_non_null(strstr(l.st[3].counter, "other traffic"));
+	assert_int_equal(l.st[4].drop, 729);
+	assert_null(find(&l, "rx-loss-reassembly", "agent/bond0"));
+}
+
+/* Whole at the tap, 10 queues expired (ReasmTimeout +10, ReasmFails +10, one per
+ * queue): the timeout, with ipfrag_time named. */
+static void test_reassembly_timeout(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	reasm_memory_in(&in);
+	in.rcv_reasm_oks = 723;
+	in.rcv_reasm_fails = 10;
+	in.rcv_reasm_timeout = 10;
+	in.rcv_in_datagrams = 723;
+	in.read_by_app = 723;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[3].drop, 10);
+	assert_string_equal(l.reasm_reason, "timeout");
+	f = find(&l, "rx-loss-reassembly", "agent/bond0");
+	assert_non_null(f);
+	assert_int_equal(f->count, 10);
+	assert_non_null(strstr(f->counter, "net.ipv4.ipfrag_time (30 s)"));
+}
+
+/*
+ * test-scenarios/run-frag-reasm.scn's numbers (3 % loss on the eth1 wire,
+ * ipfrag_time 1 s): 489 messages, 54 lost a fragment on eth1.  The captures
+ * split messages whose first fragment was lost (492 messages, 434 whole);
+ * the kernel reassembled 435 and expired 54 queues.  The stage drops 54, all
+ * for the lost fragments; the kernel's timeouts are those same queues.
+ */
+static void test_reassembly_lost_fragment_counters(void **state)
+{
+	struct bc_ledger_in in;
+	struct bc_ledger l;
+	const struct bc_ledger_finding *f;
+
+	(void)state;
+	reasm_memory_in(&in);
+	in.tx[1].lost = 57;
+	in.tx[1].messages_lost = 54;
+	in.sent_by_app = in.left = in.arrived = 489;
+	in.frag_messages = 492;
+	in.frag_complete = in.reassembled = 434;
+	in.frag_arrived = in.rcv_reasm_reqds = 3366;
+	in.rcv_reasm_oks = 435;
+	in.rcv_reasm_fails = in.rcv_reasm_timeout = 54;
+	in.ipfrag_time = 1;
+	in.rcv_in_datagrams = in.read_by_app = 435;
+	bc_ledger_compute(&in, &l);
+	assert_int_equal(l.st[3].count, 435);
+	assert_int_equal(l.st[3].drop, 54);
+	assert_int_equal(l.st[3].explained, 54);
+	assert_string_equal(l.reasm_reason, "lost-fragment");
+	f = find(&l, "rx-loss-reassembly", "tx:client/eth1");
+	assert_non_null(f);
+	assert_int_equal(f->count, 54);
+	assert_non_null(strstr(f->counter, "net.ipv4.ipfrag_time 1 s"));
+	assert_null(find(&l, "rx-loss-reassembly", "agent/bond0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +626,10 @@ int main(void)
 		cmocka_unit_test(test_veth_peer_is_sender),
 		cmocka_unit_test(test_socket_proc_drops),
 		cmocka_unit_test(test_nohandler),
+		cmocka_unit_test(test_reassembly_memory),
+		cmocka_unit_test(test_reassembly_other_traffic),
+		cmocka_unit_test(test_reassembly_timeout),
+		cmocka_unit_test(test_reassembly_lost_fragment_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

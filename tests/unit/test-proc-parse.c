@@ -598,8 +598,13 @@ static void test_second_header_and_speed_forms(void **state)
 	assert_u32(b->mode, BC_MODE_ROUNDROBIN);
 	assert_int_equal(b->n_slaves, 1);
 	assert_st(b->slaves[0].speed_mbps, BC_UNKNOWN);
-	assert_int_equal(snap.n_warnings, 1);
-	assert_non_null(strstr(snap.warnings[0], "more than one bond"));
+	/* a paste of several files is split into its bonds (issue 13) */
+	assert_int_equal(snap.n_bonds, 2);
+	assert_string_equal(snap.bonds[1].name, "bond1");
+	assert_u32(snap.bonds[1].mode, BC_MODE_XOR);
+	assert_int_equal(snap.bonds[1].n_slaves, 1);
+	assert_string_equal(snap.bonds[1].slaves[0].name, "eth9");
+	assert_non_null(strstr(snap.warnings[0], "another bond after bond0"));
 }
 
 int main(void)
