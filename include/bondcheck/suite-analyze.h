@@ -18,7 +18,10 @@
  *   reordering {tcp, udp},
  *   findings[] (merged; each with source, end, expected),
  *   verdicts {aggregation, udp_gap, drivers} (bondcheck/suite-verdict.h),
- *   summary {pass, fail, inconclusive, error_findings}.
+ *   capacity {test, levels, gaps[], selected_ports} (bondcheck/capacity.h),
+ *   verdicts: each also as data (bondcheck/verdict.h),
+ *   summary {pass, fail, inconclusive, not_applicable, error_findings},
+ *   schema_version BC_SUITE_SCHEMA.
  */
 #ifndef BONDCHECK_SUITE_ANALYZE_H
 #define BONDCHECK_SUITE_ANALYZE_H
@@ -28,6 +31,9 @@
 #include "bondcheck/error.h"
 #include "bondcheck/suite-verdict.h"
 #include "bondcheck/udp-search.h"
+
+/* The suite document's schema: 2 adds capacity and the verdicts' structure. */
+#define BC_SUITE_SCHEMA 2
 
 /*
  * bc_suite_analyze() - add the derived members to @doc.  Returns 0;

@@ -20,10 +20,8 @@
 
 #include <json-c/json.h>
 
-/* Aggregation passes at >= 80 % of the mode-aware bond ceiling. */
+/* The older Aggregation threshold, kept as the figures' "threshold" (= BC_VERDICT_CARRIED_PASS). */
 #define BC_VERDICT_AGG_PASS 0.80
-/* Without a ceiling, placed hash modes pass at a speed-up >= 0.8 x links used. */
-#define BC_VERDICT_AGG_SPEEDUP 0.80
 /* UDP gap passes when the no-drop rate is >= 80 % of the bond's UDP ceiling. */
 #define BC_VERDICT_UDP_PASS 0.80
 /* A link at >= 85 % of its own ceiling is saturated ... */
@@ -113,15 +111,15 @@ struct bc_suite_facts {
 void bc_suite_facts_init(struct bc_suite_facts *f);
 
 /*
- * bc_verdict_aggregation() - {"status", "text", "goodput_bps", "baseline_bps",
- * "link_ceiling_bps", "bond_ceiling_bps", "rr_cap_bps", "efficiency",
- * "speedup" (over the best link's ceiling), "speedup_baseline",
- * "cpu_bound", "threshold"}; unknown figures are null.
- *   pass: goodput >= BC_VERDICT_AGG_PASS x the mode-aware ceiling (balance-rr,
- *   xor, 802.3ad, tlb, alb: the sum of the usable slaves' ceilings, or of the
- *   links the unplaced flows used; active-backup, broadcast, no bond: one
- *   link); without a ceiling, placed hash modes pass at a speed-up over the
- *   measured single flow >= BC_VERDICT_AGG_SPEEDUP x links; else inconclusive.
+ * bc_verdict_aggregation() - the Aggregation verdict's figures:
+ * {"status" ("inconclusive" until the answer replaces it), "goodput_bps",
+ * "baseline_bps", "link_ceiling_bps", "bond_ceiling_bps" (the mode-aware
+ * ceiling over the usable slaves), "rr_cap_bps", "efficiency", "speedup"
+ * (over the best link's ceiling), "speedup_baseline", "flows", "placed",
+ * "cpu_bound", "threshold"}; unknown figures are null.  The status, the
+ * levels and the cause come from the capacity model
+ * (src/analyze/suite-answers.c, bondcheck/verdict.h), which compares
+ * carried with potential, never with the usable slaves.
  */
 struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
 
@@ -138,11 +136,17 @@ struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
 struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
 
 /*
- * bc_verdict_drivers() - {"status", "text", "mismatch": [...], "links":
- * [{name, end, driver, speed_mbps, test, ceiling_bps, goodput_bps,
- * utilization, retransmits, drops}], "cause_link", "cause_end", "cause",
- * "cpu_bound"}.
- *   No mismatch: pass, "no mismatch".  With one:
+ * bc_verdict_drivers() - the Drivers verdict's measured per-link judgement,
+ * as data (no sentence: src/report/verdict-text.c renders it): {"status",
+ * "judgement", "mismatch": [...], "links": [{name, end, driver, speed_mbps,
+ * test, ceiling_bps, goodput_bps, utilization, retransmits, drops}],
+ * "cause_link", "cause_end", "cause", "cause_test", "cause_driver",
+ * "cause_utilization", "cause_ceiling_bps", "cause_goodput_bps",
+ * "cause_drops", "cause_frames", "by_ceiling", "active_utilization",
+ * "cpu_bound", "thresholds"}.  judgement: "not-a-bond", "no-mismatch",
+ * "holds-back", "falls-short", "cost-nothing", "ceilings-unknown",
+ * "no-evidence", "unplaced", "active-ok", "active-low", "active-missing".
+ *   No mismatch: pass.  With one:
  *   balance-rr and broadcast (equal shares): a saturated link -- at >=
  *   BC_VERDICT_LINK_NEAR of its own ceiling, or the only one whose queue
  *   overflowed (drops) -- while every peer is at <= BC_VERDICT_LINK_FAR of
@@ -153,8 +157,9 @@ struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
  *   agent's (receiving) slaves, where a slave also holds the bond back when
  *   it is the only one whose NIC dropped on receive, >= BC_VERDICT_RX_DROP_SHARE
  *   of its frames (cause_end says which end, "client" or "agent");
- *   otherwise "the mismatch cost nothing measurable" (pass), or
- *   inconclusive when the ceilings or the per-link evidence are missing.
+ *   otherwise "cost-nothing" (pass), or inconclusive when the ceilings or
+ *   the per-link evidence are missing.  The capacity model's cost of the
+ *   mismatch (suite-answers.c) decides first.
  */
 struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f);
 

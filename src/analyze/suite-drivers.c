@@ -4,43 +4,11 @@
  * offloads, ceilings) cost throughput, and which link is the cause.  Rules
  * and thresholds in bondcheck/suite-verdict.h.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bondcheck/model.h"
-#include "bondcheck/names.h"
 #include "bondcheck/suite-verdict.h"
-#include "bondcheck/units.h"
-
-struct text {
-	char s[2000];
-	size_t n;
-};
-
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void add(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (t->n >= sizeof(t->s) - 1)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		t->n += (size_t)w < sizeof(t->s) - t->n ? (size_t)w : sizeof(t->s) - 1 - t->n;
-}
-
-static const char *rate(double bps)
-{
-	static char buf[4][32];
-	static unsigned i;
-
-	return bc_format_rate(bps, buf[i++ % 4], 32);
-}
 
 /* goodput / own ceiling, or -1 when either is unknown. */
 static double util(const struct bc_suite_link *l)
@@ -143,53 +111,6 @@ static int falls_short(const struct bc_suite_evidence *e, bool *by_ceiling)
 	return cand;
 }
 
-static void link_name(struct text *t, const struct bc_suite_link *l)
-{
-	add(t, "%s", l->name);
-	if (l->driver[0])
-		add(t, " (%s)", l->driver);
-}
-
-/* "eth0 (e1000) 49 %, eth2 (virtio_net) 50 %" of the links other than @skip. */
-static void peers_text(struct text *t, const struct bc_suite_evidence *e, int skip)
-{
-	bool first = true;
-
-	for (size_t i = 0; i < e->n; i++) {
-		double u = util(&e->l[i]);
-
-		if ((int)i == skip)
-			continue;
-		add(t, "%s", first ? "" : ", ");
-		link_name(t, &e->l[i]);
-		if (u >= 0)
-			add(t, " %.0f %%", 100 * u);
-		else
-			add(t, " %s", e->l[i].goodput_bps >= 0 ? rate(e->l[i].goodput_bps) : "?");
-		first = false;
-	}
-}
-
-static void evidence_line(struct text *t, const char *what, const struct bc_suite_evidence *e)
-{
-	add(t, " %s:", what);
-	for (size_t i = 0; i < e->n; i++) {
-		const struct bc_suite_link *l = &e->l[i];
-		double u = util(l);
-
-		add(t, "%s %s %s", i ? ";" : "", l->name,
-		    l->goodput_bps >= 0 ? rate(l->goodput_bps) : "?");
-		if (u >= 0)
-			add(t, " = %.0f %% of %s", 100 * u, rate(l->ceiling_bps));
-		else
-			add(t, " (ceiling unknown)");
-		if (l->retransmits >= 0)
-			add(t, ", %lld retransmits", l->retransmits);
-		add(t, ", %lld drops", l->drops);
-	}
-	add(t, ".");
-}
-
 static struct json_object *links_json(const struct bc_suite_facts *f)
 {
 	struct json_object *a = json_object_new_array();
@@ -231,30 +152,25 @@ static struct json_object *links_json(const struct bc_suite_facts *f)
 	return a;
 }
 
+static struct json_object *num(double v, bool known)
+{
+	return known ? json_object_new_double(v) : NULL;
+}
+
 struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 {
-	struct text t = {0};
-	const char *status = "inconclusive", *cause = NULL;
-	const struct bc_suite_link *cl = NULL;
+	const char *status = "inconclusive", *cause = NULL, *judgement = NULL, *test = NULL;
+	const struct bc_suite_link *cl = NULL, *al = NULL;
 	bool agent = false; /* the cause is one of the agent's (receiving) slaves */
 	bool cpu = false, by_ceiling = true;
-	struct json_object *o, *mm;
+	struct json_object *o, *mm, *th;
 	int c;
 
 	if (!f->n_mismatch) {
 		status = "pass";
-		if (f->mode < 0)
-			add(&t, "no mismatch: the test leaves by one interface, not a bond.");
-		else
-			add(&t,
-			    "no mismatch: the slaves on both ends share driver, speed, offloads "
-			    "and ceiling.");
+		judgement = f->mode < 0 ? "not-a-bond" : "no-mismatch";
 		goto out;
 	}
-	add(&t, "mismatch:");
-	for (size_t i = 0; i < f->n_mismatch; i++)
-		add(&t, "%s %s", i ? ";" : "", f->mismatch[i]);
-	add(&t, ".");
 	if (f->mode == BC_MODE_ROUNDROBIN || f->mode == BC_MODE_BROADCAST) {
 		const struct bc_suite_evidence *e = &f->udp;
 
@@ -273,86 +189,23 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 			}
 		}
 		if (c >= 0) {
-			const char *test = e == &f->udp || e == &f->udp_rx ? "over-rate UDP probe"
-									  : "aggregate TCP test";
-
 			cl = &e->l[c];
 			cpu = e->cpu_bound;
 			cause = "holds-back";
-			add(&t, " %s", agent ? "the agent's " : "");
-			link_name(&t, cl);
-			if (!agent || util(cl) >= BC_VERDICT_LINK_NEAR)
-				add(&t,
-				    " holds the bond back: in the %s it ran at %.0f %% of its %s "
-				    "%s ceiling%s",
-				    test, 100 * util(cl), agent ? "path's" : "own",
-				    rate(cl->ceiling_bps), cl->drops > 0 ? " and" : "");
-			else
-				add(&t, " holds the bond back: in the %s", test);
-			if (cl->drops > 0 && agent)
-				add(&t, " its NIC dropped %lld of the %lld frames that arrived on it",
-				    cl->drops, cl->frames);
-			else if (cl->drops > 0)
-				add(&t, " its queue overflowed (%lld drops)", cl->drops);
-			add(&t, " while ");
-			if (agent && util(cl) < BC_VERDICT_LINK_NEAR) {
-				bool first = true;
-
-				for (size_t i = 0; i < e->n; i++) {
-					if ((int)i == c)
-						continue;
-					add(&t, "%s", first ? "" : ", ");
-					link_name(&t, &e->l[i]);
-					first = false;
-				}
-				add(&t, " dropped none");
-			} else {
-				peers_text(&t, e, c);
-			}
-			if (agent && util(cl) < BC_VERDICT_LINK_NEAR)
-				add(&t, ". ");
-			else
-				add(&t, " of theirs. ");
-			if (f->mode == BC_MODE_ROUNDROBIN) {
-				add(&t,
-				    "balance-rr gives every slave an equal share, so "
-				    "the "
-				    "slowest link caps the bond at %zu x its ceiling",
-				    e->n);
-				if (f->rr_cap_bps > 0)
-					add(&t, " (%s TCP)", rate(f->rr_cap_bps));
-			} else {
-				add(&t, "broadcast sends every frame on every slave, "
-					"so the "
-					"slowest link caps the bond at its own ceiling");
-			}
-			add(&t, ".");
+			test = e == &f->udp || e == &f->udp_rx ? "udp-over" : "tcp-k";
 		}
 	} else if (f->mode == BC_MODE_ACTIVEBACKUP) {
 		const struct bc_suite_evidence *e = &f->tcp;
 
+		judgement = "active-missing";
 		for (size_t i = 0; e->measured && i < e->n; i++) {
-			double u = util(&e->l[i]);
-
 			if (!f->active_slave || strcmp(e->l[i].name, f->active_slave))
 				continue;
-			if (u >= BC_VERDICT_LINK_FAR) {
+			al = &e->l[i];
+			judgement = util(al) >= BC_VERDICT_LINK_FAR ? "active-ok" : "active-low";
+			if (util(al) >= BC_VERDICT_LINK_FAR)
 				status = "pass";
-				add(&t,
-				    " The mismatch cost nothing measurable on the active slave %s "
-				    "(%.0f %% of its ceiling); the backups carry traffic only "
-				    "after "
-				    "a failover, which this suite does not measure.",
-				    e->l[i].name, 100 * u);
-			} else {
-				add(&t,
-				    " The active slave %s ran at %s of its ceiling; with no peer "
-				    "carrying traffic there is nothing to compare it with.",
-				    e->l[i].name, u >= 0 ? "below 70 %" : "an unknown share");
-			}
-			goto cpu;
 		}
-		add(&t, " active-backup: the active slave's evidence is missing.");
 		goto cpu;
 	} else if (f->placed) {
 		const struct bc_suite_evidence *e = &f->tcp;
@@ -367,76 +220,37 @@ struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
 			cl = &e->l[c];
 			cpu = e->cpu_bound;
 			cause = "falls-short";
-			add(&t, " %s", agent ? "the agent's " : "");
-			link_name(&t, cl);
-			if (by_ceiling)
-				add(&t,
-				    " falls short: %.0f %% of its %s %s ceiling with its placed "
-				    "flow, while ",
-				    100 * util(cl), agent ? "path's" : "own", rate(cl->ceiling_bps));
-			else
-				add(&t,
-				    " falls short: %s with its placed flow, <= %.0f %% of every "
-				    "peer's goodput (ceilings unknown), while ",
-				    rate(cl->goodput_bps), 100 * BC_VERDICT_LINK_FAR);
-			peers_text(&t, e, c);
-			add(&t, "%s.", by_ceiling ? " of theirs" : "");
+			test = "tcp-k";
 		}
 	} else {
-		add(&t,
-		    " The flows were not placed (%s), so the links carried unequal numbers of "
-		    "flows and their shares do not compare.",
-		    f->unplaced_reason && f->unplaced_reason[0] ? f->unplaced_reason : "unknown");
+		judgement = "unplaced";
 		goto cpu;
 	}
 	if (cl) {
 		status = "fail";
+		judgement = cause;
 	} else if (!f->tcp.measured && !f->udp.measured) {
-		add(&t, " No per-link evidence: the captured tests did not run.");
+		judgement = "no-evidence";
 	} else {
 		bool known = true;
 
 		for (size_t i = 0; i < f->tcp.n; i++)
 			known = known && util(&f->tcp.l[i]) >= 0;
 		if (!known && f->mode == BC_MODE_ROUNDROBIN) {
-			add(&t, " Per-link ceilings unknown (give --link-rate): balance-rr's equal "
-				"shares say nothing without them.");
+			judgement = "ceilings-unknown";
 		} else {
 			status = "pass";
-			add(&t,
-			    " The mismatch cost nothing measurable: no link of either end stood "
-			    "out against its own ceiling (a link >= %.0f %% while its peers <= "
-			    "%.0f %%, or <= %.0f %% while its peers >= %.0f %%), and no receiving "
-			    "slave alone dropped.",
-			    100 * BC_VERDICT_LINK_NEAR, 100 * BC_VERDICT_LINK_FAR,
-			    100 * BC_VERDICT_LINK_FAR, 100 * BC_VERDICT_LINK_NEAR);
+			judgement = "cost-nothing";
 		}
 	}
 cpu:
-	if (f->tcp.measured)
-		evidence_line(&t, "Aggregate TCP per link", &f->tcp);
-	if (f->udp.measured)
-		evidence_line(&t, "Over-rate UDP per link", &f->udp);
-	if (f->tcp_rx.measured)
-		evidence_line(&t, "Aggregate TCP per link, agent (received; NIC drops)",
-			      &f->tcp_rx);
-	if (f->udp_rx.measured)
-		evidence_line(&t, "Over-rate UDP per link, agent (received; NIC drops)",
-			      &f->udp_rx);
-	if (f->mode == BC_MODE_ROUNDROBIN && f->tcp.measured)
-		add(&t, " Retransmits are not attributable per link: balance-rr spreads each flow "
-			"over every slave.");
 	cpu = cpu || f->tcp.cpu_bound || f->udp.cpu_bound;
-	if (cpu) {
-		add(&t, " CPU-bound: a CPU was >= 90 %% busy during a test, so the figures may "
-			"measure the host, not the links.");
-		if (!strcmp(status, "fail"))
-			status = "inconclusive";
-	}
+	if (cpu && !strcmp(status, "fail"))
+		status = "inconclusive";
 out:
 	o = json_object_new_object();
 	json_object_object_add(o, "status", json_object_new_string(status));
-	json_object_object_add(o, "text", json_object_new_string(t.s));
+	json_object_object_add(o, "judgement", json_object_new_string(judgement));
 	mm = json_object_new_array();
 	for (size_t i = 0; i < f->n_mismatch; i++)
 		json_object_array_add(mm, json_object_new_string(f->mismatch[i]));
@@ -446,13 +260,24 @@ out:
 	json_object_object_add(o, "cause_end",
 			       cl ? json_object_new_string(agent ? "agent" : "client") : NULL);
 	json_object_object_add(o, "cause", cause ? json_object_new_string(cause) : NULL);
+	json_object_object_add(o, "cause_test", test ? json_object_new_string(test) : NULL);
+	json_object_object_add(o, "cause_driver",
+			       cl && cl->driver[0] ? json_object_new_string(cl->driver) : NULL);
+	json_object_object_add(o, "cause_utilization",
+			       num(cl ? util(cl) : -1, cl && util(cl) >= 0));
+	json_object_object_add(o, "cause_ceiling_bps",
+			       num(cl ? cl->ceiling_bps : 0, cl && cl->ceiling_bps > 0));
+	json_object_object_add(o, "cause_goodput_bps",
+			       num(cl ? cl->goodput_bps : -1, cl && cl->goodput_bps >= 0));
+	json_object_object_add(o, "cause_drops", cl ? json_object_new_int64(cl->drops) : NULL);
+	json_object_object_add(o, "cause_frames", cl ? json_object_new_int64(cl->frames) : NULL);
+	json_object_object_add(o, "by_ceiling", json_object_new_boolean(by_ceiling));
+	json_object_object_add(o, "active_utilization",
+			       num(al ? util(al) : -1, al && util(al) >= 0));
 	json_object_object_add(o, "cpu_bound", json_object_new_boolean(cpu));
-	{
-		struct json_object *th = json_object_new_object();
-
-		json_object_object_add(th, "near", json_object_new_double(BC_VERDICT_LINK_NEAR));
-		json_object_object_add(th, "far", json_object_new_double(BC_VERDICT_LINK_FAR));
-		json_object_object_add(o, "thresholds", th);
-	}
+	th = json_object_new_object();
+	json_object_object_add(th, "near", json_object_new_double(BC_VERDICT_LINK_NEAR));
+	json_object_object_add(th, "far", json_object_new_double(BC_VERDICT_LINK_FAR));
+	json_object_object_add(o, "thresholds", th);
 	return o;
 }

@@ -7,7 +7,9 @@
 
 #include <json-c/json.h>
 
+#include "bondcheck/capacity.h"
 #include "bondcheck/suite-verdict.h"
+#include "bondcheck/verdict.h"
 
 /* Member @k of @o (NULL when @o is not an object or lacks it). */
 struct json_object *bc_sj(struct json_object *o, const char *k);
@@ -44,5 +46,52 @@ bool bc_suite_loss_id(const char *id);
 
 /* bc_suite_facts_fill() - the verdict inputs from the analysed document. */
 void bc_suite_facts_fill(struct json_object *doc, struct bc_suite_facts *f);
+
+/* What the model's input does not hold about a client slave, for the verdicts' words. */
+struct bc_suite_port {
+	char driver[32];
+	char rate_source[16]; /* "tbf", "htb", "link-rate", "speed", "" */
+	double rate_bps;      /* the rate the ceiling comes from; <= 0 unknown */
+};
+
+/*
+ * The capacity model of the suite's aggregate TCP test (tcp-k), or of its
+ * UDP search (udp: UDP ceilings, carried = the no-drop rate), client end.
+ */
+struct bc_suite_model {
+	bool ok;  /* the model ran (the client has slaves) */
+	bool udp; /* UDP ceilings and the no-drop rate */
+	struct bc_cap_input in;
+	struct bc_capacity c;
+	struct bc_suite_port x[BC_CAP_MAX_PORTS]; /* per in.port[] */
+	char bond[16], ad_select[16], active_slave[16], primary[16], primary_reselect[16];
+	long long reord_seen,
+		dsack_dups; /* tcp-k's receiver-side reordering (doc.reordering.tcp) */
+};
+
+/*
+ * bc_suite_model_fill() - @m from the analysed @doc and its facts @f: the
+ * client's slaves (doc.ceilings), their MII and LACP state (the client's
+ * inspection), the tcp-k goodput and per-slave shares (@udp: the UDP
+ * ceilings, the no-drop rate and the udp-over shares).  Returns 0;
+ * -EINVAL when the client has no slave (m->ok false).
+ */
+int bc_suite_model_fill(struct json_object *doc, const struct bc_suite_facts *f, bool udp,
+			struct bc_suite_model *m);
+
+/* bc_suite_model_json() - doc.capacity: levels, gaps, the ports selected. */
+struct json_object *bc_suite_model_json(const struct bc_suite_model *m);
+
+/*
+ * The three verdicts as data (bondcheck/verdict.h), from the facts and the
+ * model; @legacy is the verdict's older JSON object (its measured per-link
+ * judgement), read for what the model cannot see.
+ */
+void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc_suite_model *m,
+				 struct bc_verdict *v);
+void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_suite_model *m,
+			     struct json_object *legacy, struct bc_verdict *v);
+void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
+			     struct json_object *legacy, struct bc_verdict *v);
 
 #endif

@@ -55,19 +55,6 @@ static struct json_object *num_or_null(double v, bool known)
 	return known ? json_object_new_double(v) : NULL;
 }
 
-static const char *mode_name(int mode)
-{
-	const char *m = mode >= 0 ? bc_mode_name(mode) : NULL;
-
-	return m ? m : "no bond";
-}
-
-static bool aggregating(int mode)
-{
-	return mode == BC_MODE_ROUNDROBIN || mode == BC_MODE_XOR || mode == BC_MODE_8023AD ||
-	       mode == BC_MODE_TLB || mode == BC_MODE_ALB;
-}
-
 static bool hash_mode(int mode)
 {
 	return mode == BC_MODE_XOR || mode == BC_MODE_8023AD || mode == BC_MODE_TLB ||
@@ -88,75 +75,15 @@ static const char *cpu_note = " CPU-bound: a CPU was >= 90 % busy during the tes
 
 struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f)
 {
-	struct text t = {0};
-	const char *status = "inconclusive";
 	bool agg = f->agg_bps >= 0, base = f->base_bps > 0;
 	bool link = f->link_ceiling_bps > 0, bond = f->bond_ceiling_bps > 0;
 	double eff = bond && agg ? f->agg_bps / f->bond_ceiling_bps : 0;
 	double speedup = link && agg ? f->agg_bps / f->link_ceiling_bps : 0;
 	double speedup_base = base && agg ? f->agg_bps / f->base_bps : 0;
-	struct json_object *o;
+	struct json_object *o = json_object_new_object();
 
-	if (!agg) {
-		add(&t, "not measured: the aggregate TCP test did not run.");
-		goto out;
-	}
-	add(&t, "%u TCP flow%s %s: %s", f->flows, f->flows == 1 ? "" : "s",
-	    f->placed			    ? "placed one per slave"
-	    : f->mode == BC_MODE_ROUNDROBIN ? "(balance-rr spreads every flow over every slave)"
-					    : "unplaced",
-	    rate(f->agg_bps));
-	if (bond)
-		add(&t, " = %.0f %% of the bond's %s ceiling", 100 * eff,
-		    rate(f->bond_ceiling_bps));
-	if (f->mode < 0)
-		add(&t, " (one interface, no bond: its ceiling is one link)");
-	else if (!aggregating(f->mode))
-		add(&t, " (%s does not aggregate: its ceiling is one link)", mode_name(f->mode));
-	else if (bond && f->placed)
-		add(&t, " (sum of %zu usable slaves' ceilings)", f->n_usable);
-	else if (bond && f->mode == BC_MODE_ROUNDROBIN)
-		add(&t, " (sum of %zu slaves' ceilings)", f->n_usable);
-	else if (bond)
-		add(&t, " (sum over the %zu link%s the unplaced flows used)", f->links_used,
-		    f->links_used == 1 ? "" : "s");
-	add(&t, "; one link's ceiling %s",
-	    link ? rate(f->link_ceiling_bps) : "unknown (give --link-rate)");
-	if (link)
-		add(&t, " (%.2fx)", speedup);
-	add(&t, "; single flow %s", base ? rate(f->base_bps) : "not measured");
-	if (base)
-		add(&t, " (%.2fx)", speedup_base);
-	add(&t, ".");
-	if (f->mode == BC_MODE_ROUNDROBIN && f->rr_cap_bps > 0 && bond &&
-	    f->rr_cap_bps < 0.95 * f->bond_ceiling_bps)
-		add(&t,
-		    " balance-rr gives every slave an equal share, so the slowest link caps it at "
-		    "%zu x its ceiling = %s (see Drivers).",
-		    f->n_usable, rate(f->rr_cap_bps));
-	if (!f->placed && f->unplaced_reason && f->unplaced_reason[0])
-		add(&t, " Not placed: %s.", f->unplaced_reason);
-	if (bond) {
-		status = eff >= BC_VERDICT_AGG_PASS ? "pass" : "fail";
-		add(&t, " Pass needs >= %.0f %% of the ceiling.", 100 * BC_VERDICT_AGG_PASS);
-	} else if (base && f->placed && hash_mode(f->mode) && f->n_usable > 0) {
-		double need = BC_VERDICT_AGG_SPEEDUP * (double)f->n_usable;
-
-		status = speedup_base >= need ? "pass" : "fail";
-		add(&t,
-		    " Ceiling unknown: judged by the speed-up over one placed flow, pass needs "
-		    ">= %.1fx (%.1f x %zu links).",
-		    need, BC_VERDICT_AGG_SPEEDUP, f->n_usable);
-	} else {
-		add(&t, " Ceiling unknown, so the efficiency cannot be judged: give --link-rate.");
-	}
-	if (f->agg_cpu_bound) {
-		add(&t, "%s", cpu_note);
-		if (!strcmp(status, "fail"))
-			status = "inconclusive";
-	}
-out:
-	o = verdict(status, &t);
+	/* the status and the answer come from the capacity model (suite-answers.c) */
+	json_object_object_add(o, "status", json_object_new_string("inconclusive"));
 	json_object_object_add(o, "goodput_bps", num_or_null(f->agg_bps, agg));
 	json_object_object_add(o, "baseline_bps", num_or_null(f->base_bps, base));
 	json_object_object_add(o, "link_ceiling_bps", num_or_null(f->link_ceiling_bps, link));

@@ -235,7 +235,7 @@ static struct json_object *summary(struct json_object *doc)
 {
 	struct json_object *o = json_object_new_object(), *v = bc_sj(doc, "verdicts");
 	struct json_object *fs = bc_sj(doc, "findings");
-	int pass = 0, fail = 0, inc = 0, errs = 0;
+	int pass = 0, fail = 0, inc = 0, na = 0, errs = 0;
 
 	json_object_object_foreach(v, k, vd)
 	{
@@ -245,6 +245,7 @@ static struct json_object *summary(struct json_object *doc)
 		pass += !strcmp(s, "pass");
 		fail += !strcmp(s, "fail");
 		inc += !strcmp(s, "inconclusive");
+		na += !strcmp(s, "not-applicable");
 	}
 	for (size_t i = 0; i < bc_json_len(fs); i++) {
 		struct json_object *f = json_object_array_get_idx(fs, i);
@@ -255,8 +256,22 @@ static struct json_object *summary(struct json_object *doc)
 	json_object_object_add(o, "pass", json_object_new_int(pass));
 	json_object_object_add(o, "fail", json_object_new_int(fail));
 	json_object_object_add(o, "inconclusive", json_object_new_int(inc));
+	json_object_object_add(o, "not_applicable", json_object_new_int(na));
 	json_object_object_add(o, "error_findings", json_object_new_int(errs));
 	return o;
+}
+
+/*
+ * The older verdict text (per-link evidence in sentences) stays beside the
+ * answer only where its judgement is the verdict's: when the status differs,
+ * or (@model_replaces) when the model decided, its conclusion (judged
+ * against the usable slaves) could contradict the answer.
+ */
+static void keep_text(struct json_object *legacy, const struct bc_verdict *v, bool model_replaces)
+{
+	if (strcmp(bc_json_str(legacy, "status"), bc_verdict_status_name(v->status)) ||
+	    (model_replaces && v->basis && !strcmp(v->basis, "capacity model")))
+		json_object_object_del(legacy, "text");
 }
 
 void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f)
@@ -267,7 +282,9 @@ void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f)
 int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
 {
 	struct bc_suite_facts f;
-	struct json_object *ceil, *v, *b;
+	struct bc_suite_model m, mu;
+	struct bc_verdict va;
+	struct json_object *ceil, *v, *b, *a;
 
 	if (strcmp(bc_json_str(doc, "kind"), "run-suite"))
 		return bc_error_set(err, -EINVAL,
@@ -305,11 +322,31 @@ int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
 				       st > 0 ? json_object_new_double(st) : NULL);
 	}
 	json_object_object_add(ceil, "bond", b);
+	bc_suite_model_fill(doc, &f, false, &m);
+	bc_suite_model_fill(doc, &f, true, &mu);
+	b = json_object_new_object();
+	json_object_object_add(b, "tcp", bc_suite_model_json(&m));
+	json_object_object_add(b, "udp", bc_suite_model_json(&mu));
+	json_object_object_add(doc, "capacity", b);
 	v = json_object_new_object();
-	json_object_object_add(v, "aggregation", bc_verdict_aggregation(&f));
-	json_object_object_add(v, "udp_gap", bc_verdict_udp_gap(&f));
-	json_object_object_add(v, "drivers", bc_verdict_drivers(&f));
+	a = bc_verdict_aggregation(&f);
+	bc_suite_answer_aggregation(&f, &m, &va);
+	bc_verdict_json_put(&va, a);
+	/* its older sentence judged against the usable slaves: the answer replaces it */
+	json_object_object_del(a, "text");
+	json_object_object_add(v, "aggregation", a);
+	a = bc_verdict_udp_gap(&f);
+	bc_suite_answer_udp_gap(&f, &mu, a, &va);
+	keep_text(a, &va, false);
+	bc_verdict_json_put(&va, a);
+	json_object_object_add(v, "udp_gap", a);
+	a = bc_verdict_drivers(&f);
+	bc_suite_answer_drivers(&f, &m, a, &va);
+	keep_text(a, &va, true);
+	bc_verdict_json_put(&va, a);
+	json_object_object_add(v, "drivers", a);
 	json_object_object_add(doc, "verdicts", v);
+	json_object_object_add(doc, "schema_version", json_object_new_int(BC_SUITE_SCHEMA));
 	json_object_object_add(doc, "summary", summary(doc));
 	return 0;
 }

@@ -10,18 +10,29 @@ struct bc_auth_key;
 struct bc_error;
 struct json_object;
 
-/* Exit statuses, DESIGN.md "Commands". */
+/* Exit statuses, one table for every command (docs/bondcheck.8 "EXIT STATUS"). */
 enum {
-	BC_EXIT_OK = 0,       /* ran, no error-level finding */
-	BC_EXIT_FINDINGS = 1, /* error-level findings or a failed verdict */
+	BC_EXIT_OK = 0,	      /* ran; no verdict failed, no error-level finding stands */
+	BC_EXIT_FINDINGS = 1, /* a verdict failed, or an error-level finding stands */
 	BC_EXIT_USAGE = 2,
-	BC_EXIT_ENV = 3,      /* no permission, no such bond, peer unreachable */
-	BC_EXIT_DATA = 4,     /* bad input data: an unreadable or malformed file */
+	BC_EXIT_ENV = 3,  /* permission, no such bond, peer unreachable, a kernel limit */
+	BC_EXIT_DATA = 4, /* bad input data: an unreadable or malformed file or document */
 };
+
+/*
+ * bc_cli_exit_status() - the status of a report with @verdicts (an object
+ * of {status} objects, or NULL) and @findings (an array of {id, severity,
+ * subject, expected}, or NULL): BC_EXIT_FINDINGS when a verdict is "fail"
+ * or an error-level finding is not expected, else BC_EXIT_OK.  Prints the
+ * last line to @out, "exit N: ..." naming the failed verdicts and the
+ * error findings, or that no verdict passed (all inconclusive or n/a).
+ */
+int bc_cli_exit_status(FILE *out, const char *cmd, struct json_object *verdicts,
+		       struct json_object *findings);
 
 struct bc_command {
 	const char *name;
-	const char *summary; /* one line for `bondcheck --help` */
+	const char *summary;		   /* one line for `bondcheck --help` */
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
@@ -65,8 +76,7 @@ int bc_cli_auth_key(const char *cmd, const char *path, struct bc_auth_key *key);
  */
 int bc_cli_write_csv(const char *cmd, const char *path, struct json_object *doc,
 		     void (*csv)(FILE *out, struct json_object *doc));
-int bc_cli_write_plot(const char *cmd, const char *dir, const char *name,
-		      struct json_object *doc,
+int bc_cli_write_plot(const char *cmd, const char *dir, const char *name, struct json_object *doc,
 		      int (*plot)(const char *path, struct json_object *doc, struct bc_error *err));
 int bc_cmd_scale(int argc, char **argv);
 int bc_cmd_failover(int argc, char **argv);

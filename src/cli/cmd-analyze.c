@@ -252,7 +252,7 @@ int bc_cmd_analyze(int argc, char **argv)
 		if (rc) {
 			fprintf(stderr, "bondcheck analyze: %s\n", err.msg);
 			bc_attrib_free(&a);
-			return BC_EXIT_ENV;
+			return BC_EXIT_DATA;
 		}
 	}
 	rc = bc_attrib_finish(&a, &err);

@@ -134,7 +134,7 @@ static int from_json(const char *file, bool json, const char *plot_dir)
 		fprintf(stderr, "bondcheck failover: --from-json %s: not a JSON document (%s)\n",
 			file, json_util_get_last_err());
 		json_object_put(doc);
-		return BC_EXIT_ENV;
+		return BC_EXIT_DATA;
 	}
 	if (strcmp(bc_json_str(doc, "kind"), "failover")) {
 		fprintf(stderr,
@@ -142,7 +142,7 @@ static int from_json(const char *file, bool json, const char *plot_dir)
 			"give the -j output of bondcheck failover\n",
 			file, bc_json_str(doc, "kind")[0] ? bc_json_str(doc, "kind") : "(no kind)");
 		json_object_put(doc);
-		return BC_EXIT_ENV;
+		return BC_EXIT_DATA;
 	}
 	if (bc_failover_reread(doc, &err) < 0) {
 		fprintf(stderr, "bondcheck failover: --from-json %s: %s\n", file, err.msg);

@@ -140,7 +140,7 @@ static struct json_object *load(const char *path)
 int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o)
 {
 	struct bc_suite_cfg sc;
-	struct json_object *doc = NULL, *sum;
+	struct json_object *doc = NULL;
 	struct bc_error err = {0};
 	bool tty = isatty(STDERR_FILENO);
 	int r = 0, rc = BC_EXIT_OK;
@@ -169,7 +169,7 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 		}
 		doc = load(o->from_json);
 		if (!doc)
-			return BC_EXIT_ENV;
+			return BC_EXIT_DATA;
 	} else {
 		if (!cfg->peer) {
 			fprintf(stderr, "bondcheck run: --peer HOST is required (the host running "
@@ -211,13 +211,14 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 	else
 		bc_suite_report_text(stdout, doc);
 	fflush(stdout);
-	sum = json_object_object_get(doc, "summary");
 	if (rc == BC_EXIT_OK) {
 		if (r < 0 || json_object_get_boolean(json_object_object_get(doc, "incomplete")))
 			rc = BC_EXIT_ENV;
-		else if (bc_json_i64(sum, "fail", 0) > 0 ||
-			 bc_json_i64(sum, "error_findings", 0) > 0)
-			rc = BC_EXIT_FINDINGS;
+		else /* the last line of the text report; on stderr when stdout is JSON or CSV */
+			rc = bc_cli_exit_status(
+				o->json || (o->csv && !strcmp(o->csv, "-")) ? stderr : stdout,
+				"run", json_object_object_get(doc, "verdicts"),
+				json_object_object_get(doc, "findings"));
 	}
 	json_object_put(doc);
 	return rc;

@@ -503,7 +503,11 @@ int bc_cmd_run(int argc, char **argv)
 	for (size_t i = 0; errs && i < json_object_array_length(errs); i++)
 		fprintf(stderr, "bondcheck run: capture: %s\n",
 			json_object_get_string(json_object_array_get_idx(errs, i)));
-	r = errs && json_object_array_length(errs) ? BC_EXIT_ENV : BC_EXIT_OK;
+	if (errs && json_object_array_length(errs))
+		r = BC_EXIT_ENV;
+	else /* an error-level finding (wire-loss, ...) fails the run, as in the suite */
+		r = bc_cli_exit_status(out.mode == OUT_TEXT ? stdout : stderr, "run", NULL,
+				       json_object_object_get(res, "findings"));
 	json_object_put(res);
 	return r;
 }

@@ -219,7 +219,7 @@ static int from_json(const char *path, double margin, const struct outputs *o)
 		fprintf(stderr, "bondcheck scale: --from-json %s: cannot read it as JSON: %s\n",
 			path,
 			json_util_get_last_err() ? json_util_get_last_err() : "unknown error");
-		return BC_EXIT_ENV;
+		return BC_EXIT_DATA;
 	}
 	if (strcmp(bc_json_str(doc, "kind"), "scale")) {
 		fprintf(stderr,
@@ -227,14 +227,14 @@ static int from_json(const char *path, double margin, const struct outputs *o)
 			"\"scale\"), found kind '%s'\n",
 			path, bc_json_str(doc, "kind"));
 		json_object_put(doc);
-		return BC_EXIT_ENV;
+		return BC_EXIT_DATA;
 	}
 	if (margin >= 0)
 		json_object_object_add(doc, "margin", json_object_new_double(margin));
 	if (bc_scale_doc_compare(doc, &err) < 0 || bc_scale_doc_conclude(doc, &err) < 0) {
 		fprintf(stderr, "bondcheck scale: --from-json %s: %s\n", path, err.msg);
 		json_object_put(doc);
-		return BC_EXIT_ENV;
+		return BC_EXIT_DATA;
 	}
 	rc = emit(doc, o);
 	if (rc == BC_EXIT_OK)

@@ -433,15 +433,25 @@ static void verdicts(FILE *out, struct json_object *doc)
 	fprintf(out, "\nVerdicts\n");
 	for (int i = 0; i < 3; i++) {
 		struct json_object *x = get(v, keys[i]);
-		char first[64], status[16];
+		char first[64], status[16], line[4096];
 		size_t k;
 
-		snprintf(status, sizeof(status), "%s", bc_json_str(x, "status"));
+		/* "N/A": the status column is 13 wide */
+		snprintf(status, sizeof(status), "%s",
+			 strcmp(bc_json_str(x, "status"), "not-applicable")
+				 ? bc_json_str(x, "status")
+				 : "n/a");
 		for (k = 0; status[k]; k++)
 			status[k] = (char)(status[k] >= 'a' && status[k] <= 'z' ? status[k] - 32
 										: status[k]);
 		snprintf(first, sizeof(first), "  %-12s %-13s ", names[i], status);
-		wrap(out, first, "                             ", bc_json_str(x, "text"));
+		/* the answer rendered from the verdict's structure, then the older
+		 * per-link evidence text where the verdict still has one */
+		snprintf(line, sizeof(line), "%s%s%s", bc_json_str(x, "answer"),
+			 bc_json_str(x, "answer")[0] && bc_json_str(x, "text")[0] ? " Evidence: "
+										  : "",
+			 bc_json_str(x, "text"));
+		wrap(out, first, "                             ", line);
 	}
 }
 

@@ -20,6 +20,8 @@ case_quick() {
 	local want=0
 	[ "$(j '.summary.fail + .summary.error_findings')" -gt 0 ] && want=1
 	check "exit status $RC follows the verdicts and error findings (want $want)" [ "$RC" -eq "$want" ]
+	check "the report's last line says the exit status" \
+		bash -c "tail -n 1 '$WORK/text' | grep -q '^exit $RC: '"
 	check "a run-suite document, complete, quick" \
 		[ "$(j '[.kind, .incomplete, .quick] | map(tostring) | join(" ")')" = "run-suite false true" ]
 	check "tests: tcp-1, tcp-k, 1..3 search trials, udp-over, in that order" \
@@ -117,11 +119,11 @@ case_usage() {
 	client --quick
 	check "the suite without --peer: exit 2" bash -c "[ $RC -eq 2 ] && grep -q -- '--peer HOST is required' '$WORK/err'"
 	client --from-json /nonexistent.json
-	check "--from-json of a missing file: exit 3" bash -c "[ $RC -eq 3 ] && grep -q 'cannot read it as JSON' '$WORK/err'"
+	check "--from-json of a missing file: exit 4 (bad input)" bash -c "[ $RC -eq 4 ] && grep -q 'cannot read it as JSON' '$WORK/err'"
 	echo '{"kind": "scale"}' >"$WORK/scale.json"
 	client --from-json "$WORK/scale.json"
-	check "--from-json of another document: exit 3 naming its kind" \
-		bash -c "[ $RC -eq 3 ] && grep -q \"kind is 'scale'\" '$WORK/err'"
+	check "--from-json of another document: exit 4 naming its kind" \
+		bash -c "[ $RC -eq 4 ] && grep -q \"kind is 'scale'\" '$WORK/err'"
 	client --peer 10.77.2.1 --quick
 	check "no agent: exit 3, unreachable" bash -c "[ $RC -eq 3 ] && grep -q unreachable '$WORK/err'"
 	check "no agent: no report on stdout" [ ! -s "$WORK/out" ]

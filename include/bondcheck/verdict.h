@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A verdict as data (issue 14, item 4; DESIGN.md "Reports"): the question,
+ * the status, the two capacity levels it compares (bondcheck/capacity.h)
+ * and the headline number, the cause (mechanism, where, evidence values)
+ * and the next step.  src/analyze fills it; src/report renders the text.
+ *
+ * JSON (docs/json.md "Verdicts", suite schema_version 2), beside the older
+ * figures of each verdict:
+ *   "question": "aggregation" | "udp_gap" | "drivers",
+ *   "status": "pass" | "fail" | "inconclusive" | "not-applicable",
+ *   "levels": {"compared": [LEVEL, LEVEL], "LEVEL_bps": number|null, ...},
+ *   "headline": number|null (the first level over the second, 0..1),
+ *   "cause": {"mechanism", "where", "evidence": {key: string}} or null,
+ *   "next_step": string or null,
+ *   "basis": "capacity model" | "per-link evidence" | "ledger" | null,
+ *   "answer": the rendered one-line answer (bc_verdict_render()).
+ */
+#ifndef BONDCHECK_VERDICT_H
+#define BONDCHECK_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/capacity.h"
+
+#define BC_VERDICT_MAX_EVIDENCE 8
+
+/* A verdict passes only when carried is at least this share of potential. */
+#define BC_VERDICT_CARRIED_PASS 0.80
+
+enum bc_verdict_status {
+	BC_VERDICT_PASS = 0,
+	BC_VERDICT_FAIL,
+	BC_VERDICT_INCONCLUSIVE,
+	BC_VERDICT_NOT_APPLICABLE,
+};
+
+struct bc_verdict_kv {
+	char key[32];
+	char value[96];
+};
+
+struct bc_verdict {
+	const char *question; /* "aggregation", "udp_gap", "drivers" */
+	enum bc_verdict_status status;
+	bool has_levels;
+	enum bc_cap_level lhs, rhs; /* compared: lhs against rhs */
+	double lhs_bps, rhs_bps;    /* bits/s; < 0 unknown */
+	double headline;	    /* lhs / rhs; < 0 unknown */
+	char mechanism[32];	    /* bc_cap_mech_name(), a finding id, or "" none */
+	char where[96];		    /* link(s), host or ledger stage; "" the bond */
+	size_t n_evidence;
+	struct bc_verdict_kv evidence[BC_VERDICT_MAX_EVIDENCE];
+	char next_step[320]; /* a command or setting; "" none */
+	const char *basis;   /* what decided: "capacity model", "per-link evidence", "ledger" */
+};
+
+/* bc_verdict_init() - @question, inconclusive, nothing known. */
+void bc_verdict_init(struct bc_verdict *v, const char *question);
+
+/* bc_verdict_add() - one evidence value (printf-formatted); ignored past the 8th. */
+void bc_verdict_add(struct bc_verdict *v, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* bc_verdict_get() - the evidence value of @key, or NULL. */
+const char *bc_verdict_get(const struct bc_verdict *v, const char *key);
+
+/* bc_verdict_status_name() - "pass", "fail", "inconclusive", "not-applicable". */
+const char *bc_verdict_status_name(enum bc_verdict_status s);
+
+/*
+ * bc_verdict_json_put() - the members above into object @o (replacing
+ * "status"), with "answer" rendered by bc_verdict_render().
+ */
+void bc_verdict_json_put(const struct bc_verdict *v, struct json_object *o);
+
+/*
+ * bc_verdict_render() - the one-line answer into @buf (@len bytes, always
+ * terminated): the levels compared and the headline, the cause in words
+ * (one sentence per mechanism, from its evidence values), the next step.
+ * Returns the length it wanted (snprintf's convention).
+ */
+int bc_verdict_render(const struct bc_verdict *v, char *buf, size_t len);
+
+#endif

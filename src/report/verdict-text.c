@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A verdict's structure (bondcheck/verdict.h) into JSON and into words.  The
+ * sentences live here, one per mechanism, filled from the evidence values
+ * that src/analyze recorded.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bondcheck/units.h"
+#include "bondcheck/verdict.h"
+
+static const char *const status_names[] = {"pass", "fail", "inconclusive", "not-applicable"};
+
+void bc_verdict_init(struct bc_verdict *v, const char *question)
+{
+	memset(v, 0, sizeof(*v));
+	v->question = question;
+	v->status = BC_VERDICT_INCONCLUSIVE;
+	v->lhs_bps = v->rhs_bps = v->headline = -1;
+}
+
+void bc_verdict_add(struct bc_verdict *v, const char *key, const char *fmt, ...)
+{
+	struct bc_verdict_kv *kv;
+	va_list ap;
+
+	if (v->n_evidence >= BC_VERDICT_MAX_EVIDENCE)
+		return;
+	kv = &v->evidence[v->n_evidence++];
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(kv->value, sizeof(kv->value), fmt, ap);
+	va_end(ap);
+}
+
+const char *bc_verdict_get(const struct bc_verdict *v, const char *key)
+{
+	for (size_t i = 0; i < v->n_evidence; i++)
+		if (!strcmp(v->evidence[i].key, key))
+			return v->evidence[i].value;
+	return NULL;
+}
+
+const char *bc_verdict_status_name(enum bc_verdict_status s)
+{
+	return (unsigned)s < 4 ? status_names[s] : "?";
+}
+
+/* A growing line. */
+struct line {
+	char *s;
+	size_t len, n; /* n: the length wanted so far */
+};
+
+static void put(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(l->n < l->len ? l->s + l->n : NULL, l->n < l->len ? l->len - l->n : 0, fmt,
+		      ap);
+	va_end(ap);
+	if (w > 0)
+		l->n += (size_t)w;
+}
+
+static const char *ev(const struct bc_verdict *v, const char *key)
+{
+	const char *s = bc_verdict_get(v, key);
+
+	return s ? s : "?";
+}
+
+/* Drivers' measured judgement: a link that holds the bond back or falls short. */
+static void per_link(struct line *l, const struct bc_verdict *v)
+{
+	const char *test = !strcmp(ev(v, "test"), "udp-over") ? "the over-rate UDP probe"
+							      : "the aggregate TCP test";
+	bool agent = !strcmp(ev(v, "end"), "agent");
+	const char *drv = ev(v, "driver");
+
+	put(l, "%s%s%s%s%s", agent ? "the agent's " : "", v->where, drv[0] ? " (" : "", drv,
+	    drv[0] ? ")" : "");
+	if (!strcmp(v->mechanism, "falls-short")) {
+		put(l,
+		    " falls short: %s of its ceiling with its placed flow, while its peers ran "
+		    "at >= 85 %% of theirs",
+		    ev(v, "utilization"));
+	} else if (agent && !bc_verdict_get(v, "utilization")) {
+		put(l,
+		    " holds the bond back: in %s its NIC dropped %s of the %s frames that arrived "
+		    "on it while its peers dropped none",
+		    test, ev(v, "drops"), ev(v, "frames"));
+	} else {
+		put(l, " holds the bond back: in %s it ran at %s of its %s ceiling", test,
+		    ev(v, "utilization"), agent ? "path's" : "own");
+		if (strcmp(ev(v, "drops"), "0"))
+			put(l, " and %s dropped %s", agent ? "its NIC" : "its queue",
+			    ev(v, "drops"));
+		put(l, " while its peers ran at <= 70 %% of theirs");
+	}
+	if (bc_verdict_get(v, "cpu_bound"))
+		put(l, "; CPU-bound: a CPU was >= 90 %% busy, so the figures may measure the host");
+}
+
+/* The cause in words, from the mechanism's evidence values. */
+static void cause(struct line *l, const struct bc_verdict *v)
+{
+	const char *m = v->mechanism;
+
+	if (!strcmp(m, "aggregator-selection"))
+		put(l,
+		    "the kernel selected aggregator %s (%s, key %s) and left %s idle in aggregator "
+		    "%s (key %s): ports of different speed or duplex get different keys and never "
+		    "share an aggregator, and ad_select %s keeps the aggregator it chose",
+		    ev(v, "active_aggregator"), ev(v, "active_ports"), ev(v, "active_key"),
+		    v->where, ev(v, "best_aggregator"), ev(v, "best_key"), ev(v, "ad_select"));
+	else if (!strcmp(m, "active-slave"))
+		put(l,
+		    "the active slave %s is not the best one (%s); primary %s, primary_reselect %s",
+		    v->where, ev(v, "best_slave"), ev(v, "primary"), ev(v, "primary_reselect"));
+	else if (!strcmp(m, "slave-down"))
+		put(l, "%s is down", v->where);
+	else if (!strcmp(m, "hash-placement"))
+		put(l, "the flows' hashes left %s idle (%s flows)", v->where, ev(v, "flows"));
+	else if (!strcmp(m, "lacp-key")) {
+		put(l,
+		    "the speed keys keep %s out of the best aggregator (keys %s): %s of the "
+		    "installed capacity cannot aggregate",
+		    v->where, ev(v, "keys"), ev(v, "cost"));
+		if (bc_verdict_get(v, "selection_cost"))
+			put(l,
+			    ", and the kernel's selection of the slower aggregator this caused "
+			    "idles %s more",
+			    ev(v, "selection_cost"));
+	} else if (!strcmp(m, "shaper"))
+		put(l,
+		    "a shaper sets %s's ceiling: qdisc %s at %s, so balance-rr's equal shares cap "
+		    "the bond at %s; the cost, %s, is the shaper's, not the %s driver's",
+		    v->where, ev(v, "qdisc"), ev(v, "rate"), ev(v, "cap"), ev(v, "cost"),
+		    ev(v, "driver"));
+	else if (!strcmp(m, "equal-shares"))
+		put(l,
+		    "balance-rr gives every slave an equal share, so the slowest slave %s (%s) "
+		    "caps "
+		    "the bond at %s; the mismatch costs %s",
+		    v->where, ev(v, "ceiling"), ev(v, "cap"), ev(v, "cost"));
+	else if (!strcmp(m, "reordering"))
+		put(l,
+		    "the receiver saw reordering (tcpi_reord_seen %s, DSACKs %s): TCP takes "
+		    "reordered segments for loss and slows down",
+		    ev(v, "reord_seen"), ev(v, "dsack_dups"));
+	else if (!strcmp(m, "cpu-bound"))
+		put(l,
+		    "a CPU was >= 90 %% busy, so the figures may measure the host, not the bond");
+	else if (!strcmp(m, "single-flow"))
+		put(l, "%s flow%s on a hash mode is not an aggregation test", ev(v, "flows"),
+		    strcmp(ev(v, "flows"), "1") ? "s" : "");
+	else if (!strcmp(m, "holds-back") || !strcmp(m, "falls-short"))
+		per_link(l, v);
+	else if (!strcmp(m, "no-mismatch"))
+		put(l, "no mismatch: the slaves on both ends share driver, speed, offloads and "
+		       "ceiling");
+	else if (!strcmp(m, "cost-nothing"))
+		put(l,
+		    "mismatch (%s): it cost nothing measurable, no link of either end stood out "
+		    "against its own ceiling and no receiving slave alone dropped",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "ceilings-unknown"))
+		put(l,
+		    "mismatch (%s); per-link ceilings unknown (give --link-rate): balance-rr's "
+		    "equal shares say nothing without them",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "no-evidence"))
+		put(l, "mismatch (%s); no per-link evidence: the captured tests did not run",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "unplaced"))
+		put(l,
+		    "mismatch (%s); the flows were not placed, so the links carried unequal "
+		    "numbers of flows and their shares do not compare",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "active-ok"))
+		put(l,
+		    "mismatch (%s): it cost nothing measurable on the active slave %s (%s of its "
+		    "ceiling); the backups carry traffic only after a failover, which this suite "
+		    "does not measure",
+		    ev(v, "mismatch"), ev(v, "active_slave"), ev(v, "utilization"));
+	else if (!strcmp(m, "active-low"))
+		put(l,
+		    "mismatch (%s); the active slave %s ran at %s of its ceiling, with no peer "
+		    "carrying traffic to compare it with",
+		    ev(v, "mismatch"), ev(v, "active_slave"), ev(v, "utilization"));
+	else if (!strcmp(m, "active-missing"))
+		put(l, "mismatch (%s); active-backup: the active slave's evidence is missing",
+		    ev(v, "mismatch"));
+	else if (!strcmp(m, "not-a-bond"))
+		put(l, "one interface, not a bond: no slaves to compare");
+	else if (bc_verdict_get(v, "stage") && !strcmp(ev(v, "stage"), "refused_at_send"))
+		put(l, "the sender's kernel refused %s sends (ENOBUFS)%s%s%s%s", ev(v, "count"),
+		    v->where[0] ? " on " : "", v->where, bc_verdict_get(v, "counter") ? ": " : "",
+		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "");
+	else if (bc_verdict_get(v, "stage"))
+		put(l, "%s datagrams lost at %s: %s%s%s%s%s", ev(v, "count"), ev(v, "stage"), m,
+		    v->where[0] ? " on " : "", v->where, bc_verdict_get(v, "counter") ? ", " : "",
+		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "");
+	else if (!strcmp(m, "unattributed"))
+		put(l,
+		    "no mechanism of the model accounts for the shortfall (see the per-link table "
+		    "and the ledger)");
+	else if (m[0])
+		put(l, "%s%s%s", m, v->where[0] ? " on " : "", v->where);
+}
+
+int bc_verdict_render(const struct bc_verdict *v, char *buf, size_t len)
+{
+	struct line l = {buf, len, 0};
+	char a[32], b[32];
+
+	if (len)
+		buf[0] = '\0';
+	if (v->has_levels && v->lhs_bps >= 0 && v->rhs_bps > 0)
+		put(&l, "%s %s of %s %s %s (%.0f %%)", bc_cap_level_name(v->lhs),
+		    bc_format_rate(v->lhs_bps, a, sizeof(a)),
+		    v->rhs == BC_CAP_INSTALLED ? "an" : "a", bc_cap_level_name(v->rhs),
+		    bc_format_rate(v->rhs_bps, b, sizeof(b)), 100 * v->headline);
+	else if (v->has_levels)
+		put(&l, "%s against %s: not known (a ceiling is missing)",
+		    bc_cap_level_name(v->lhs), bc_cap_level_name(v->rhs));
+	if (!strcmp(v->question, "aggregation") && bc_verdict_get(v, "flows"))
+		put(&l, " with %s flow%s%s%s", ev(v, "flows"),
+		    strcmp(ev(v, "flows"), "1") && strcmp(ev(v, "flows"), "1 placed") ? "s" : "",
+		    bc_verdict_get(v, "single_flow") ? ", single flow " : "",
+		    bc_verdict_get(v, "single_flow") ? ev(v, "single_flow") : "");
+	if (v->mechanism[0]) {
+		put(&l, "%s", l.n ? "; " : "");
+		cause(&l, v);
+	}
+	if (v->next_step[0])
+		put(&l, "%sNext: %s", l.n ? ". " : "", v->next_step);
+	if (l.n)
+		put(&l, ".");
+	return (int)l.n;
+}
+
+void bc_verdict_json_put(const struct bc_verdict *v, struct json_object *o)
+{
+	struct json_object *lv = NULL, *c = NULL;
+	char text[1200];
+
+	json_object_object_add(o, "question", json_object_new_string(v->question));
+	json_object_object_add(o, "status", json_object_new_string(status_names[v->status]));
+	if (v->has_levels) {
+		struct json_object *cmp = json_object_new_array();
+		char k[32];
+
+		lv = json_object_new_object();
+		json_object_array_add(cmp, json_object_new_string(bc_cap_level_name(v->lhs)));
+		json_object_array_add(cmp, json_object_new_string(bc_cap_level_name(v->rhs)));
+		json_object_object_add(lv, "compared", cmp);
+		snprintf(k, sizeof(k), "%s_bps", bc_cap_level_name(v->lhs));
+		json_object_object_add(lv, k,
+				       v->lhs_bps >= 0 ? json_object_new_double(v->lhs_bps) : NULL);
+		snprintf(k, sizeof(k), "%s_bps", bc_cap_level_name(v->rhs));
+		json_object_object_add(lv, k,
+				       v->rhs_bps >= 0 ? json_object_new_double(v->rhs_bps) : NULL);
+	}
+	json_object_object_add(o, "levels", lv);
+	json_object_object_add(o, "headline",
+			       v->headline >= 0 ? json_object_new_double(v->headline) : NULL);
+	if (v->mechanism[0]) {
+		struct json_object *e = json_object_new_object();
+
+		c = json_object_new_object();
+		json_object_object_add(c, "mechanism", json_object_new_string(v->mechanism));
+		json_object_object_add(c, "where", json_object_new_string(v->where));
+		for (size_t i = 0; i < v->n_evidence; i++)
+			json_object_object_add(e, v->evidence[i].key,
+					       json_object_new_string(v->evidence[i].value));
+		json_object_object_add(c, "evidence", e);
+	}
+	json_object_object_add(o, "cause", c);
+	json_object_object_add(o, "next_step",
+			       v->next_step[0] ? json_object_new_string(v->next_step) : NULL);
+	json_object_object_add(o, "basis", v->basis ? json_object_new_string(v->basis) : NULL);
+	bc_verdict_render(v, text, sizeof(text));
+	json_object_object_add(o, "answer", json_object_new_string(text));
+}
