@@ -116,10 +116,10 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status:\n"
 		"  0  no error-level finding      1  at least one error-level finding\n"
-		"  2  usage error                 3  environment: no bond, no such bond or\n"
-		"                                    namespace, a file is missing, unreadable\n"
-		"                                    or not /proc/net/bonding or ip text, a\n"
-		"                                    broken recording\n"
+		"  2  usage error                 3  environment: no permission, no bond, no\n"
+		"                                    such bond or namespace, a broken recording\n"
+		"  4  bad input data: a file that is missing, unreadable, or not\n"
+		"     /proc/net/bonding, ip or sosreport data\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }
@@ -284,6 +284,16 @@ static int name_from_path(const char *path, char *out, size_t len)
 	return 0;
 }
 
+/*
+ * The exit status of a saved file that could not be read (the table in
+ * bondcheck(8)): no permission or no memory is the environment (3); a
+ * missing, unreadable, malformed or oversized file is bad input data (4).
+ */
+static int file_status(int rc)
+{
+	return rc == -EACCES || rc == -EPERM || rc == -ENOMEM ? BC_EXIT_ENV : BC_EXIT_DATA;
+}
+
 static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
 	snap->source = BC_SRC_PROC_FILE;
@@ -306,8 +316,7 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 					&err);
 		if (rc < 0) {
 			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
-			return rc == -EINVAL || rc == -EFBIG || rc == -EISDIR ? BC_EXIT_DATA
-									      : BC_EXIT_ENV;
+			return file_status(rc);
 		}
 	}
 	return 0;
@@ -324,7 +333,7 @@ static int load_sos(const char *path, struct bc_snapshot *snap)
 		for (size_t i = 0; i < snap->n_warnings; i++)
 			fprintf(stderr, "bondcheck: warning: %s\n", snap->warnings[i]);
 		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
-		return BC_EXIT_ENV;
+		return file_status(rc);
 	}
 	return 0;
 }
@@ -337,9 +346,11 @@ static int load_ip_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 	for (size_t i = 0; i < o->n_ip_files; i++) {
 		struct bc_error err = {0};
 
-		if (bc_ip_parse_file(o->ip_files[i], snap, &err) < 0) {
+		int rc = bc_ip_parse_file(o->ip_files[i], snap, &err);
+
+		if (rc < 0) {
 			fprintf(stderr, "bondcheck inspect: %s\n", err.msg);
-			return BC_EXIT_ENV;
+			return file_status(rc);
 		}
 	}
 	return 0;
