@@ -220,47 +220,42 @@ static void split_cause(const struct bc_bond *b, const struct bc_slave *s,
 									  : "not-visible");
 }
 
-static void split_advice(struct fnd_ctx *c, struct bc_finding **f, const struct bc_slave *s,
-			 const char *cause)
-{
-	const struct bc_bond *b = c->bond;
+/* What each split cause means and what to do, first matching cause wins. */
+static const struct {
+	const char *cause;
+	const char *why;
+	const char *next;
+} split_text[] = {
+	{"individual",
+	 "a port without full duplex (its key lacks the duplex bit) cannot aggregate and forms "
+	 "an aggregator alone",
+	 "Check its duplex with `ethtool`; sub-interfaces and some virtual NICs report none."},
+	{"key-differs",
+	 "its actor key differs (speed or duplex: key = speed << 1 | duplex), and ports of "
+	 "different keys never share an aggregator",
+	 "Use equal-speed ports, or ad_select bandwidth to prefer the faster aggregator."},
+	{"partner-silent",
+	 "its key and speed match, but no partner answers LACP (partner MAC zero), so each port "
+	 "stays alone",
+	 "Configure the switch ports as one LACP LAG (mode active), or use a static mode."},
+	{"partner-differs",
+	 "it hears a different LACP partner (system MAC, priority or key): two switches without "
+	 "MLAG, or two port-channels",
+	 "Check the switch's LAG membership of this port."},
+	{"", "the text does not show why (keys and partner look equal or are not shown)",
+	 "Compare speed/duplex with `ethtool` and the switch's LAG membership."},
+};
 
-	if (strstr(cause, "individual"))
-		*f = fnd_add(c, "lacp-split-aggregator", s,
-			     "%s is not in the active aggregator %u and carries nothing: a port "
-			     "without full duplex (key %s) cannot aggregate and forms an "
-			     "aggregator alone%s. Check `ethtool %s` duplex; sub-interfaces and "
-			     "some virtual NICs report none.",
-			     s->name, b->ad_aggregator_id.v, "without the duplex bit",
-			     strstr(cause, "partner-silent") ? ", and no partner answers LACP" : "",
-			     s->name);
-	else if (strstr(cause, "key-differs"))
-		*f = fnd_add(c, "lacp-split-aggregator", s,
-			     "%s is not in the active aggregator %u and carries nothing: its actor "
-			     "key differs (speed or duplex; key = speed << 1 | duplex), and ports "
-			     "of different keys never share an aggregator. Use equal-speed ports, "
-			     "or ad_select bandwidth to prefer the faster aggregator.",
-			     s->name, b->ad_aggregator_id.v);
-	else if (strstr(cause, "partner-silent"))
-		*f = fnd_add(c, "lacp-split-aggregator", s,
-			     "%s is not in the active aggregator %u and carries nothing. Its key "
-			     "and speed match, but no partner answers LACP (partner MAC zero), so "
-			     "each port stays alone: configure the switch ports as one LACP LAG "
-			     "(mode active), or use a static mode.",
-			     s->name, b->ad_aggregator_id.v);
-	else if (strstr(cause, "partner-differs"))
-		*f = fnd_add(c, "lacp-split-aggregator", s,
-			     "%s is not in the active aggregator %u and carries nothing: it hears "
-			     "a different LACP partner (system MAC, priority or key), i.e. two "
-			     "switches without MLAG or two port-channels. Check the switch's LAG "
-			     "membership of this port.",
-			     s->name, b->ad_aggregator_id.v);
-	else
-		*f = fnd_add(c, "lacp-split-aggregator", s,
-			     "%s is not in the active aggregator %u and carries nothing. The text "
-			     "does not show why (keys and partner look equal or are not shown): "
-			     "compare `ethtool %s` speed/duplex and the switch's LAG membership.",
-			     s->name, b->ad_aggregator_id.v, s->name);
+static struct bc_finding *split_finding(struct fnd_ctx *c, const struct bc_slave *s,
+					const char *cause)
+{
+	size_t i = 0;
+
+	while (split_text[i].cause[0] && !strstr(cause, split_text[i].cause))
+		i++;
+	return fnd_add(c, "lacp-split-aggregator", s,
+		       "%s is not in the active aggregator %u and carries nothing: %s. %s", s->name,
+		       c->bond->ad_aggregator_id.v, split_text[i].why, split_text[i].next);
 }
 
 /*
@@ -338,7 +333,7 @@ static void check_split(struct fnd_ctx *c)
 		if (bc_u32_known(&s->mii_status) && !fnd_slave_up(s))
 			continue; /* slave-down says it; a down port always sits alone */
 		split_cause(b, s, in, cause, sizeof(cause));
-		split_advice(c, &f, s, cause);
+		f = split_finding(c, s, cause);
 		fnd_ev(f, "aggregator_id", "%s",
 		       a->st == BC_NA ? "N/A (never joined one)" : fnd_u32_text(a, t, sizeof(t)));
 		fnd_ev(f, "active_aggregator_id", "%u", b->ad_aggregator_id.v);
