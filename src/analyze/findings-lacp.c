@@ -342,8 +342,7 @@ static void check_split(struct fnd_ctx *c)
 			       b->n_slaves);
 		fnd_ev(f, "cause", "%s", cause);
 		if (actor_key(b, s))
-			fnd_ev(f, "actor_key", "%u%s", actor_key(b, s)->v,
-			       in && actor_key(b, in) ? "" : "");
+			fnd_ev(f, "actor_key", "%u", actor_key(b, s)->v);
 		if (in && actor_key(b, in))
 			fnd_ev(f, "active_actor_key", "%u", actor_key(b, in)->v);
 		fnd_ev(f, "mii_status", "%s", fnd_link_text(&s->mii_status));

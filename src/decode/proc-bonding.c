@@ -377,10 +377,11 @@ static int finish(struct proc_ctx *c, struct bc_error *err)
 		b->ad_info_status = BC_KNOWN;
 	} else if ((c->seen & PROC_SEEN_SYSPRIO)) {
 		proc_warn(c, "802.3ad bond shows 'System priority' but no active aggregator lines");
-	} else if (!(c->seen & PROC_SEEN_AD)) {
-		/* warned above; nothing tells whether the details were hidden */
-	} else if (c->cut_line && c->cut_before_slaves) {
-		/* cut where the privileged lines would start: not shown, not hidden */
+	} else if (!(c->seen & PROC_SEEN_AD) || (c->cut_line && c->cut_before_slaves)) {
+		/*
+		 * No 802.3ad section (warned above), or a cut where the privileged
+		 * lines would start: nothing tells whether they were hidden.
+		 */
 	} else if (!b->n_slaves && !(c->seen & PROC_SEEN_ADSELECT)) {
 		proc_warn(c, "the 802.3ad section ends before its aggregator lines (truncated "
 			     "file?); aggregator and LACP details not reported");
