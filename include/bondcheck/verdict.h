@@ -40,7 +40,7 @@ enum bc_verdict_status {
 
 struct bc_verdict_kv {
 	char key[32];
-	char value[96];
+	char value[256];
 };
 
 struct bc_verdict {

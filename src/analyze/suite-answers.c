@@ -87,6 +87,28 @@ static int first_port(const struct bc_suite_model *m, unsigned set)
 	return -1;
 }
 
+/*
+ * Inconclusive when the document lacks an input of the model that the
+ * verdict reads (@which, BC_SUITE_NEED_*; @idx its list in m->missing): a
+ * member that a saved document predates is never a default to pass on.
+ * Returns true when it decided.
+ */
+static bool missing_inputs(const struct bc_suite_model *m, unsigned which, int idx,
+			   struct bc_verdict *v)
+{
+	if (!(m->missing_for & which))
+		return false;
+	v->status = BC_VERDICT_INCONCLUSIVE;
+	v->basis = "capacity model";
+	snprintf(v->mechanism, sizeof(v->mechanism), "missing-input");
+	v->where[0] = '\0';
+	v->n_evidence = 0;
+	bc_verdict_add(v, "missing", "%s", m->missing[idx]);
+	snprintf(v->next_step, sizeof(v->next_step),
+		 "run the suite again with this version, which records them");
+	return true;
+}
+
 /* The cause and next step of gap @g (the mechanisms below potential). */
 static void cause_of(const struct bc_suite_model *m, const struct bc_cap_gap *g,
 		     struct bc_verdict *v)
@@ -175,7 +197,7 @@ void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc
 	char r[32];
 
 	bc_verdict_init(v, "aggregation");
-	if (!m->ok)
+	if (!m->ok || missing_inputs(m, BC_SUITE_NEED_AGG, 0, v))
 		return;
 	v->basis = "capacity model";
 	levels(v, c, BC_CAP_CARRIED, BC_CAP_POTENTIAL);
@@ -328,6 +350,8 @@ void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_sui
 		snprintf(v->mechanism, sizeof(v->mechanism), "not-a-bond");
 		return;
 	}
+	if (missing_inputs(m, BC_SUITE_NEED_DRV, 1, v))
+		return;
 	if (!f->n_mismatch) {
 		v->status = BC_VERDICT_PASS;
 		v->basis = "per-link evidence";
@@ -422,6 +446,11 @@ void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_sui
 	v->n_evidence = 0;
 	if (!f->udp_measured)
 		return;
+	if (missing_inputs(mu, BC_SUITE_NEED_UDP, 2, v)) {
+		v->has_levels = false;
+		v->headline = -1;
+		return;
+	}
 	/* the kernel's choice alone keeps the no-drop rate far below potential */
 	if (pot > 0 && sel >= 0 && pot - sel > GAP_FAIL * pot &&
 	    (g = largest(c, BC_CAP_POTENTIAL))) {

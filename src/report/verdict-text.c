@@ -199,6 +199,11 @@ static void cause(struct line *l, const struct bc_verdict *v)
 	else if (!strcmp(m, "active-missing"))
 		put(l, "mismatch (%s); active-backup: the active slave's evidence is missing",
 		    ev(v, "mismatch"));
+	else if (!strcmp(m, "missing-input"))
+		put(l,
+		    "the document lacks %s, an input of the capacity model (saved by a version "
+		    "that did not record it): not judged",
+		    ev(v, "missing"));
 	else if (!strcmp(m, "not-a-bond"))
 		put(l, "one interface, not a bond: no slaves to compare");
 	else if (bc_verdict_get(v, "stage") && !strcmp(ev(v, "stage"), "refused_at_send"))

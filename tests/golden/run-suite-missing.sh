@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Issue 14 item 10: a saved suite document of schema 1 re-analysed by
+# `bondcheck run --from-json` follows the capacity model, and a copy with an
+# input of the model removed (jq del) gives inconclusive verdicts that name
+# the missing member, never a pass on a default.
+# usage: run-suite-missing.sh BONDCHECK DATA_DIR
+set -u
+bc=$1
+data=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# check NAME DOC QUESTION STATUS MISSING: the verdict QUESTION of DOC has
+# STATUS and (MISSING not "-") its cause names MISSING among the missing members
+check() {
+	"$bc" run --from-json "$2" -j >"$tmp/out.json" 2>/dev/null
+	got=$(jq -r --arg q "$3" '.verdicts[$q] | [.status, (.cause.mechanism // "-"),
+		(.cause.evidence.missing // "-")] | join("|")' "$tmp/out.json")
+	st=${got%%|*}
+	ok=1
+	[ "$st" = "$4" ] || ok=0
+	if [ "$5" != - ]; then
+		case $got in
+		*"|missing-input|"*"$5"*) ;;
+		*) ok=0 ;;
+		esac
+	fi
+	if [ $ok = 1 ]; then
+		echo "ok   $1: $3 $got"
+	else
+		echo "FAIL $1: $3 is '$got', expected status $4, missing '$5'"
+		fails=$((fails + 1))
+	fi
+}
+
+# cut NAME SOURCE JQ: a copy of tests/data/run-suite/SOURCE.json edited by JQ
+cut() {
+	jq "$3" "$data/$2.json" >"$tmp/$1.json" || exit 1
+}
+
+placed=$data/8023ad-placed-quick.json
+[ "$(jq .schema_version "$placed")" = 1 ] || { echo "FAIL $placed is not schema 1"; exit 1; }
+
+# the saved document as it is: every input present, the model's verdicts
+check placed "$placed" udp_gap pass -
+check placed "$placed" drivers pass -
+check placed "$placed" aggregation fail -
+
+# no qdisc rate on eth1: its veth's nominal 10 Gbit/s must not become a ceiling
+cut no-tbf 8023ad-placed-quick 'del(.egress.client.bond.slaves[1].tbf_bps)'
+for q in aggregation udp_gap drivers; do
+	check no-tbf "$tmp/no-tbf.json" $q inconclusive 'egress.client.bond.slaves[eth1].tbf_bps'
+done
+# no active aggregator: the selection is unknown (the old code passed UDP gap and Drivers)
+cut no-ad-info 8023ad-placed-quick 'del(.ends.client.bonds[0].ad_info)'
+for q in aggregation udp_gap drivers; do
+	check no-ad-info "$tmp/no-ad-info.json" $q inconclusive 'ends.client.bonds[0].ad_info'
+done
+# a slave the inspection does not list is not taken as up
+cut no-slave 8023ad-placed-quick 'del(.ends.client.bonds[0].slaves[2])'
+check no-slave "$tmp/no-slave.json" udp_gap inconclusive 'ends.client.bonds[0].slaves[eth2]'
+# 802.3ad keys: no duplex, no key
+cut no-duplex 8023ad-placed-quick 'del(.ends.client.bonds[0].slaves[0].duplex)'
+check no-duplex "$tmp/no-duplex.json" drivers inconclusive 'ends.client.bonds[0].slaves[eth0].duplex'
+# the mixed-speed document: without eth1's aggregator the selection is unknown
+cut no-agg-id 8023ad-mixed-speed-quick 'del(.ends.client.bonds[0].slaves[1].aggregator_id)'
+check no-agg-id "$tmp/no-agg-id.json" aggregation inconclusive \
+	'ends.client.bonds[0].slaves[eth1].aggregator_id'
+# a JSON null is "unknown", not missing: mixed-drivers' virtio slave has a null duplex
+check mixed-drivers "$data/mixed-drivers-quick.json" drivers fail -
+
+# the exit status: nothing failed, nothing passed
+"$bc" run --from-json "$tmp/no-ad-info.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc != 0 ]; then
+	echo "FAIL no-ad-info: exit $rc, expected 0 (every verdict inconclusive)"
+	fails=$((fails + 1))
+fi
+exit $((fails > 0))
