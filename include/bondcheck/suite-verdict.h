@@ -99,6 +99,13 @@ struct bc_suite_facts {
 	const char *gap_counter; /* the counter that moved */
 	long long gap_count;
 	char gap_link_buf[64]; /* storage for gap_link when parsed from a counter */
+	/*
+	 * The probe lost fragmented datagrams after they arrived (the ledger's
+	 * reassembled or reached_socket stage) and its analysis has no
+	 * "reassembly" record (the kernel's Ip Reasm* deltas, a document of
+	 * schema 1): where they died cannot be told.
+	 */
+	bool reasm_missing;
 
 	/* Drivers */
 	size_t n_mismatch;

@@ -469,6 +469,20 @@ void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_sui
 	} else {
 		v->basis = "ledger";
 	}
+	/* a schema-1 ledger counted reassembly from the captures alone */
+	if (f->reasm_missing && v->status != BC_VERDICT_PASS) {
+		v->status = BC_VERDICT_INCONCLUSIVE;
+		v->basis = "ledger";
+		snprintf(v->mechanism, sizeof(v->mechanism), "missing-input");
+		v->where[0] = '\0';
+		v->n_evidence = 0;
+		bc_verdict_add(v, "missing",
+			       "tests[udp-over].result.capture.analysis.reassembly (the receiver's "
+			       "Ip Reasm* deltas)");
+		snprintf(v->next_step, sizeof(v->next_step),
+			 "run the suite again with this version, which records them");
+		return;
+	}
 	if ((f->gap_finding || f->gap_stage) && v->status != BC_VERDICT_PASS) {
 		snprintf(v->mechanism, sizeof(v->mechanism), "%s",
 			 f->gap_finding ? f->gap_finding : "ledger");

@@ -201,8 +201,8 @@ static void cause(struct line *l, const struct bc_verdict *v)
 		    ev(v, "mismatch"));
 	else if (!strcmp(m, "missing-input"))
 		put(l,
-		    "the document lacks %s, an input of the capacity model (saved by a version "
-		    "that did not record it): not judged",
+		    "the document lacks %s, which this verdict reads (saved by a version that did "
+		    "not record it): not judged",
 		    ev(v, "missing"));
 	else if (!strcmp(m, "not-a-bond"))
 		put(l, "one interface, not a bond: no slaves to compare");
