@@ -131,14 +131,14 @@ void bc_suite_facts_init(struct bc_suite_facts *f);
 struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
 
 /*
- * bc_verdict_udp_gap() - {"status", "text", "sent_packets", "send_errors",
- * "received_packets", "sent_bps", "received_bps", "offered_bps",
- * "no_drop_rate_bps", "udp_ceiling_bps", "stage", "finding", "link",
- * "host", "count", "cpu_bound", "threshold"}.
- *   pass: no-drop rate >= BC_VERDICT_UDP_PASS x the bond's UDP ceiling;
- *   fail: below it (or every trial dropped); inconclusive: no probe, no
- *   ceiling.  The text names the ledger stage, link and host holding the
- *   probe's missing datagrams.
+ * bc_verdict_udp_gap() - the UDP gap's figures: {"status" (a placeholder,
+ * "inconclusive"), "sent_packets", "send_errors", "received_packets",
+ * "sent_bps", "received_bps", "offered_bps", "no_drop_rate_bps",
+ * "udp_ceiling_bps", "stage", "finding", "link", "host", "count",
+ * "cpu_bound", "threshold"}; unknown figures are null.  No sentence: the
+ * status, the cause (the ledger stage that lost datagrams) and the answer
+ * come from bc_suite_answer_udp_gap() (src/analyze/suite-answers.c) and
+ * bc_verdict_render().  Returns a new object.
  */
 struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
 
