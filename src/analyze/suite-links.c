@@ -195,8 +195,9 @@ static struct json_object *slave_ceiling(const struct params *p, struct json_obj
 	need(miss, eg_slave, path, "mtu");
 	if (!is || !json_object_object_get_ex(is, "speed_mbps", NULL))
 		need(miss, eg_slave, path, "speed_mbps");
-	/* a rate from the speed is a nominal one on a virtual device (veth) */
-	if (r.source == BC_RATE_ETHTOOL)
+	/* a rate from the speed is a nominal one on a virtual device (veth); an
+	 * egress "driver" is written only for a bus device, which is not virtual */
+	if (r.source == BC_RATE_ETHTOOL && !json_object_object_get_ex(eg_slave, "driver", NULL))
 		need(miss, eg_slave, path, "virtual");
 	in.rate_bps = r.rate_bps;
 	in.conv = r.conv;

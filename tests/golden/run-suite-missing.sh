@@ -53,6 +53,13 @@ cut no-tbf 8023ad-placed-quick 'del(.egress.client.bond.slaves[1].tbf_bps)'
 for q in aggregation udp_gap drivers; do
 	check no-tbf "$tmp/no-tbf.json" $q inconclusive 'egress.client.bond.slaves[eth1].tbf_bps'
 done
+# no qdisc rate on mixed-drivers' eth0, an e1000: its speed is a real rate
+# (the egress record names a driver, so it is no virtual device), but
+# whether a shaper set it is not known
+cut no-tbf-nic mixed-drivers-quick 'del(.egress.client.bond.slaves[0].tbf_bps)'
+check no-tbf-nic "$tmp/no-tbf-nic.json" drivers inconclusive 'egress.client.bond.slaves[eth0].tbf_bps'
+jq -r '.verdicts.drivers.cause.evidence.missing' "$tmp/out.json" | grep -q virtual &&
+	{ echo "FAIL no-tbf-nic: names virtual for a NIC with a driver"; fails=$((fails + 1)); }
 # no active aggregator: the selection is unknown (the old code passed UDP gap and Drivers)
 cut no-ad-info 8023ad-placed-quick 'del(.ends.client.bonds[0].ad_info)'
 for q in aggregation udp_gap drivers; do
