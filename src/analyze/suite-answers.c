@@ -202,7 +202,7 @@ void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc
 	char r[32];
 
 	bc_verdict_init(v, "aggregation");
-	if (!m->ok || missing_inputs(m, BC_SUITE_NEED_AGG, 0, v))
+	if (missing_inputs(m, BC_SUITE_NEED_AGG, 0, v) || !m->ok)
 		return;
 	v->basis = "capacity model";
 	levels(v, c, BC_CAP_CARRIED, BC_CAP_POTENTIAL);

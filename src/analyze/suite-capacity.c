@@ -179,13 +179,14 @@ int bc_suite_model_fill(struct json_object *doc, const struct bc_suite_facts *f,
 		in->reordering =
 			m->dsack_dups > 0 || (f->mode == BC_MODE_ROUNDROBIN && m->reord_seen > 0);
 	}
-	if (f->mode >= 0 && !sl) {
-		struct json_object *cc = bc_sj(bc_sj(doc, "ceilings"), "client");
+	/* the slaves' ceilings come from the client's egress record (suite-links.c) */
+	if (f->mode >= 0 && !in->n) {
+		struct json_object *eg = bc_sj(bc_sj(doc, "egress"), "client");
 
-		if (!cc)
-			missing_add(m, BC_SUITE_NEED_ALL, "ceilings.client");
-		else
-			need(m, BC_SUITE_NEED_ALL, cc, "ceilings.client", "slaves");
+		if (!eg)
+			missing_add(m, BC_SUITE_NEED_ALL, "egress.client");
+		else if (!bc_json_len(bc_sj(bc_sj(eg, "bond"), "slaves")))
+			missing_add(m, BC_SUITE_NEED_ALL, "egress.client.bond.slaves");
 	}
 	if (f->mode < 0) {
 		/* one interface, not a bond: no inspection of a bond to read */

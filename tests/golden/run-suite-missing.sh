@@ -68,6 +68,11 @@ done
 # a slave the inspection does not list is not taken as up
 cut no-slave 8023ad-placed-quick 'del(.ends.client.bonds[0].slaves[2])'
 check no-slave "$tmp/no-slave.json" udp_gap inconclusive 'ends.client.bonds[0].slaves[eth2]'
+# no egress record of the client: no slave ceilings at all
+cut no-egress 8023ad-placed-quick 'del(.egress.client)'
+for q in aggregation udp_gap drivers; do
+	check no-egress "$tmp/no-egress.json" $q inconclusive 'egress.client'
+done
 # 802.3ad keys: no duplex, no key
 cut no-duplex 8023ad-placed-quick 'del(.ends.client.bonds[0].slaves[0].duplex)'
 check no-duplex "$tmp/no-duplex.json" drivers inconclusive 'ends.client.bonds[0].slaves[eth0].duplex'
