@@ -99,6 +99,13 @@ struct bc_suite_facts {
 	const char *gap_counter; /* the counter that moved */
 	long long gap_count;
 	char gap_link_buf[64]; /* storage for gap_link when parsed from a counter */
+	/*
+	 * The probe lost fragmented datagrams after they arrived (the ledger's
+	 * reassembled or reached_socket stage) and its analysis has no
+	 * "reassembly" record (the kernel's Ip Reasm* deltas, a document of
+	 * schema 1): where they died cannot be told.
+	 */
+	bool reasm_missing;
 
 	/* Drivers */
 	size_t n_mismatch;
@@ -124,14 +131,14 @@ void bc_suite_facts_init(struct bc_suite_facts *f);
 struct json_object *bc_verdict_aggregation(const struct bc_suite_facts *f);
 
 /*
- * bc_verdict_udp_gap() - {"status", "text", "sent_packets", "send_errors",
- * "received_packets", "sent_bps", "received_bps", "offered_bps",
- * "no_drop_rate_bps", "udp_ceiling_bps", "stage", "finding", "link",
- * "host", "count", "cpu_bound", "threshold"}.
- *   pass: no-drop rate >= BC_VERDICT_UDP_PASS x the bond's UDP ceiling;
- *   fail: below it (or every trial dropped); inconclusive: no probe, no
- *   ceiling.  The text names the ledger stage, link and host holding the
- *   probe's missing datagrams.
+ * bc_verdict_udp_gap() - the UDP gap's figures: {"status" (a placeholder,
+ * "inconclusive"), "sent_packets", "send_errors", "received_packets",
+ * "sent_bps", "received_bps", "offered_bps", "no_drop_rate_bps",
+ * "udp_ceiling_bps", "stage", "finding", "link", "host", "count",
+ * "cpu_bound", "threshold"}; unknown figures are null.  No sentence: the
+ * status, the cause (the ledger stage that lost datagrams) and the answer
+ * come from bc_suite_answer_udp_gap() (src/analyze/suite-answers.c) and
+ * bc_verdict_render().  Returns a new object.
  */
 struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
 

@@ -26,7 +26,7 @@
 
 #include "bondcheck/capacity.h"
 
-#define BC_VERDICT_MAX_EVIDENCE 8
+#define BC_VERDICT_MAX_EVIDENCE 12
 
 /* A verdict passes only when carried is at least this share of potential. */
 #define BC_VERDICT_CARRIED_PASS 0.80
@@ -40,7 +40,7 @@ enum bc_verdict_status {
 
 struct bc_verdict_kv {
 	char key[32];
-	char value[96];
+	char value[256];
 };
 
 struct bc_verdict {
@@ -61,7 +61,7 @@ struct bc_verdict {
 /* bc_verdict_init() - @question, inconclusive, nothing known. */
 void bc_verdict_init(struct bc_verdict *v, const char *question);
 
-/* bc_verdict_add() - one evidence value (printf-formatted); ignored past the 8th. */
+/* bc_verdict_add() - one evidence value (printf-formatted); ignored past the 12th. */
 void bc_verdict_add(struct bc_verdict *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -16,7 +16,12 @@
  *   best one); it fails when that is > 20 % of installed.  A slowest slave
  *   whose ceiling is a qdisc's rate is a shaper's doing, named as such.
  *   Otherwise the measured per-link judgement (suite-drivers.c) stands.
- *   UDP gap keeps its ledger judgement (suite-verdict.c) and records it.
+ *   UDP gap compares the no-drop rate (carried) with potential, fails on
+ *   the selection as Aggregation does, else passes at >=
+ *   BC_VERDICT_CARRIED_PASS; without a model it compares with the UDP
+ *   ceiling.  Its cause is where the over-rate probe lost datagrams: the
+ *   ledger's loss finding (tx-loss ... rx-loss-socket), refused sends, a
+ *   stage on no single link, or only the rate search.
  *
  * No sentences here: src/report/verdict-text.c renders them.
  */
@@ -85,6 +90,28 @@ static int first_port(const struct bc_suite_model *m, unsigned set)
 		if (set >> i & 1u)
 			return (int)i;
 	return -1;
+}
+
+/*
+ * Inconclusive when the document lacks an input of the model that the
+ * verdict reads (@which, BC_SUITE_NEED_*; @idx its list in m->missing): a
+ * member that a saved document predates is never a default to pass on.
+ * Returns true when it decided.
+ */
+static bool missing_inputs(const struct bc_suite_model *m, unsigned which, int idx,
+			   struct bc_verdict *v)
+{
+	if (!(m->missing_for & which))
+		return false;
+	v->status = BC_VERDICT_INCONCLUSIVE;
+	v->basis = "capacity model";
+	snprintf(v->mechanism, sizeof(v->mechanism), "missing-input");
+	v->where[0] = '\0';
+	v->n_evidence = 0;
+	bc_verdict_add(v, "missing", "%s", m->missing[idx]);
+	snprintf(v->next_step, sizeof(v->next_step),
+		 "run the suite again with this version, which records them");
+	return true;
 }
 
 /* The cause and next step of gap @g (the mechanisms below potential). */
@@ -175,7 +202,7 @@ void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc
 	char r[32];
 
 	bc_verdict_init(v, "aggregation");
-	if (!m->ok)
+	if (missing_inputs(m, BC_SUITE_NEED_AGG, 0, v) || !m->ok)
 		return;
 	v->basis = "capacity model";
 	levels(v, c, BC_CAP_CARRIED, BC_CAP_POTENTIAL);
@@ -328,6 +355,8 @@ void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_sui
 		snprintf(v->mechanism, sizeof(v->mechanism), "not-a-bond");
 		return;
 	}
+	if (missing_inputs(m, BC_SUITE_NEED_DRV, 1, v))
+		return;
 	if (!f->n_mismatch) {
 		v->status = BC_VERDICT_PASS;
 		v->basis = "per-link evidence";
@@ -407,8 +436,90 @@ void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_sui
 	v->basis = "per-link evidence";
 }
 
+/* The over-rate probe's figures: offered, sent, received, refused sends. */
+static void probe(const struct bc_suite_facts *f, struct bc_verdict *v)
+{
+	char r[32];
+
+	bc_verdict_add(v, "offered", "%s", rate(f->udp_offered_bps, r));
+	bc_verdict_add(v, "sent", "%llu", (unsigned long long)f->udp_sent);
+	bc_verdict_add(v, "received", "%llu", (unsigned long long)f->udp_received);
+	if (f->udp_send_errors > 0) {
+		bc_verdict_add(v, "send_refused", "%llu", (unsigned long long)f->udp_send_errors);
+		if (f->refused_counter && f->refused_counter[0])
+			bc_verdict_add(v, "refused_counter", "%s", f->refused_counter);
+	}
+}
+
+/* The next step for a loss at a ledger stage (finding id @id). */
+static const char *loss_step(const char *id)
+{
+	if (!strcmp(id, "tx-loss"))
+		return "find the sender's full queue (`tc -s qdisc show`, `ethtool -S` on the "
+		       "slave)";
+	if (!strcmp(id, "wire-loss"))
+		return "check the link between the slaves (cable, switch port counters, `ethtool "
+		       "-S` on both ends)";
+	if (!strcmp(id, "rx-loss-nic"))
+		return "check the receiving NIC's drops and rings (`ethtool -S`, `ethtool -g`)";
+	if (!strcmp(id, "rx-loss-reassembly"))
+		return "raise the receiver's net.ipv4.ipfrag_high_thresh (or ipfrag_time), or send "
+		       "datagrams under the MTU";
+	if (!strcmp(id, "rx-loss-socket"))
+		return "raise the receiver's socket buffer (net.core.rmem_max, SO_RCVBUF) or read "
+		       "faster";
+	return "";
+}
+
+/*
+ * Where the probe's datagrams were lost, from the ledger: the loss finding
+ * at the stage that lost most (tx-loss, wire-loss, rx-loss-nic,
+ * rx-loss-reassembly, rx-loss-socket) on its link; sends the sender's
+ * kernel refused (send-refused); a stage that lost on no single link
+ * (ledger-stage); or nothing located, so only the rate search speaks
+ * (rate-search).
+ */
+static void udp_cause(const struct bc_suite_facts *f, struct bc_verdict *v)
+{
+	char r[2][32];
+
+	v->where[0] = '\0';
+	if (f->gap_finding) {
+		snprintf(v->mechanism, sizeof(v->mechanism), "%s", f->gap_finding);
+		snprintf(v->where, sizeof(v->where), "%s", f->gap_link ? f->gap_link : "");
+		bc_verdict_add(v, "stage", "%s", f->gap_stage ? f->gap_stage : "?");
+		bc_verdict_add(v, "count", "%lld", f->gap_count);
+		if (f->gap_counter && f->gap_counter[0])
+			bc_verdict_add(v, "counter", "%s", f->gap_counter);
+		if (f->gap_host && f->gap_host[0])
+			bc_verdict_add(v, "host", "%s", f->gap_host);
+		snprintf(v->next_step, sizeof(v->next_step), "%s", loss_step(f->gap_finding));
+	} else if (f->gap_stage && !strcmp(f->gap_stage, "refused_at_send")) {
+		snprintf(v->mechanism, sizeof(v->mechanism), "send-refused");
+		snprintf(v->where, sizeof(v->where), "%s", f->gap_link ? f->gap_link : "");
+		snprintf(v->next_step, sizeof(v->next_step),
+			 "find the full qdisc or socket buffer on the sender (`tc -s qdisc show`, "
+			 "net.core.wmem_default)");
+	} else if (f->gap_stage) {
+		snprintf(v->mechanism, sizeof(v->mechanism), "ledger-stage");
+		snprintf(v->where, sizeof(v->where), "%s", f->gap_stage);
+		bc_verdict_add(v, "count", "%lld", f->gap_stage_drop);
+	} else {
+		snprintf(v->mechanism, sizeof(v->mechanism), "rate-search");
+		if (f->no_drop_bps < 0)
+			bc_verdict_add(v, "no_drop", "not searched");
+		else if (f->no_drop_bps == 0)
+			bc_verdict_add(v, "no_drop", "none: every trial lost datagrams");
+		else
+			bc_verdict_add(v, "no_drop", "%s", rate(f->no_drop_bps, r[0]));
+		if (f->no_drop_resolution_bps > 0)
+			bc_verdict_add(v, "resolution", "%s",
+				       rate(f->no_drop_resolution_bps, r[1]));
+	}
+}
+
 void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
-			     struct json_object *legacy, struct bc_verdict *v)
+			     struct bc_verdict *v)
 {
 	const struct bc_capacity *c = &mu->c;
 	const struct bc_cap_gap *g;
@@ -416,12 +527,17 @@ void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_sui
 	double sel = mu->ok ? c->level[BC_CAP_SELECTED] : -1;
 
 	bc_verdict_init(v, "udp_gap");
+	if (!f->udp_measured) {
+		snprintf(v->mechanism, sizeof(v->mechanism), "not-measured");
+		return;
+	}
+	if (missing_inputs(mu, BC_SUITE_NEED_UDP, 2, v))
+		return;
 	if (mu->ok)
 		levels(v, c, BC_CAP_CARRIED, BC_CAP_POTENTIAL);
-	from_legacy(legacy, v);
-	v->n_evidence = 0;
-	if (!f->udp_measured)
-		return;
+	probe(f, v);
+	if (f->udp_cpu_bound)
+		bc_verdict_add(v, "cpu_bound", "yes");
 	/* the kernel's choice alone keeps the no-drop rate far below potential */
 	if (pot > 0 && sel >= 0 && pot - sel > GAP_FAIL * pot &&
 	    (g = largest(c, BC_CAP_POTENTIAL))) {
@@ -431,24 +547,42 @@ void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_sui
 		return;
 	}
 	/* the no-drop rate against potential, when both are known: a pass only
-	 * when it is close, whatever the older ceiling said */
+	 * when it is close */
 	if (v->headline >= 0) {
 		v->basis = "capacity model";
 		v->status = v->headline >= BC_VERDICT_CARRIED_PASS ? BC_VERDICT_PASS
 			    : f->udp_cpu_bound			   ? BC_VERDICT_INCONCLUSIVE
 								   : BC_VERDICT_FAIL;
+	} else if (f->udp_ceiling_bps > 0 && f->no_drop_bps >= 0) {
+		/* no model (no slaves): the no-drop rate against the link's UDP ceiling */
+		char r[32];
+		double ratio = f->no_drop_bps / f->udp_ceiling_bps;
+
+		v->basis = "ledger";
+		bc_verdict_add(v, "ceiling", "%s", rate(f->udp_ceiling_bps, r));
+		v->status = ratio >= BC_VERDICT_UDP_PASS ? BC_VERDICT_PASS
+			    : f->udp_cpu_bound		 ? BC_VERDICT_INCONCLUSIVE
+							 : BC_VERDICT_FAIL;
 	} else {
 		v->basis = "ledger";
+		snprintf(v->mechanism, sizeof(v->mechanism), "ceiling-unknown");
+		snprintf(v->next_step, sizeof(v->next_step), "give --link-rate");
+		return;
 	}
-	if ((f->gap_finding || f->gap_stage) && v->status != BC_VERDICT_PASS) {
-		snprintf(v->mechanism, sizeof(v->mechanism), "%s",
-			 f->gap_finding ? f->gap_finding : "ledger");
-		snprintf(v->where, sizeof(v->where), "%s", f->gap_link ? f->gap_link : "");
-		bc_verdict_add(v, "stage", "%s", f->gap_stage ? f->gap_stage : "?");
-		bc_verdict_add(v, "count", "%lld", f->gap_count ? f->gap_count : f->gap_stage_drop);
-		if (f->gap_counter && f->gap_counter[0])
-			bc_verdict_add(v, "counter", "%s", f->gap_counter);
-		if (f->gap_host && f->gap_host[0])
-			bc_verdict_add(v, "host", "%s", f->gap_host);
+	if (v->status == BC_VERDICT_PASS)
+		return;
+	/* a schema-1 ledger counted reassembly from the captures alone */
+	if (f->reasm_missing) {
+		v->status = BC_VERDICT_INCONCLUSIVE;
+		v->basis = "ledger";
+		snprintf(v->mechanism, sizeof(v->mechanism), "missing-input");
+		v->where[0] = '\0';
+		bc_verdict_add(v, "missing",
+			       "tests[udp-over].result.capture.analysis.reassembly (the receiver's "
+			       "Ip Reasm* deltas)");
+		snprintf(v->next_step, sizeof(v->next_step),
+			 "run the suite again with this version, which records them");
+		return;
 	}
+	udp_cause(f, v);
 }

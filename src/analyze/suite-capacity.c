@@ -43,6 +43,37 @@ static double test_share(struct json_object *doc, const char *test, const char *
 	return -1;
 }
 
+/* Append @what to the missing list of each verdict in @for_mask. */
+static void missing_add(struct bc_suite_model *m, unsigned for_mask, const char *what)
+{
+	m->n_missing++;
+	m->missing_for |= for_mask;
+	for (int i = 0; i < 3; i++) {
+		char *s = m->missing[i];
+		size_t k = strlen(s);
+
+		if (!(for_mask >> i & 1u) || k + 1 >= sizeof(m->missing[i]))
+			continue;
+		snprintf(s + k, sizeof(m->missing[i]) - k, "%s%s", k ? ", " : "", what);
+	}
+}
+
+/*
+ * Member @k of @o (a JSON object named @path) must be present, null or not:
+ * a null records "unknown", an absent member a document older than the
+ * member.  @o NULL (its parent absent or null) is recorded by the caller.
+ */
+static void need(struct bc_suite_model *m, unsigned for_mask, struct json_object *o,
+		 const char *path, const char *k)
+{
+	char what[96];
+
+	if (!o || json_object_object_get_ex(o, k, NULL))
+		return;
+	snprintf(what, sizeof(what), "%s.%s", path, k);
+	missing_add(m, for_mask, what);
+}
+
 static int int_or(struct json_object *o, const char *k, int dflt)
 {
 	return bc_sj(o, k) ? (int)bc_json_i64(o, k, dflt) : dflt;
@@ -54,8 +85,12 @@ static void port_from_doc(struct json_object *doc, struct json_object *bond, str
 	const bool udp = m->udp;
 	struct bc_cap_port *p = &m->in.port[m->in.n];
 	struct bc_suite_port *x = &m->x[m->in.n];
-	struct json_object *is, *pl;
+	struct json_object *is, *pl, *ms;
 	const char *dup;
+	const bool lacp = m->in.mode == BC_MODE_8023AD;
+	/* 802.3ad: speed and duplex make the ports' keys, which every verdict reads */
+	const unsigned keys = lacp ? BC_SUITE_NEED_ALL : BC_SUITE_NEED_DRV;
+	char ipath[64];
 
 	memset(p, 0, sizeof(*p));
 	memset(x, 0, sizeof(*x));
@@ -78,6 +113,28 @@ static void port_from_doc(struct json_object *doc, struct json_object *bond, str
 	snprintf(p->partner_mac, sizeof(p->partner_mac), "%s", bc_json_str(pl, "system_mac"));
 	p->share = test_share(doc, udp ? "udp-over" : "tcp-k", p->name);
 	m->in.n++;
+
+	/* the egress members the slave's ceiling needs (suite-links.c): every
+	 * level of the model sums ceilings */
+	ms = bc_sj(cs, "missing");
+	for (size_t i = 0; i < bc_json_len(ms); i++) {
+		const char *w = json_object_get_string(json_object_array_get_idx(ms, i));
+
+		missing_add(m, BC_SUITE_NEED_ALL, w ? w : "?");
+	}
+	if (!bond)
+		return; /* recorded once by the caller */
+	snprintf(ipath, sizeof(ipath), "ends.client.bonds[0].slaves[%.16s]", p->name);
+	if (!is) {
+		missing_add(m, BC_SUITE_NEED_ALL, ipath);
+		return;
+	}
+	need(m, BC_SUITE_NEED_ALL, is, ipath, "mii_status");
+	need(m, keys, is, ipath, "duplex");
+	if (lacp) {
+		need(m, BC_SUITE_NEED_ALL, is, ipath, "aggregator_id");
+		need(m, BC_SUITE_NEED_ALL, is, ipath, "partner_lacpdu");
+	}
 }
 
 int bc_suite_model_fill(struct json_object *doc, const struct bc_suite_facts *f, bool udp,
@@ -121,6 +178,35 @@ int bc_suite_model_fill(struct json_object *doc, const struct bc_suite_facts *f,
 		 * retransmits) show that reordering cost the sender anything */
 		in->reordering =
 			m->dsack_dups > 0 || (f->mode == BC_MODE_ROUNDROBIN && m->reord_seen > 0);
+	}
+	/* the slaves' ceilings come from the client's egress record (suite-links.c) */
+	if (f->mode >= 0 && !in->n) {
+		struct json_object *eg = bc_sj(bc_sj(doc, "egress"), "client");
+
+		if (!eg)
+			missing_add(m, BC_SUITE_NEED_ALL, "egress.client");
+		else if (!bc_json_len(bc_sj(bc_sj(eg, "bond"), "slaves")))
+			missing_add(m, BC_SUITE_NEED_ALL, "egress.client.bond.slaves");
+	}
+	if (f->mode < 0) {
+		/* one interface, not a bond: no inspection of a bond to read */
+	} else if (!bond) {
+		missing_add(m, BC_SUITE_NEED_ALL, "ends.client.bonds[0]");
+	} else {
+		if (f->mode == BC_MODE_8023AD) {
+			need(m, BC_SUITE_NEED_ALL, bond, "ends.client.bonds[0]", "ad_info");
+			/* ad_user_port_key is not required: no document carries it
+			 * (the inspection's JSON does not write it), and one bond-wide
+			 * value shifts every port's key alike, so which ports share a
+			 * key, and every verdict, stays the same */
+			need(m, BC_SUITE_NEED_ALL, bond, "ends.client.bonds[0]", "ad_select");
+		}
+		if (f->mode == BC_MODE_ACTIVEBACKUP) {
+			need(m, BC_SUITE_NEED_ALL, bond, "ends.client.bonds[0]", "active_slave");
+			need(m, BC_SUITE_NEED_ALL, bond, "ends.client.bonds[0]", "primary");
+			need(m, BC_SUITE_NEED_ALL, bond, "ends.client.bonds[0]",
+			     "primary_reselect");
+		}
 	}
 	m->ok = bc_capacity_model(in, &m->c) == 0;
 	return m->ok ? 0 : -EINVAL;

@@ -206,9 +206,18 @@ static void gap(struct json_object *doc, struct bc_suite_facts *f)
 	struct json_object *fs = bc_sj(res, "findings");
 	long long best = 0;
 
+	struct json_object *an = bc_sj(bc_sj(res, "capture"), "analysis");
+	bool fragmented = bc_json_i64(bc_sj(an, "fragments"), "messages_arrived", 0) > 0 ||
+			  bc_json_i64(bc_sj(an, "fragments"), "fragments_arrived", 0) > 0;
+
 	for (size_t i = 0; i < bc_json_len(led); i++) {
 		struct json_object *s = json_object_array_get_idx(led, i);
+		const char *st = bc_json_str(s, "stage");
 
+		if (fragmented && bc_json_i64(s, "drop", 0) > 0 &&
+		    (!strcmp(st, "reassembled") || !strcmp(st, "reached_socket")) &&
+		    !json_object_object_get_ex(an, "reassembly", NULL))
+			f->reasm_missing = true;
 		if (bc_json_i64(s, "drop", 0) > f->gap_stage_drop) {
 			f->gap_stage_drop = bc_json_i64(s, "drop", 0);
 			f->gap_stage = bc_json_str(s, "stage");

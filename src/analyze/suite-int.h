@@ -67,14 +67,32 @@ struct bc_suite_model {
 	char bond[16], ad_select[16], active_slave[16], primary[16], primary_reselect[16];
 	long long reord_seen,
 		dsack_dups; /* tcp-k's receiver-side reordering (doc.reordering.tcp) */
+	/*
+	 * The model's inputs that the document lacks (a member absent, not a
+	 * JSON null, which records "unknown"): a suite document saved before
+	 * a member existed (schema 1).  Each is named by its path, e.g.
+	 * "ceilings.client.slaves[eth0].rate_source", and tagged with the
+	 * verdicts it decides (BC_SUITE_NEED_*); ", "-separated, cut at 255.
+	 */
+	size_t n_missing;
+	unsigned missing_for; /* the union of the tags */
+	char missing[3][256]; /* [0] aggregation, [1] drivers, [2] udp_gap */
 };
+
+/* Which verdicts read a model input (bc_suite_model.missing). */
+#define BC_SUITE_NEED_AGG 1u
+#define BC_SUITE_NEED_DRV 2u
+#define BC_SUITE_NEED_UDP 4u
+#define BC_SUITE_NEED_ALL (BC_SUITE_NEED_AGG | BC_SUITE_NEED_DRV | BC_SUITE_NEED_UDP)
 
 /*
  * bc_suite_model_fill() - @m from the analysed @doc and its facts @f: the
  * client's slaves (doc.ceilings), their MII and LACP state (the client's
  * inspection), the tcp-k goodput and per-slave shares (@udp: the UDP
- * ceilings, the no-drop rate and the udp-over shares).  Returns 0;
- * -EINVAL when the client has no slave (m->ok false).
+ * ceilings, the no-drop rate and the udp-over shares).  An input member
+ * that @doc lacks is recorded in m->missing (never taken as a default the
+ * verdicts could pass on).  Returns 0; -EINVAL when the client has no
+ * slave (m->ok false).
  */
 int bc_suite_model_fill(struct json_object *doc, const struct bc_suite_facts *f, bool udp,
 			struct bc_suite_model *m);
@@ -84,14 +102,15 @@ struct json_object *bc_suite_model_json(const struct bc_suite_model *m);
 
 /*
  * The three verdicts as data (bondcheck/verdict.h), from the facts and the
- * model; @legacy is the verdict's older JSON object (its measured per-link
- * judgement), read for what the model cannot see.
+ * model; @legacy is Drivers' older JSON object (its measured per-link
+ * judgement), read for what the model cannot see.  Each fills @v whole
+ * (bc_verdict_init() first); they never fail.
  */
 void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc_suite_model *m,
 				 struct bc_verdict *v);
 void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_suite_model *m,
 			     struct json_object *legacy, struct bc_verdict *v);
 void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
-			     struct json_object *legacy, struct bc_verdict *v);
+			     struct bc_verdict *v);
 
 #endif

@@ -149,11 +149,27 @@ static struct json_object *dbl_or_null(double v)
 	return v > 0 ? json_object_new_double(v) : NULL;
 }
 
-/* One slave's rate and ceilings. */
-static struct json_object *slave_ceiling(const struct params *p, struct json_object *eg_slave,
-					 struct json_object *bond, int mode)
+/* Member @k of @o, named "@path.@k", into @miss when @o lacks it (null is present). */
+static void need(struct json_object *miss, struct json_object *o, const char *path, const char *k)
 {
-	struct json_object *o = json_object_new_object(), *is;
+	char what[128];
+
+	if (!o || json_object_object_get_ex(o, k, NULL))
+		return;
+	snprintf(what, sizeof(what), "%s.%s", path, k);
+	json_object_array_add(miss, json_object_new_string(what));
+}
+
+/*
+ * One slave's rate and ceilings; @path names @eg_slave in the document
+ * ("egress.client.bond.slaves[eth0]").  "missing" lists the members of
+ * the egress record the rate needs and the document lacks (a document
+ * saved before they existed): the ceiling is then not to be trusted.
+ */
+static struct json_object *slave_ceiling(const struct params *p, struct json_object *eg_slave,
+					 const char *path, struct json_object *bond, int mode)
+{
+	struct json_object *o = json_object_new_object(), *is, *miss = json_object_new_array();
 	const char *name = bc_json_str(eg_slave, "name");
 	struct bc_link_rate r;
 	struct bc_ceiling_in in = {.ip_version = p->ip_version,
@@ -174,6 +190,15 @@ static struct json_object *slave_ceiling(const struct params *p, struct json_obj
 			    &r);
 	if (r.source == BC_RATE_OPTION)
 		r.conv = p->option_conv;
+	/* the qdisc's rate decides first: without it a shaped slave looks unshaped */
+	need(miss, eg_slave, path, "tbf_bps");
+	need(miss, eg_slave, path, "mtu");
+	if (!is || !json_object_object_get_ex(is, "speed_mbps", NULL))
+		need(miss, eg_slave, path, "speed_mbps");
+	/* a rate from the speed is a nominal one on a virtual device (veth); an
+	 * egress "driver" is written only for a bus device, which is not virtual */
+	if (r.source == BC_RATE_ETHTOOL && !json_object_object_get_ex(eg_slave, "driver", NULL))
+		need(miss, eg_slave, path, "virtual");
 	in.rate_bps = r.rate_bps;
 	in.conv = r.conv;
 	in.mtu = (uint32_t)bc_json_i64(eg_slave, "mtu", 1500);
@@ -205,6 +230,7 @@ static struct json_object *slave_ceiling(const struct params *p, struct json_obj
 	json_object_object_add(o, "tcp_ceiling_bps", dbl_or_null(tcp));
 	json_object_object_add(o, "udp_ceiling_bps", dbl_or_null(udp));
 	json_object_object_add(o, "usable", json_object_new_boolean(usable(bond, is, mode)));
+	json_object_object_add(o, "missing", miss);
 	return o;
 }
 
@@ -224,11 +250,19 @@ static struct json_object *end_ceilings(struct json_object *doc, const struct pa
 	json_object_object_add(o, "mode_number", mode >= 0 ? json_object_new_int(mode) : NULL);
 	sl = bc_sj(bc_sj(eg, "bond"), "slaves");
 	if (bc_sj(eg, "bond")) {
-		for (size_t i = 0; i < bc_json_len(sl); i++)
-			json_object_array_add(
-				a, slave_ceiling(p, json_object_array_get_idx(sl, i), bond, mode));
+		for (size_t i = 0; i < bc_json_len(sl); i++) {
+			struct json_object *s = json_object_array_get_idx(sl, i);
+			char path[80];
+
+			snprintf(path, sizeof(path), "egress.%s.bond.slaves[%.16s]", end,
+				 bc_json_str(s, "name"));
+			json_object_array_add(a, slave_ceiling(p, s, path, bond, mode));
+		}
 	} else if (eg) {
-		json_object_array_add(a, slave_ceiling(p, eg, NULL, -1));
+		char path[40];
+
+		snprintf(path, sizeof(path), "egress.%s", end);
+		json_object_array_add(a, slave_ceiling(p, eg, path, NULL, -1));
 	}
 	json_object_object_add(o, "slaves", a);
 	return o;

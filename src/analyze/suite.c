@@ -336,8 +336,7 @@ int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
 	json_object_object_del(a, "text");
 	json_object_object_add(v, "aggregation", a);
 	a = bc_verdict_udp_gap(&f);
-	bc_suite_answer_udp_gap(&f, &mu, a, &va);
-	keep_text(a, &va, false);
+	bc_suite_answer_udp_gap(&f, &mu, &va);
 	bc_verdict_json_put(&va, a);
 	json_object_object_add(v, "udp_gap", a);
 	a = bc_verdict_drivers(&f);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/units.h"
@@ -109,6 +110,39 @@ static void per_link(struct line *l, const struct bc_verdict *v)
 		put(l, "; CPU-bound: a CPU was >= 90 %% busy, so the figures may measure the host");
 }
 
+/* A loss-ledger finding id: the UDP gap's cause at a ledger stage. */
+static bool loss_id(const char *m)
+{
+	return !strcmp(m, "tx-loss") || !strcmp(m, "wire-loss") || !strncmp(m, "rx-loss-", 8);
+}
+
+/* UDP gap: the over-rate probe's figures, then a CPU-bound note. */
+static void probe(struct line *l, const struct bc_verdict *v)
+{
+	unsigned long long sent = strtoull(ev(v, "sent"), NULL, 10),
+			   recv = strtoull(ev(v, "received"), NULL, 10);
+
+	if (bc_verdict_get(v, "ceiling"))
+		put(l, "%sthe no-drop rate against the UDP ceiling %s", l->n ? "; " : "",
+		    ev(v, "ceiling"));
+	if (bc_verdict_get(v, "sent")) {
+		put(l, "%sprobe at %s offered: sent %s datagrams, received %s, ", l->n ? "; " : "",
+		    ev(v, "offered"), ev(v, "sent"), ev(v, "received"));
+		if (sent > recv)
+			put(l, "%llu missing", sent - recv);
+		else
+			put(l, "none missing");
+	}
+	if (bc_verdict_get(v, "send_refused"))
+		put(l,
+		    "; the sender's kernel refused %s sends (ENOBUFS: a full qdisc or socket "
+		    "buffer%s%s)",
+		    ev(v, "send_refused"), bc_verdict_get(v, "refused_counter") ? "; " : "",
+		    bc_verdict_get(v, "refused_counter") ? ev(v, "refused_counter") : "");
+	if (bc_verdict_get(v, "cpu_bound"))
+		put(l, "; CPU-bound: a CPU was >= 90 %% busy, so the figures may measure the host");
+}
+
 /* The cause in words, from the mechanism's evidence values. */
 static void cause(struct line *l, const struct bc_verdict *v)
 {
@@ -199,16 +233,32 @@ static void cause(struct line *l, const struct bc_verdict *v)
 	else if (!strcmp(m, "active-missing"))
 		put(l, "mismatch (%s); active-backup: the active slave's evidence is missing",
 		    ev(v, "mismatch"));
+	else if (!strcmp(m, "missing-input"))
+		put(l,
+		    "the document lacks %s, which this verdict reads (saved by a version that did "
+		    "not record it): not judged",
+		    ev(v, "missing"));
 	else if (!strcmp(m, "not-a-bond"))
 		put(l, "one interface, not a bond: no slaves to compare");
-	else if (bc_verdict_get(v, "stage") && !strcmp(ev(v, "stage"), "refused_at_send"))
-		put(l, "the sender's kernel refused %s sends (ENOBUFS)%s%s%s%s", ev(v, "count"),
-		    v->where[0] ? " on " : "", v->where, bc_verdict_get(v, "counter") ? ": " : "",
-		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "");
-	else if (bc_verdict_get(v, "stage"))
-		put(l, "%s datagrams lost at %s: %s%s%s%s%s", ev(v, "count"), ev(v, "stage"), m,
-		    v->where[0] ? " on " : "", v->where, bc_verdict_get(v, "counter") ? ", " : "",
-		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "");
+	else if (loss_id(m))
+		put(l, "%s datagrams lost at the ledger's %s stage: %s on %s (host %s; %s)",
+		    ev(v, "count"), ev(v, "stage"), m, v->where[0] ? v->where : "no single link",
+		    ev(v, "host"),
+		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "no counter moved");
+	else if (!strcmp(m, "send-refused"))
+		put(l, "nothing was lost after the send, but the sender's kernel refused sends%s%s",
+		    v->where[0] ? " on " : "", v->where);
+	else if (!strcmp(m, "ledger-stage"))
+		put(l, "the ledger's largest drop (%s) is at %s, on no single link", ev(v, "count"),
+		    v->where);
+	else if (!strcmp(m, "rate-search"))
+		put(l, "no capture ledger located the loss; the rate search's no-drop rate: %s%s%s",
+		    ev(v, "no_drop"), bc_verdict_get(v, "resolution") ? ", resolution " : "",
+		    bc_verdict_get(v, "resolution") ? ev(v, "resolution") : "");
+	else if (!strcmp(m, "not-measured"))
+		put(l, "not measured: the over-rate UDP probe did not run");
+	else if (!strcmp(m, "ceiling-unknown"))
+		put(l, "the UDP ceiling is unknown, so the no-drop rate cannot be judged");
 	else if (!strcmp(m, "unattributed"))
 		put(l,
 		    "no mechanism of the model accounts for the shortfall (see the per-link table "
@@ -241,6 +291,8 @@ int bc_verdict_render(const struct bc_verdict *v, char *buf, size_t len)
 		put(&l, "%s", l.n ? "; " : "");
 		cause(&l, v);
 	}
+	if (!strcmp(v->question, "udp_gap"))
+		probe(&l, v);
 	if (v->next_step[0])
 		put(&l, "%sNext: %s", l.n ? ". " : "", v->next_step);
 	if (l.n)

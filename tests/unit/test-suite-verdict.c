@@ -18,6 +18,9 @@
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/suite-verdict.h"
 #include "bondcheck/udp-search.h"
+#include "bondcheck/verdict.h"
+
+#include "analyze/suite-int.h"
 
 static const char *str(struct json_object *o, const char *k)
 {
@@ -38,6 +41,23 @@ static double dbl(struct json_object *o, const char *k)
 		if (!strstr((hay), (needle)))                                                      \
 			fail_msg("'%s' not in: %s", (needle), (hay));                              \
 	} while (0)
+
+/* UDP gap's answer from @f alone (no slaves: no capacity model). */
+static void udp_answer(const struct bc_suite_facts *f, struct bc_verdict *v)
+{
+	struct bc_suite_model mu;
+
+	memset(&mu, 0, sizeof(mu));
+	bc_suite_answer_udp_gap(f, &mu, v);
+}
+
+static const char *udp_text(const struct bc_verdict *v)
+{
+	static char text[1200];
+
+	bc_verdict_render(v, text, sizeof(text));
+	return text;
+}
 
 static void link(struct bc_suite_evidence *e, const char *name, const char *drv, double ceil,
 		 double gp, long long drops)
@@ -307,6 +327,7 @@ static void test_active_backup(void **state)
 static void test_unknown_ceiling(void **state)
 {
 	struct bc_suite_facts f;
+	struct bc_verdict v;
 	struct json_object *a, *d, *u;
 
 	(void)state;
@@ -331,9 +352,12 @@ static void test_unknown_ceiling(void **state)
 	f.udp_received = 1000;
 	f.no_drop_bps = 14e6;
 	u = bc_verdict_udp_gap(&f);
-	assert_string_equal(str(u, "status"), "inconclusive");
-	assert_contains(str(u, "text"), "UDP ceiling unknown");
+	assert_null(str(u, "udp_ceiling_bps"));
 	json_object_put(u);
+	udp_answer(&f, &v);
+	assert_int_equal(v.status, BC_VERDICT_INCONCLUSIVE);
+	assert_string_equal(v.mechanism, "ceiling-unknown");
+	assert_contains(udp_text(&v), "the UDP ceiling is unknown");
 
 	/* placed hash mode without ceilings: judged by the speed-up over one flow */
 	bc_suite_facts_init(&f);
@@ -351,14 +375,15 @@ static void test_unknown_ceiling(void **state)
 static void test_udp_gap(void **state)
 {
 	struct bc_suite_facts f;
+	struct bc_verdict v;
 	struct json_object *u;
 
 	(void)state;
 	rr_slow_link(&f);
-	u = bc_verdict_udp_gap(&f);
-	assert_string_equal(str(u, "status"), "inconclusive");
-	assert_contains(str(u, "text"), "not measured");
-	json_object_put(u);
+	udp_answer(&f, &v);
+	assert_int_equal(v.status, BC_VERDICT_INCONCLUSIVE);
+	assert_string_equal(v.mechanism, "not-measured");
+	assert_contains(udp_text(&v), "not measured");
 
 	f.udp_measured = true;
 	f.udp_offered_bps = 17.6e6;
@@ -377,31 +402,55 @@ static void test_udp_gap(void **state)
 	f.gap_counter = "qdisc drops tx:client/eth1 +140";
 	f.gap_count = 140;
 	u = bc_verdict_udp_gap(&f);
-	assert_string_equal(str(u, "status"), "fail"); /* 14.1 / 34 = 41 % */
+	assert_null(json_object_object_get(u, "text")); /* no sentence in src/analyze */
 	assert_string_equal(str(u, "link"), "tx:client/eth1");
 	assert_string_equal(str(u, "stage"), "left_on_link");
-	assert_contains(str(u, "text"), "140 missing, 140 of them at left_on_link: tx-loss on "
-					"tx:client/eth1 (host 10.0.0.1");
-	assert_contains(str(u, "text"), "No-drop rate 14.10 Mbit/s (resolution 1.40 Mbit/s)");
 	json_object_put(u);
+	udp_answer(&f, &v); /* 14.1 / 34 = 41 % */
+	assert_int_equal(v.status, BC_VERDICT_FAIL);
+	assert_string_equal(v.mechanism, "tx-loss");
+	assert_string_equal(v.where, "tx:client/eth1");
+	assert_string_equal(bc_verdict_get(&v, "stage"), "left_on_link");
+	assert_string_equal(bc_verdict_get(&v, "counter"), "qdisc drops tx:client/eth1 +140");
+	assert_string_equal(bc_verdict_get(&v, "sent"), "2240");
+	assert_contains(udp_text(&v), "140 datagrams lost at the ledger's left_on_link stage: "
+				      "tx-loss on tx:client/eth1 (host 10.0.0.1; qdisc drops");
+	assert_contains(udp_text(&v), "sent 2240 datagrams, received 2100, 140 missing");
+
+	/* each ledger stage's finding is the cause, with its next step */
+	f.gap_stage = "reassembled";
+	f.gap_finding = "rx-loss-reassembly";
+	udp_answer(&f, &v);
+	assert_string_equal(v.mechanism, "rx-loss-reassembly");
+	assert_contains(v.next_step, "ipfrag_high_thresh");
+	f.gap_stage = "reached_socket";
+	f.gap_finding = "rx-loss-socket";
+	udp_answer(&f, &v);
+	assert_contains(v.next_step, "rmem_max");
+
+	/* no ledger: the rate search is all there is */
+	f.gap_stage = NULL;
+	f.gap_finding = NULL;
+	udp_answer(&f, &v);
+	assert_int_equal(v.status, BC_VERDICT_FAIL);
+	assert_string_equal(v.mechanism, "rate-search");
+	assert_string_equal(bc_verdict_get(&v, "resolution"), "1.40 Mbit/s");
 
 	f.no_drop_bps = 30e6; /* 88 % */
-	u = bc_verdict_udp_gap(&f);
-	assert_string_equal(str(u, "status"), "pass");
-	json_object_put(u);
+	udp_answer(&f, &v);
+	assert_int_equal(v.status, BC_VERDICT_PASS);
+	assert_string_equal(v.mechanism, "");
 
 	f.no_drop_bps = 0; /* every trial dropped */
-	u = bc_verdict_udp_gap(&f);
-	assert_string_equal(str(u, "status"), "fail");
-	assert_contains(str(u, "text"), "every trial lost datagrams");
-	json_object_put(u);
+	udp_answer(&f, &v);
+	assert_int_equal(v.status, BC_VERDICT_FAIL);
+	assert_contains(udp_text(&v), "every trial lost datagrams");
 
 	f.no_drop_bps = 14.1e6;
 	f.udp_cpu_bound = true;
-	u = bc_verdict_udp_gap(&f);
-	assert_string_equal(str(u, "status"), "inconclusive");
-	assert_contains(str(u, "text"), "CPU-bound");
-	json_object_put(u);
+	udp_answer(&f, &v);
+	assert_int_equal(v.status, BC_VERDICT_INCONCLUSIVE);
+	assert_contains(udp_text(&v), "CPU-bound");
 }
 
 static void test_no_mismatch(void **state)

@@ -270,7 +270,7 @@ static void test_evidence_and_unknown(void **state)
 
 	(void)state;
 	bc_verdict_init(&v, "aggregation");
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < BC_VERDICT_MAX_EVIDENCE + 2; i++)
 		bc_verdict_add(&v, "k", "%d", i);
 	assert_int_equal(v.n_evidence, BC_VERDICT_MAX_EVIDENCE);
 	assert_null(bc_verdict_get(&v, "missing"));
