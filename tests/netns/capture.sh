@@ -149,7 +149,8 @@ case_stall() {
 	topo 100mbit
 	agent --once --test-read-stall 1000 --test-rcvbuf 4096
 	client --peer 10.77.2.1 -u -l 600 -b 20M -t 2 --capture --json
-	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	# an error-level finding (rx-loss-socket) stands: exit 1 (bondcheck(8), exit status)
+	check "run exits 1 for its rx-loss-socket ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 1 ]
 	local sent recv drops rcvbuf
 	sent=$(j '.streams[0].sent_packets'); recv=$(j '.streams[0].received_packets')
 	drops=$(j '.streams[0].proc_udp_drops'); rcvbuf=$(j '.ends.agent.counters.snmp["Udp.RcvbufErrors"]')
@@ -176,7 +177,8 @@ case_loss() {
 	tc -n "$R" qdisc replace dev r2 root tbf rate 10mbit burst 16kb latency 20ms || fail "tbf 10mbit"
 	agent --once
 	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --json
-	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	# an error-level finding (wire-loss) stands: exit 1 (bondcheck(8), exit status)
+	check "run exits 1 for its wire-loss ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 1 ]
 	local lost caplost unbr
 	lost=$(j '.streams[0].lost_packets'); caplost=$(link lost tx:client/c0)
 	unbr=$(link unbracketed tx:client/c0)

@@ -49,11 +49,12 @@ case_quick() {
 		[ "$(j '.ledger_test + " " + (.ledger | length | tostring) + " " + .ledger_direction')" = "udp-over 6 client-to-agent" ]
 	check "trials carry sent, received and no_drop" \
 		[ "$(j '[.udp_search.trials[] | (.no_drop == (.sent_packets == .received_packets and .sent_packets > 0))] | all')" = true ]
-	check "three verdicts, each with a status and a text" \
-		[ "$(j '[.verdicts.aggregation, .verdicts.udp_gap, .verdicts.drivers | (.status | test("^(pass|fail|inconclusive)$")) and (.text | length > 20)] | all')" = true ]
-	check "no bond: no mismatch, Drivers passes" [ "$(j '.verdicts.drivers.status')" = pass ]
+	check "three verdicts, each with a status and a rendered answer" \
+		[ "$(j '[.verdicts.aggregation, .verdicts.udp_gap, .verdicts.drivers | (.status | test("^(pass|fail|inconclusive|not-applicable)$")) and (.answer | length > 20)] | all')" = true ]
+	check "no bond: Drivers is not applicable (one interface)" \
+		[ "$(j '.verdicts.drivers.status')" = not-applicable ]
 	check "the text report ends with the three verdict lines" \
-		bash -c "sed -n '/^Verdicts/,\$p' '$WORK/text' | grep -c -E '^  (Aggregation|UDP gap|Drivers) +(PASS|FAIL|INCONCLUSIVE) ' | grep -qx 3"
+		bash -c "sed -n '/^Verdicts/,\$p' '$WORK/text' | grep -c -E '^  (Aggregation|UDP gap|Drivers) +(PASS|FAIL|INCONCLUSIVE|N/A) ' | grep -qx 3"
 	check "CSV: header and one row per test plus one per link row" \
 		[ "$(($(wc -l <"$WORK/suite.csv") - 1))" -eq "$(j '(.tests | length) + (.links | length)')" ]
 	check "CSV: every row has 18 fields" \
