@@ -7,6 +7,7 @@
 #ifndef BONDCHECK_NAMES_H
 #define BONDCHECK_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Mode by number -> sysfs/iproute2 name ("balance-rr"); NULL when out of range. */
@@ -53,5 +54,20 @@ const char *bc_severity_name(int sev);
 
 /* Field status -> "known", "unknown", "n/a", "hidden", "not_reported". */
 const char *bc_field_status_name(int st);
+
+/*
+ * bc_ifname_valid() - whether @s can be a Linux interface name: 1..15 bytes,
+ * no whitespace, '/' or ':', not "." or ".." (net/core/dev.c dev_valid_name()).
+ */
+bool bc_ifname_valid(const char *s);
+
+/*
+ * bc_ifname_from_file() - the interface name a saved file's name gives: its
+ * last path component with a text extension (.txt .log .out .proc .text, any
+ * case) dropped, when the rest is an interface name ("bond0", "bond0.txt"
+ * and "bond0.100" give bond0, bond0 and bond0.100).  @out holds 16 bytes
+ * (IFNAMSIZ); it is "" and false returned otherwise.
+ */
+bool bc_ifname_from_file(const char *path, char out[16]);
 
 #endif

@@ -107,14 +107,6 @@ int bc_sos_read_memory(const void *buf, size_t len, const char *origin, struct b
 /* bc_sos_free() - release what @sos owns and zero it; NULL allowed. */
 void bc_sos_free(struct bc_sos *sos);
 
-/*
- * bc_sos_bond_name() - the bond's interface name for a proc/net/bonding file
- * called @file: the file name without a ".txt", ".log", ".out" or ".text"
- * extension when that is an interface name (1-15 bytes, no space, '/' or
- * ':'), else "" (the caller picks "bond0", or the next free "bondN").
- * Return: true when @file gave the name.
- */
-bool bc_sos_bond_name(const char *file, char out[BC_IFNAMSIZ]);
 
 /*
  * bc_sos_load() - build @snap (zeroed by the caller; source BC_SRC_SOS)

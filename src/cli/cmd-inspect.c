@@ -271,19 +271,6 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 	return 0;
 }
 
-/* Bond name of a file: its last path component, if that is an interface name. */
-static int name_from_path(const char *path, char *out, size_t len)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	if (!*base || strlen(base) >= BC_IFNAMSIZ || strpbrk(base, " \t\n:/") ||
-	    !strcmp(base, ".") || !strcmp(base, ".."))
-		return -1;
-	snprintf(out, len, "%s", base);
-	return 0;
-}
-
 /*
  * The exit status of a saved file that could not be read (the table in
  * bondcheck(8)): no permission or no memory is the environment (3); a
@@ -299,11 +286,9 @@ static int load_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 	snap->source = BC_SRC_PROC_FILE;
 	for (size_t i = 0; i < o->n_files; i++) {
 		struct bc_error err = {0};
-		char name[BC_IFNAMSIZ];
 		int rc;
 
-		if (i < o->n_names && (name_from_path(o->names[i], name, sizeof(name)) ||
-				       strcmp(name, o->names[i]))) {
+		if (i < o->n_names && !bc_ifname_valid(o->names[i])) {
 			fprintf(stderr,
 				"bondcheck inspect: --name '%s' is not an interface name: "
 				"expected 1-15 characters without spaces, '/' or ':'\n",

@@ -198,3 +198,35 @@ const char *bc_field_status_name(int st)
 
 	return n ? n : "?";
 }
+
+bool bc_ifname_valid(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n && n < BC_IFNAMSIZ && !strpbrk(s, " \t\n\r/:") && strcmp(s, ".") &&
+	       strcmp(s, "..");
+}
+
+bool bc_ifname_from_file(const char *path, char out[BC_IFNAMSIZ])
+{
+	static const char *const ext[] = {".txt", ".log", ".out", ".proc", ".text"};
+	const char *base = strrchr(path, '/');
+	char buf[256];
+	size_t n;
+
+	out[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", base ? base + 1 : path);
+	n = strlen(buf);
+	for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
+		size_t k = strlen(ext[i]);
+
+		if (n >= k && !strcasecmp(buf + n - k, ext[i])) {
+			buf[n - k] = '\0';
+			break;
+		}
+	}
+	if (!bc_ifname_valid(buf))
+		return false;
+	snprintf(out, BC_IFNAMSIZ, "%s", buf);
+	return true;
+}

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bondcheck/file.h"
 #include "bondcheck/ip-link.h"
 #include "decode/ip-link.h"
 
@@ -443,62 +444,14 @@ int bc_ip_parse(const char *text, size_t len, const char *origin, struct bc_snap
 
 int bc_ip_parse_file(const char *path, struct bc_snapshot *snap, struct bc_error *err)
 {
-	size_t cap = 64 * 1024, len = 0;
-	struct stat st;
-	char *buf;
-	int fd, rc;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = errno;
-		return bc_error_set(err, -rc, "cannot open '%s': %s", path, strerror(rc));
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return bc_error_set(err, -EISDIR,
-				    "'%s' is a directory; expected a file holding `ip -d link` "
-				    "output",
-				    path);
-	}
-	buf = malloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (buf && len == cap) {
-			char *nb = cap > BC_IP_MAX_SIZE ? NULL : realloc(buf, cap * 2);
-
-			if (cap > BC_IP_MAX_SIZE) {
-				free(buf);
-				close(fd);
-				return bc_error_set(
-					err, -EFBIG,
-					"'%s' is larger than %u MiB; an `ip -d link` "
-					"listing is much smaller: is it the right file?",
-					path, BC_IP_MAX_SIZE >> 20);
-			}
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-		if (!buf) {
-			close(fd);
-			return bc_error_set(err, -ENOMEM, "out of memory");
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = errno;
-			free(buf);
-			close(fd);
-			return bc_error_set(err, -rc, "cannot read '%s': %s", path, strerror(rc));
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
+	rc = bc_file_read_capped(path, BC_IP_MAX_SIZE, "a file holding `ip -d link` output",
+				 "an `ip -d link` listing is much smaller", &buf, &len, err);
+	if (rc)
+		return rc;
 	rc = bc_ip_parse(buf, len, path, snap, err);
 	free(buf);
 	return rc;

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bondcheck/file.h"
+#include "bondcheck/names.h"
 #include "bondcheck/proc.h"
 #include "bondcheck/text.h"
 #include "decode/proc-bonding.h"
@@ -920,115 +922,18 @@ int bc_proc_parse(const char *text, size_t len, const char *bond_name, struct bc
 	return parse_named(text, len, bond_name, NULL, snap, err);
 }
 
-/*
- * The bond name a file's stem gives: "bond0", "bond0.txt" -> bond0
- * (a text extension dropped), when the rest is an interface name.
- */
-static void stem_name(const char *path, char out[BC_IFNAMSIZ])
-{
-	static const char *const ext[] = {".txt", ".log", ".out", ".proc", ".text"};
-	const char *base = strrchr(path, '/');
-	char buf[256];
-	size_t n;
-
-	out[0] = '\0';
-	base = base ? base + 1 : path;
-	snprintf(buf, sizeof(buf), "%s", base);
-	n = strlen(buf);
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t k = strlen(ext[i]);
-
-		if (n > k && !strcasecmp(buf + n - k, ext[i])) {
-			buf[n - k] = '\0';
-			break;
-		}
-	}
-	if (!buf[0] || strlen(buf) >= BC_IFNAMSIZ || strpbrk(buf, " \t\n:/") || !strcmp(buf, ".") ||
-	    !strcmp(buf, ".."))
-		return;
-	snprintf(out, BC_IFNAMSIZ, "%s", buf);
-}
-
-/* Read at most BC_PROC_MAX_SIZE + 1 bytes (/proc files report st_size 0). */
-static int read_capped(int fd, const char *path, char **out, size_t *out_len, struct bc_error *err)
-{
-	size_t cap = 64 * 1024, len = 0;
-	char *buf = malloc(cap);
-
-	if (!buf)
-		return bc_error_set(err, -ENOMEM, "out of memory");
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap > BC_PROC_MAX_SIZE) {
-				free(buf);
-				return bc_error_set(
-					err, -EFBIG,
-					"'%s' is larger than %u MiB; a /proc/net/bonding "
-					"file is a few KiB: is it the right file?",
-					path, BC_PROC_MAX_SIZE >> 20);
-			}
-			cap = cap * 2 > BC_PROC_MAX_SIZE + 1 ? BC_PROC_MAX_SIZE + 1 : cap * 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return bc_error_set(err, -ENOMEM, "out of memory");
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			int e = errno;
-
-			if (e == EINTR)
-				continue;
-			free(buf);
-			return bc_error_set(err, -e, "cannot read '%s': %s", path, strerror(e));
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 int bc_proc_parse_file(const char *path, const char *bond_name, struct bc_snapshot *snap,
 		       struct bc_error *err)
 {
-	struct stat st;
 	char *buf = NULL, stem[BC_IFNAMSIZ];
 	size_t len = 0, first;
-	int fd, rc;
+	int rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-
-		return bc_error_set(err, -e, "cannot open '%s': %s", path, strerror(e));
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return bc_error_set(err, -EISDIR,
-				    "'%s' is a directory; expected a /proc/net/bonding/<bond> file",
-				    path);
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (off_t)BC_PROC_MAX_SIZE) {
-		close(fd);
-		return bc_error_set(err, -EFBIG,
-				    "'%s' is %lld bytes, larger than %u MiB; a /proc/net/bonding "
-				    "file is a few KiB: is it the right file?",
-				    path, (long long)st.st_size, BC_PROC_MAX_SIZE >> 20);
-	}
-	rc = read_capped(fd, path, &buf, &len, err);
-	close(fd);
+	rc = bc_file_read_capped(path, BC_PROC_MAX_SIZE, "a /proc/net/bonding/<bond> file",
+				 "a /proc/net/bonding file is a few KiB", &buf, &len, err);
 	if (rc)
 		return rc;
-	stem_name(path, stem);
+	bc_ifname_from_file(path, stem);
 	first = snap->n_bonds;
 	rc = parse_named(buf, len, bond_name, stem, snap, err);
 	free(buf);

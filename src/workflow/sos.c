@@ -15,36 +15,9 @@
 #include "bondcheck/findings.h"
 #include "bondcheck/ip-link.h"
 #include "bondcheck/merge.h"
+#include "bondcheck/names.h"
 #include "bondcheck/proc.h"
 #include "bondcheck/sos.h"
-
-static bool ifname_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	return n && n < BC_IFNAMSIZ && !strpbrk(s, " \t\n\r/:") && strcmp(s, ".") &&
-	       strcmp(s, "..");
-}
-
-bool bc_sos_bond_name(const char *file, char out[BC_IFNAMSIZ])
-{
-	static const char *const exts[] = {".txt", ".log", ".out", ".text"};
-	char stem[256];
-	const char *dot;
-
-	snprintf(stem, sizeof(stem), "%s", file);
-	dot = strrchr(stem, '.');
-	for (size_t i = 0; dot && i < sizeof(exts) / sizeof(exts[0]); i++)
-		if (!strcmp(dot, exts[i])) {
-			stem[dot - stem] = '\0';
-			break;
-		}
-	out[0] = '\0';
-	if (!ifname_ok(stem))
-		return false;
-	snprintf(out, BC_IFNAMSIZ, "%s", stem);
-	return true;
-}
 
 static void where(const struct bc_sos *sos, const struct bc_sos_file *f, char *out, size_t cap)
 {
@@ -60,7 +33,7 @@ static int load_proc(const struct bc_sos *sos, const struct bc_sos_file *f,
 {
 	struct bc_error e = {0};
 	char name[BC_IFNAMSIZ], path[256];
-	bool named = bc_sos_bond_name(f->name, name);
+	bool named = bc_ifname_from_file(f->name, name);
 	int rc;
 
 	if (!named || bc_snapshot_find_bond(snap, name)) {

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "bondcheck/findings.h"
+#include "bondcheck/names.h"
 #include "bondcheck/sos.h"
 
 #define SOS    BC_TEST_DATA "/sos"
@@ -174,15 +175,15 @@ static void names(void **state)
 	char n[BC_IFNAMSIZ];
 
 	(void)state;
-	assert_true(bc_sos_bond_name("bond0.txt", n));
+	assert_true(bc_ifname_from_file("bond0.txt", n));
 	assert_string_equal(n, "bond0");
-	assert_true(bc_sos_bond_name("bond1", n));
+	assert_true(bc_ifname_from_file("bond1", n));
 	assert_string_equal(n, "bond1");
-	assert_true(bc_sos_bond_name("bond0.100", n)); /* a dot is legal in a name */
+	assert_true(bc_ifname_from_file("bond0.100", n)); /* a dot is legal in a name */
 	assert_string_equal(n, "bond0.100");
-	assert_false(bc_sos_bond_name("bonding status.txt", n));
-	assert_false(bc_sos_bond_name("a-name-longer-than-15.txt", n));
-	assert_false(bc_sos_bond_name(".txt", n));
+	assert_false(bc_ifname_from_file("bonding status.txt", n));
+	assert_false(bc_ifname_from_file("a-name-longer-than-15.txt", n));
+	assert_false(bc_ifname_from_file(".txt", n));
 	assert_string_equal(n, "");
 }
 
