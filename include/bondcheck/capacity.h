@@ -133,6 +133,14 @@ struct bc_capacity {
 };
 
 /*
+ * bc_cap_hash_mode() - whether bond mode @mode (BOND_MODE_*) places each
+ * flow on one slave by a transmit hash: balance-xor, 802.3ad, and
+ * balance-tlb/alb for what they send.  Such modes need several flows to use
+ * several slaves; a single flow is not an aggregation test there.
+ */
+bool bc_cap_hash_mode(int mode);
+
+/*
  * bc_cap_speed_key() - the kernel's 5-bit speed code of @speed_mbps (enum
  * ad_link_speed_type in drivers/net/bonding/bond_3ad.c: 1 Mb/s = 1,
  * 10 = 2, 100 = 3, 1000 = 4, 2500 = 5, 5000 = 6, 10000 = 7, 14000 = 8,

@@ -313,7 +313,7 @@ static void selected(const struct bc_cap_input *in, struct bc_capacity *c, unsig
 	}
 }
 
-static bool hash_mode(int mode)
+bool bc_cap_hash_mode(int mode)
 {
 	return mode == BC_MODE_XOR || mode == BC_MODE_8023AD || mode == BC_MODE_TLB ||
 	       mode == BC_MODE_ALB;
@@ -328,7 +328,7 @@ static void carried(const struct bc_cap_input *in, struct bc_capacity *c)
 
 	if (!(gap > 0))
 		return;
-	if (hash_mode(in->mode)) {
+	if (bc_cap_hash_mode(in->mode)) {
 		for (size_t i = 0; i < in->n; i++)
 			if ((c->selected_ports >> i & 1u) && in->port[i].share >= 0 &&
 			    in->port[i].share < BC_CAP_IDLE_SHARE)

@@ -36,12 +36,6 @@
 /* A gap larger than this share of the level above fails the verdict. */
 #define GAP_FAIL (1 - BC_VERDICT_CARRIED_PASS)
 
-static bool hash_mode(int mode)
-{
-	return mode == BC_MODE_XOR || mode == BC_MODE_8023AD || mode == BC_MODE_TLB ||
-	       mode == BC_MODE_ALB;
-}
-
 static const char *rate(double bps, char *buf)
 {
 	return bc_format_rate(bps, buf, 32);
@@ -229,7 +223,7 @@ void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc
 		v->status = BC_VERDICT_PASS;
 		return;
 	}
-	if (hash_mode(m->in.mode) && f->flows < 2 && best_n > 1) {
+	if (bc_cap_hash_mode(m->in.mode) && f->flows < 2 && best_n > 1) {
 		snprintf(v->mechanism, sizeof(v->mechanism), "single-flow");
 		snprintf(v->next_step, sizeof(v->next_step),
 			 "run the suite with as many flows as "
