@@ -112,7 +112,7 @@ void bc_sos_free(struct bc_sos *sos);
  * bc_sos_load() - build @snap (zeroed by the caller; source BC_SRC_SOS)
  * from @sos, as the live inspect joins netlink and /proc:
  *   - each proc/net/bonding file is a bond (bc_proc_parse), named by
- *     bc_sos_bond_name() or "bondN" with a warning; a file that is not
+ *     bc_ifname_from_file() (bondcheck/names.h) or "bondN" with a warning; a file that is not
  *     bonding text is a warning, not an error;
  *   - the ip listing (the best-ranked one) completes each bond and its
  *     slaves (MTU, carrier, current and permanent MAC, operstate) and is
