@@ -26,6 +26,8 @@ static const struct bc_command commands[] = {
 	  bc_cmd_scale },
 	{ "failover", "take a slave down and back under paced UDP: traffic gap, loss, GARP/NA, recovery",
 	  bc_cmd_failover },
+	{ "fleet", "compare many hosts' inspect -j documents: drift from the majority, missing hosts",
+	  bc_cmd_fleet },
 };
 
 static void usage(FILE *out)

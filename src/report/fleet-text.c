@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `bondcheck fleet` text and CSV (fleet-report.h).  The answers come first:
+ * hosts read, hosts with error-level findings, drift.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "bondcheck/fleet-report.h"
+
+/* "a, b, c" of the first @max hosts of @x, "... (N more)" after. */
+static void host_names(const struct bc_fleet_finding *x, size_t max, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < x->n_hosts && k < max && used < len; k++) {
+		int w = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", x->hosts[k]);
+
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (x->n_hosts > max && used < len)
+		snprintf(buf + used, len - used, " and %zu more", x->n_hosts - max);
+}
+
+static const char *dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_counts *c)
+{
+	size_t expected = c->read + c->failed + c->missing, used = 0;
+	char list[200] = "";
+
+	fprintf(out, "Answers\n");
+	fprintf(out, "  %-8s %-5s %zu of %zu host%s read", "Hosts",
+		c->failed || c->missing ? "FAIL" : "OK", c->read, expected, expected == 1 ? "" : "s");
+	if (c->failed || c->missing)
+		fprintf(out, " (%zu failed, %zu missing: see the findings)", c->failed, c->missing);
+	fputc('\n', out);
+	for (size_t i = 0; i < f->n_hosts && used < sizeof(list); i++) {
+		const struct bc_fleet_host *h = &f->host[i];
+		bool err = false;
+
+		for (size_t b = 0; !h->failed && b < h->n_bonds; b++)
+			err = err || h->bonds[b].n_error;
+		if (err) {
+			int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+					 h->host);
+
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (c->with_errors)
+		fprintf(out, "  %-8s %-5s %zu host%s with error-level findings: %s\n", "Health", "FAIL",
+			c->with_errors, c->with_errors == 1 ? "" : "s", list);
+	else
+		fprintf(out, "  %-8s %-5s no host has error-level findings\n", "Health", "OK");
+	list[0] = '\0';
+	used = 0;
+	for (size_t i = 0; i < f->n_findings && used < sizeof(list); i++) {
+		const struct bc_fleet_finding *x = &f->finding[i];
+		char h[120];
+		int w;
+
+		if (x->kind != BC_FLEET_DRIFT && x->kind != BC_FLEET_DIFFERS &&
+		    x->kind != BC_FLEET_BOND_ALONE && x->kind != BC_FLEET_DUP_ACTOR)
+			continue;
+		host_names(x, 3, h, sizeof(h));
+		w = snprintf(list + used, sizeof(list) - used, "%s%s (%s)", used ? "; " : "",
+			     x->kind == BC_FLEET_BOND_ALONE	 ? "mode"
+			     : x->kind == BC_FLEET_DUP_ACTOR ? "actor system"
+							     : bc_fleet_attr_name(x->attr),
+			     h);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (c->drift + c->differs + c->alone + c->dup_actor)
+		fprintf(out, "  %-8s %-5s %s\n", "Drift", c->dup_actor ? "FAIL" : "WARN", list);
+	else
+		fprintf(out, "  %-8s %-5s comparable bonds agree on every compared setting\n", "Drift",
+			"OK");
+}
+
+static void finding(FILE *out, const struct bc_fleet_finding *x)
+{
+	const char *sev = "";
+	const char *id = bc_fleet_kind_id(x->kind, &sev);
+	char hosts[400];
+
+	host_names(x, 20, hosts, sizeof(hosts));
+	fprintf(out, "  %-7s %s", sev, id);
+	switch (x->kind) {
+	case BC_FLEET_DRIFT:
+		fprintf(out, "  %s (%s) %s", x->bond, dash(x->mode), bc_fleet_attr_name(x->attr));
+		if (x->kernel_release[0])
+			fprintf(out, " (kernel %s)", x->kernel_release);
+		fprintf(out, ": %s on %s; %u of %u hosts have %s\n", x->value, hosts,
+			x->majority_hosts, x->group_hosts, x->majority);
+		break;
+	case BC_FLEET_DIFFERS:
+		fprintf(out, "  %s (%s) %s", x->bond, dash(x->mode), bc_fleet_attr_name(x->attr));
+		if (x->kernel_release[0])
+			fprintf(out, " (kernel %s)", x->kernel_release);
+		fprintf(out, ": no majority: %s (hosts: %s)\n", x->detail, hosts);
+		break;
+	case BC_FLEET_BOND_ALONE:
+		fprintf(out, "  %s is %s on %s; %s\n", x->bond, x->value, hosts, x->detail);
+		break;
+	case BC_FLEET_DUP_ACTOR:
+		fprintf(out, "  LACP actor system %s on ports of %s: a switch takes them for one "
+			     "system (cloned VMs, or ad_actor_system set alike)\n",
+			x->value, hosts);
+		break;
+	case BC_FLEET_HOST_FAILED:
+		fprintf(out, "  %s: %s\n", hosts, x->detail);
+		break;
+	case BC_FLEET_HOST_MISSING:
+		fprintf(out, "  %s: %s\n", hosts, x->detail);
+		break;
+	}
+}
+
+int bc_fleet_text(FILE *out, const struct bc_fleet *f)
+{
+	struct bc_fleet_counts c;
+	int wh = 4, wd = 7, wf = 8, ws = 5;
+
+	bc_fleet_count(f, &c);
+	answers(out, f, &c);
+	fprintf(out, "\nFleet findings (%zu)\n", f->n_findings);
+	if (!f->n_findings)
+		fprintf(out, "  none\n");
+	for (size_t i = 0; i < f->n_findings; i++)
+		finding(out, &f->finding[i]);
+	for (size_t i = 0; i < f->n_hosts; i++) {
+		const struct bc_fleet_host *h = &f->host[i];
+
+		wh = (int)strlen(h->host) > wh ? (int)strlen(h->host) : wh;
+		for (size_t b = 0; !h->failed && b < h->n_bonds; b++) {
+			const char(*v)[BC_FLEET_VALUE_LEN] = h->bonds[b].value;
+
+			wd = (int)strlen(v[BC_FLEET_DRIVER]) > wd ? (int)strlen(v[BC_FLEET_DRIVER]) : wd;
+			wf = (int)strlen(v[BC_FLEET_FIRMWARE]) > wf ? (int)strlen(v[BC_FLEET_FIRMWARE])
+								    : wf;
+			ws = (int)strlen(v[BC_FLEET_SPEED]) > ws ? (int)strlen(v[BC_FLEET_SPEED]) : ws;
+		}
+	}
+	fprintf(out, "\nHosts (%zu)\n  %-*s %-8s %-13s %-6s %-*s %-*s %-*s %s\n", f->n_hosts, wh,
+		"HOST", "BOND", "MODE", "SLAVES", wd, "DRIVERS", wf, "FIRMWARE", ws, "SPEED",
+		"FINDINGS (error/warning/info)");
+	for (size_t i = 0; i < f->n_hosts; i++) {
+		const struct bc_fleet_host *h = &f->host[i];
+
+		if (h->failed) {
+			fprintf(out, "  %-*s failed: %s\n", wh, h->host, h->why);
+			continue;
+		}
+		if (!h->n_bonds)
+			fprintf(out, "  %-*s no bonds\n", wh, h->host);
+		for (size_t b = 0; b < h->n_bonds; b++) {
+			const struct bc_fleet_bond *x = &h->bonds[b];
+
+			fprintf(out, "  %-*s %-8s %-13s %-6s %-*s %-*s %-*s %u/%u/%u\n", wh, h->host,
+				x->name, dash(x->mode),
+				x->slaves_incomplete ? "cut" : dash(x->value[BC_FLEET_SLAVE_COUNT]),
+				wd, dash(x->value[BC_FLEET_DRIVER]), wf,
+				dash(x->value[BC_FLEET_FIRMWARE]), ws, dash(x->value[BC_FLEET_SPEED]),
+				x->n_error, x->n_warning, x->n_info);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* One CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+static void field(FILE *out, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputs(last ? "\r\n" : ",", out);
+}
+
+int bc_fleet_csv(FILE *out, const struct bc_fleet *f)
+{
+	fputs("host,kernel_release,failed,why,bond,mode", out);
+	for (int a = 0; a < BC_FLEET_N_ATTRS; a++)
+		fprintf(out, ",%s", bc_fleet_attr_name(a));
+	fputs(",errors,warnings,infos\r\n", out);
+	for (size_t i = 0; i < f->n_hosts; i++) {
+		const struct bc_fleet_host *h = &f->host[i];
+		size_t nb = h->failed || !h->n_bonds ? 1 : h->n_bonds;
+
+		for (size_t b = 0; b < nb; b++) {
+			const struct bc_fleet_bond *x = h->failed || !h->n_bonds ? NULL : &h->bonds[b];
+			char num[64];
+
+			field(out, h->host, false);
+			field(out, h->kernel_release, false);
+			field(out, h->failed ? "yes" : "no", false);
+			field(out, h->why, false);
+			field(out, x ? x->name : "", false);
+			field(out, x ? x->mode : "", false);
+			for (int a = 0; a < BC_FLEET_N_ATTRS; a++)
+				field(out, x ? x->value[a] : "", false);
+			snprintf(num, sizeof(num), "%u", x ? x->n_error : 0);
+			field(out, x ? num : "", false);
+			snprintf(num, sizeof(num), "%u", x ? x->n_warning : 0);
+			field(out, x ? num : "", false);
+			snprintf(num, sizeof(num), "%u", x ? x->n_info : 0);
+			field(out, x ? num : "", true);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
