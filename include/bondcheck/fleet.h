@@ -110,6 +110,8 @@ struct bc_fleet_finding {
 struct bc_fleet {
 	size_t n_hosts, cap_hosts;
 	struct bc_fleet_host *host;
+	/* open-addressing index of host names while reading: slot = host index + 1 */
+	size_t *slot, n_slots;
 	size_t n_findings, cap_findings;
 	struct bc_fleet_finding *finding;
 	size_t n_missing; /* hosts of --expect not read */

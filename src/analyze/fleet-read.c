@@ -11,21 +11,58 @@
 
 #include "bondcheck/fleet.h"
 
-static struct bc_fleet_host *find_host(struct bc_fleet *f, const char *name)
+/* FNV-1a of a host name (http://www.isthe.com/chongo/tech/comp/fnv/). */
+static size_t name_hash(const char *s)
 {
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The slot of @name in f->slot: its host, or the empty slot it would take. */
+static size_t *slot_of(struct bc_fleet *f, const char *name)
+{
+	size_t i = name_hash(name) & (f->n_slots - 1);
+
+	while (f->slot[i] && strcmp(f->host[f->slot[i] - 1].host, name))
+		i = (i + 1) & (f->n_slots - 1);
+	return &f->slot[i];
+}
+
+/* Keeps the index at most half full (rebuilt from the hosts when it grows). */
+static int index_grow(struct bc_fleet *f)
+{
+	size_t n = f->n_slots ? f->n_slots : 128;
+
+	if (2 * (f->n_hosts + 1) <= f->n_slots)
+		return 0;
+	while (2 * (f->n_hosts + 1) > n)
+		n *= 2;
+	free(f->slot);
+	f->slot = calloc(n, sizeof(*f->slot));
+	if (!f->slot) {
+		f->n_slots = 0;
+		return -ENOMEM;
+	}
+	f->n_slots = n;
 	for (size_t i = 0; i < f->n_hosts; i++)
-		if (!strcmp(f->host[i].host, name))
-			return &f->host[i];
-	return NULL;
+		*slot_of(f, f->host[i].host) = i + 1;
+	return 0;
 }
 
 static struct bc_fleet_host *new_host(struct bc_fleet *f, const char *name, const char *origin,
 				      int *rc)
 {
 	struct bc_fleet_host *h;
+	size_t *slot;
 
-	*rc = 0;
-	if (find_host(f, name)) {
+	*rc = index_grow(f);
+	if (*rc)
+		return NULL;
+	slot = slot_of(f, name);
+	if (*slot) {
 		*rc = -EEXIST;
 		return NULL;
 	}
@@ -41,6 +78,7 @@ static struct bc_fleet_host *new_host(struct bc_fleet *f, const char *name, cons
 		f->cap_hosts = c;
 	}
 	h = &f->host[f->n_hosts++];
+	*slot = f->n_hosts;
 	memset(h, 0, sizeof(*h));
 	snprintf(h->host, sizeof(h->host), "%s", name);
 	snprintf(h->origin, sizeof(h->origin), "%s", origin ? origin : "");

@@ -72,6 +72,7 @@ void bc_fleet_free(struct bc_fleet *f)
 		free(f->host[i].bonds);
 	}
 	free(f->host);
+	free(f->slot);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -426,6 +427,10 @@ int bc_fleet_analyze(struct bc_fleet *f, const struct bc_hostlist *expect)
 	f->n_missing = 0;
 	if (f->n_hosts)
 		qsort(f->host, f->n_hosts, sizeof(*f->host), by_host);
+	/* the name index points into the old order: rebuilt by the next read */
+	free(f->slot);
+	f->slot = NULL;
+	f->n_slots = 0;
 	for (size_t i = 0; i < f->n_hosts; i++) {
 		n += f->host[i].failed ? 0 : f->host[i].n_bonds;
 		ok_hosts += !f->host[i].failed;
