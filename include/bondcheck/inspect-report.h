@@ -16,13 +16,16 @@
 struct json_object;
 
 /* Version of the JSON document layout; bumped on incompatible change. */
-#define BC_INSPECT_JSON_SCHEMA 2
+#define BC_INSPECT_JSON_SCHEMA 3
 
 struct bc_inspect_render_opts {
 	bool quiet;		  /* text: one line per finding, nothing else */
 	bool verbose;		  /* text: per-slave LACP/churn details and unknown keys */
 	const char *generated_at; /* JSON: RFC 3339 UTC time; NULL -> null */
 	const char *version;	  /* JSON: bondcheck_version; NULL -> BC_VERSION */
+	const char *host;	  /* JSON: the host inspected (--host, or the node name of a
+				   * live inspection); NULL -> null (a paste's host is not known) */
+	bool json_line;		  /* JSON: the document on one line (for pdsh/clush) */
 };
 
 /*

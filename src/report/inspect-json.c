@@ -310,6 +310,7 @@ struct json_object *bc_inspect_json_build(const struct bc_snapshot *snap,
 	put(root, "bondcheck_version",
 	    json_object_new_string(opts && opts->version ? opts->version : BC_VERSION));
 	put(root, "generated_at", opts && opts->generated_at ? jstr(opts->generated_at) : NULL);
+	put(root, "host", opts && opts->host && *opts->host ? jstr(opts->host) : NULL);
 	put(root, "source", json_object_new_string(source_name(snap->source)));
 	put(root, "netns", jtext(snap->netns));
 	put(root, "kernel_release", jtext(snap->kernel_release));
@@ -341,8 +342,12 @@ int bc_inspect_json_write(FILE *out, const struct bc_snapshot *snap,
 
 	if (!root)
 		return -ENOMEM;
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	s = json_object_to_json_string_ext(root, opts && opts->json_line
+							 ? JSON_C_TO_STRING_PLAIN |
+								   JSON_C_TO_STRING_NOSLASHESCAPE
+							 : JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_SPACED |
+								   JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		rc = -ENOMEM;
 	else if (fputs(s, out) < 0 || fputc('\n', out) == EOF)
