@@ -42,6 +42,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/client.h"
+#include "bondcheck/doc-read.h"
 #include "bondcheck/error.h"
 
 #define BC_SWEEP_MAX_VALUES 64
@@ -89,9 +90,40 @@ struct bc_sweep_stats {
 void bc_sweep_stats(const double *x, size_t n, double conf, struct bc_sweep_stats *out);
 
 /*
+ * The typed sweep point (issue 14 item 1): bc_sweep_point_read() decodes a
+ * point's runs once; bc_sweep_point_finish() reasons on this only.
+ */
+struct bc_sweep_run_in {
+	bool failed;	    /* the run has an "error": not counted */
+	double goodput_bps; /* required unless failed; NAN when absent */
+	double ceiling_bps; /* NAN when absent */
+	bool udp;	    /* the run has "sent_packets" */
+	double sent_packets, lost_packets; /* NAN when absent (lost is required with sent) */
+};
+
+struct bc_sweep_point_in {
+	size_t n_runs;
+	struct bc_sweep_run_in *runs;
+	struct bc_doc_read rd; /* the required members that are absent or mistyped */
+};
+
+/*
+ * bc_sweep_point_read() - decode @point's "runs" into *@out (free it with
+ * bc_sweep_point_in_free()).  Required: "runs", per run that did not fail
+ * "goodput_bps", and "lost_packets" beside "sent_packets".  Returns 0 or
+ * -ENOMEM.
+ */
+int bc_sweep_point_read(struct json_object *point, struct bc_sweep_point_in *out);
+void bc_sweep_point_in_free(struct bc_sweep_point_in *p);
+
+/*
  * bc_sweep_point_finish() - pure: compute a point's n, mean, sd, CI,
  * ceiling (mean of its good runs'), efficiency and UDP loss ratio from its
- * "runs" (runs with "error" are left out).
+ * "runs" (runs with "error" are left out).  A run without "goodput_bps" is
+ * left out too, and a required member that is absent or mistyped is named
+ * in the point's "missing" (jq paths under the point), which makes the
+ * point inconclusive; a ceiling or a loss ratio whose inputs are not all
+ * there is null, never a sum with zeros.
  */
 void bc_sweep_point_finish(struct json_object *point, double conf);
 

@@ -3,14 +3,15 @@
  * What a diagnostic `run --capture` shows about a scaling comparison
  * (bondcheck/scale-doc.h bc_scale_cause()): loss on a link, reordering on a
  * link, an idle link.  Reads the run's findings (the capture attribution's
- * and the live ledger's, docs/run.md) and capture.analysis; pure.
+ * and the live ledger's, docs/run.md) and capture.analysis, decoded once by
+ * bc_scale_run_result_read() (scale-read.c); pure.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bondcheck/json-get.h"
 #include "bondcheck/scale-doc.h"
 
 #define TX_CLIENT "tx:client/"
@@ -20,20 +21,16 @@
  * receive link is named by the client slave whose learned path ends there
  * (analysis links[].peer).  "" when neither (a host or bond subject).
  */
-static const char *slave_of(struct json_object *analysis, const char *link)
+static const char *slave_of(const struct bc_scale_run_result_in *in, const char *link)
 {
-	struct json_object *links = json_object_object_get(analysis, "links");
-
 	if (!strncmp(link, TX_CLIENT, strlen(TX_CLIENT)))
 		return link + strlen(TX_CLIENT);
 	if (strncmp(link, "rx:", 3))
 		return "";
-	for (size_t i = 0; i < bc_json_len(links); i++) {
-		struct json_object *l = json_object_array_get_idx(links, i);
-		const char *name = bc_json_str(l, "name");
+	for (size_t i = 0; i < in->n_links; i++) {
+		const char *name = in->links[i].name;
 
-		if (!strncmp(name, TX_CLIENT, strlen(TX_CLIENT)) &&
-		    !strcmp(bc_json_str(l, "peer"), link))
+		if (!strncmp(name, TX_CLIENT, strlen(TX_CLIENT)) && !strcmp(in->links[i].peer, link))
 			return name + strlen(TX_CLIENT);
 	}
 	return "";
@@ -61,79 +58,82 @@ static struct json_object *cause(const char *kind, const char *slave, const char
 	return c;
 }
 
-static void loss_causes(struct json_object *res, struct json_object *an, const char *const *added,
-			size_t n_added, struct json_object *out)
-{
-	struct json_object *findings = json_object_object_get(res, "findings");
+struct found {
+	struct json_object *cause;
+	bool added;
+};
 
-	for (size_t i = 0; i < bc_json_len(findings); i++) {
-		struct json_object *f = json_object_array_get_idx(findings, i), *ev, *e;
-		const char *id = bc_json_str(f, "id"), *link = bc_json_str(f, "subject"), *slave;
+static void loss_causes(const struct bc_scale_run_result_in *in, const char *const *added,
+			size_t n_added, struct found *out, size_t *n_out)
+{
+	for (size_t i = 0; i < in->n_findings; i++) {
+		const struct bc_scale_rfinding_in *f = &in->findings[i];
+		const char *id = f->id, *link = f->subject, *slave;
+		/* the ledger's findings carry count/of; the capture-only one lost/left_bracketed */
+		bool ledger = f->count[0] != '\0';
 		double cnt, of;
+		struct json_object *e;
 		char text[256];
 
 		if (strcmp(id, "wire-loss") && strcmp(id, "tx-loss") && strcmp(id, "rx-loss-nic"))
 			continue;
-		slave = slave_of(an, link);
+		slave = slave_of(in, link);
 		if (!slave[0])
 			continue; /* a host-wide counter: not a link */
-		ev = json_object_object_get(f, "evidence");
-		/* the ledger's findings carry count/of; the capture-only one lost/left_bracketed */
-		cnt = atof(bc_json_str(ev, bc_json_str(ev, "count")[0] ? "count" : "lost"));
-		of = atof(bc_json_str(ev, bc_json_str(ev, "count")[0] ? "of" : "left_bracketed"));
+		cnt = atof(ledger ? f->count : f->lost);
+		of = atof(ledger ? f->of : f->left_bracketed);
 		if (!(of > 0 && cnt / of >= BC_SCALE_CAUSE_LOSS_MIN))
 			continue;
-		if (bc_json_str(ev, "count")[0])
+		if (ledger)
 			snprintf(text, sizeof(text), "loss on %s: %s of %s datagrams (%s, %s)",
-				 slave, bc_json_str(ev, "count"), bc_json_str(ev, "of"), id, link);
+				 slave, f->count, f->of, id, link);
 		else
 			snprintf(text, sizeof(text), "loss on %s: %s of %s packets (%s, %s)", slave,
-				 bc_json_str(ev, "lost"), bc_json_str(ev, "left_bracketed"), id,
-				 link);
+				 f->lost, f->left_bracketed, id, link);
 		e = json_object_new_object();
 		json_object_object_add(e, "finding", json_object_new_string(id));
-		json_object_object_add(e, "finding_evidence", json_object_get(ev));
-		json_object_array_add(
-			out, cause("loss", slave, link, in_list(slave, added, n_added), text, e));
+		json_object_object_add(e, "finding_evidence", json_object_get(f->evidence));
+		out[*n_out].added = in_list(slave, added, n_added);
+		out[*n_out].cause = cause("loss", slave, link, out[*n_out].added, text, e);
+		(*n_out)++;
 	}
 }
 
-static bool has_finding(struct json_object *res, const char *id)
+static bool has_finding(const struct bc_scale_run_result_in *in, const char *id)
 {
-	struct json_object *findings = json_object_object_get(res, "findings");
-
-	for (size_t i = 0; i < bc_json_len(findings); i++)
-		if (!strcmp(bc_json_str(json_object_array_get_idx(findings, i), "id"), id))
+	for (size_t i = 0; i < in->n_findings; i++)
+		if (!strcmp(in->findings[i].id, id))
 			return true;
 	return false;
 }
 
-/* The late link that holds most reordering pairs, when the `reordering` finding is raised. */
-static void reorder_cause(struct json_object *res, struct json_object *an, const char *const *added,
-			  size_t n_added, struct json_object *out)
+static struct json_object *i64_or_null(int64_t v)
 {
-	struct json_object *ro = json_object_object_get(an, "reordering");
-	struct json_object *pairs = json_object_object_get(ro, "pairs"), *ev, *top;
+	return v >= 0 ? json_object_new_int64(v) : NULL;
+}
+
+/* The late link that holds most reordering pairs, when the `reordering` finding is raised. */
+static void reorder_cause(const struct bc_scale_run_result_in *in, const char *const *added,
+			  size_t n_added, struct found *out, size_t *n_out)
+{
+	struct json_object *ev, *top;
 	long long total = 0, best = 0;
 	const char *late = NULL, *slave;
 	char text[320];
 
-	if (!has_finding(res, "reordering") || !bc_json_len(pairs) ||
-	    bc_json_dbl(ro, "reordered_ratio", 0) < BC_SCALE_CAUSE_REORDER_MIN)
+	if (!has_finding(in, "reordering") || !in->n_pairs ||
+	    !(in->reordered_ratio >= BC_SCALE_CAUSE_REORDER_MIN))
 		return;
-	for (size_t i = 0; i < bc_json_len(pairs); i++)
-		total += bc_json_i64(json_object_array_get_idx(pairs, i), "count", 0);
+	for (size_t i = 0; i < in->n_pairs; i++)
+		total += in->pairs[i].count;
 	/* sum per late link: a link late behind several others is one cause */
-	for (size_t i = 0; i < bc_json_len(pairs); i++) {
-		const char *l = bc_json_str(json_object_array_get_idx(pairs, i), "late_link");
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		const char *l = in->pairs[i].late_link;
 		long long sum = 0;
 
-		for (size_t j = 0; j < bc_json_len(pairs); j++) {
-			struct json_object *p = json_object_array_get_idx(pairs, j);
-
-			if (!strcmp(bc_json_str(p, "late_link"), l))
-				sum += bc_json_i64(p, "count", 0);
-		}
+		for (size_t j = 0; j < in->n_pairs; j++)
+			if (!strcmp(in->pairs[j].late_link, l))
+				sum += in->pairs[j].count;
 		if (sum > best) {
 			best = sum;
 			late = l;
@@ -141,80 +141,81 @@ static void reorder_cause(struct json_object *res, struct json_object *an, const
 	}
 	if (!late || total <= 0)
 		return;
-	slave = slave_of(an, late);
+	slave = slave_of(in, late);
 	ev = json_object_new_object();
-	json_object_object_add(ev, "reordered",
-			       json_object_new_int64(bc_json_i64(ro, "reordered", 0)));
-	json_object_object_add(ev, "received",
-			       json_object_new_int64(bc_json_i64(ro, "received", 0)));
-	json_object_object_add(ev, "reordered_ratio",
-			       json_object_new_double(bc_json_dbl(ro, "reordered_ratio", 0)));
+	json_object_object_add(ev, "reordered", i64_or_null(in->reordered));
+	json_object_object_add(ev, "received", i64_or_null(in->received));
+	json_object_object_add(ev, "reordered_ratio", json_object_new_double(in->reordered_ratio));
 	json_object_object_add(ev, "late_link", json_object_new_string(late));
 	json_object_object_add(ev, "late_share",
 			       json_object_new_double((double)best / (double)total));
 	top = json_object_new_array();
-	for (size_t i = 0; i < bc_json_len(pairs) && i < 4; i++)
-		json_object_array_add(top, json_object_get(json_object_array_get_idx(pairs, i)));
+	for (size_t i = 0; i < in->n_pairs && i < 4; i++)
+		json_object_array_add(top, json_object_get(in->pairs[i].node));
 	json_object_object_add(ev, "pairs", top);
 	snprintf(text, sizeof(text),
 		 "reordering: %lld of %lld datagrams arrived out of order, %.0f %% of the "
 		 "reordering pairs late on %s (%s)",
-		 bc_json_i64(ro, "reordered", 0), bc_json_i64(ro, "received", 0),
+		 (long long)in->reordered, (long long)in->received,
 		 100.0 * (double)best / (double)total, slave[0] ? slave : late, late);
-	json_object_array_add(out, cause("reordering", slave[0] ? slave : late, late,
-					 in_list(slave, added, n_added), text, ev));
+	out[*n_out].added = in_list(slave, added, n_added);
+	out[*n_out].cause =
+		cause("reordering", slave[0] ? slave : late, late, out[*n_out].added, text, ev);
+	(*n_out)++;
 }
 
-static void idle_causes(struct json_object *res, struct json_object *an, const char *const *added,
-			size_t n_added, struct json_object *out)
+static void idle_causes(const struct bc_scale_run_result_in *in, const char *const *added,
+			size_t n_added, struct found *out, size_t *n_out)
 {
-	struct json_object *findings = json_object_object_get(res, "findings");
-
-	for (size_t i = 0; i < bc_json_len(findings); i++) {
-		struct json_object *f = json_object_array_get_idx(findings, i), *ev, *e;
-		const char *link = bc_json_str(f, "subject"), *slave;
+	for (size_t i = 0; i < in->n_findings; i++) {
+		const struct bc_scale_rfinding_in *f = &in->findings[i];
+		const char *link = f->subject, *slave;
+		struct json_object *e;
 		char text[256];
 
-		if (strcmp(bc_json_str(f, "id"), "link-idle"))
+		if (strcmp(f->id, "link-idle"))
 			continue;
-		slave = slave_of(an, link);
+		slave = slave_of(in, link);
 		if (!slave[0])
 			continue;
-		ev = json_object_object_get(f, "evidence");
 		snprintf(text, sizeof(text), "idle link: %s carried %s test frames (%s)", slave,
-			 bc_json_str(ev, "frames")[0] ? bc_json_str(ev, "frames") : "almost no",
-			 link);
+			 f->frames[0] ? f->frames : "almost no", link);
 		e = json_object_new_object();
 		json_object_object_add(e, "finding", json_object_new_string("link-idle"));
-		json_object_object_add(e, "finding_evidence", json_object_get(ev));
-		json_object_array_add(out, cause("idle-link", slave, link,
-						 in_list(slave, added, n_added), text, e));
+		json_object_object_add(e, "finding_evidence", json_object_get(f->evidence));
+		out[*n_out].added = in_list(slave, added, n_added);
+		out[*n_out].cause = cause("idle-link", slave, link, out[*n_out].added, text, e);
+		(*n_out)++;
 	}
 }
 
 struct json_object *bc_scale_cause(struct json_object *res, const char *const *added,
 				   size_t n_added)
 {
-	struct json_object *cap, *an, *all, *out;
+	struct bc_scale_run_result_in in;
+	struct found *all;
+	struct json_object *out;
+	size_t n = 0;
 
 	if (!res)
 		return NULL;
-	cap = json_object_object_get(res, "capture");
-	an = json_object_object_get(cap, "analysis");
-	all = json_object_new_array();
-	loss_causes(res, an, added, n_added, all);
-	reorder_cause(res, an, added, n_added, all);
-	idle_causes(res, an, added, n_added, all);
-	/* stable: causes on an added slave first, each group in the order above */
 	out = json_object_new_array();
+	if (bc_scale_run_result_read(res, &in) < 0)
+		goto done;
+	/* at most one cause per finding, and one for the reordering */
+	all = calloc(in.n_findings + 1, sizeof(*all));
+	if (!all)
+		goto done;
+	loss_causes(&in, added, n_added, all, &n);
+	reorder_cause(&in, added, n_added, all, &n);
+	idle_causes(&in, added, n_added, all, &n);
+	/* stable: causes on an added slave first, each group in the order above */
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < bc_json_len(all); i++) {
-			struct json_object *c = json_object_array_get_idx(all, i);
-			bool a = json_object_get_boolean(json_object_object_get(c, "added"));
-
-			if (a == (pass == 0))
-				json_object_array_add(out, json_object_get(c));
-		}
-	json_object_put(all);
+		for (size_t i = 0; i < n; i++)
+			if (all[i].added == (pass == 0))
+				json_object_array_add(out, all[i].cause);
+	free(all);
+done:
+	bc_scale_run_result_in_free(&in);
 	return out;
 }

@@ -2,8 +2,10 @@
 /*
  * The scale document's analysis (bondcheck/scale-doc.h): statistics per
  * configuration, comparisons of each configuration against the next larger
- * one and against the smallest, verdict text, findings.  Pure: JSON in,
- * JSON out; the statistics are bondcheck/scale-stats.h.
+ * one and against the smallest, verdict text, findings.  Pure: the document
+ * is decoded once by bc_scale_doc_read() (scale-read.c) and reasoned on as
+ * typed structs; this file only writes JSON.  The statistics are
+ * bondcheck/scale-stats.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,13 +16,12 @@
 
 #include "bondcheck/findings.h"
 #include "bondcheck/ceiling.h"
-#include "bondcheck/json-get.h"
 #include "bondcheck/model.h"
 #include "bondcheck/names.h"
 #include "bondcheck/scale-doc.h"
 #include "bondcheck/scale-stats.h"
 
-#define MAX_CONFIGS 256
+#define MAX_CONFIGS BC_SCALE_MAX_CONFIGS
 
 static struct json_object *num(double v)
 {
@@ -48,10 +49,10 @@ static void app(char *buf, size_t len, size_t *at, const char *fmt, ...)
 		*at += (size_t)n;
 }
 
-static bool has_slave(struct json_object *slaves, const char *name)
+static bool has_slave(const struct bc_scale_config_in *c, const char *name)
 {
-	for (size_t i = 0; i < bc_json_len(slaves); i++)
-		if (!strcmp(json_object_get_string(json_object_array_get_idx(slaves, i)), name))
+	for (size_t i = 0; i < c->n_slaves; i++)
+		if (!strcmp(c->slaves[i], name))
 			return true;
 	return false;
 }
@@ -62,14 +63,11 @@ static const char *links_word(long long n)
 }
 
 /* The sentence for one comparison, from its members; its cause appended when set. */
-static void cmp_text(struct json_object *c, double margin, char *buf, size_t len)
+static void cmp_text(const struct bc_scale_cmp_in *c, double margin, char *buf, size_t len)
 {
-	long long from = bc_json_i64(c, "from_n", 0), to = bc_json_i64(c, "to_n", 0);
-	const char *v = bc_json_str(c, "verdict");
-	double s = bc_json_dbl(c, "speedup", NAN), lo = bc_json_dbl(c, "ci_low", NAN),
-	       hi = bc_json_dbl(c, "ci_high", NAN);
-	struct json_object *cause = json_object_object_get(c, "cause");
-	struct json_object *z = json_object_object_get(c, "zero_runs");
+	long long from = c->from_n, to = c->to_n;
+	const char *v = c->verdict;
+	double s = c->speedup, lo = c->ci_low, hi = c->ci_high;
 	size_t at = 0;
 
 	buf[0] = '\0';
@@ -85,78 +83,97 @@ static void cmp_text(struct json_object *c, double margin, char *buf, size_t len
 		    "%lld %s give no significant gain over %lld (more than the %.0f %% "
 		    "margin): %.2fx (95 %% CI %.2f-%.2f), scaling-flat",
 		    to, links_word(to), from, margin * 100, s, lo, hi);
-	else if (bc_json_len(z)) {
+	else if (c->n_zero) {
 		app(buf, len, &at, "%lld %s vs %lld: not compared, zero goodput in", to,
 		    links_word(to), from);
-		for (size_t i = 0; i < bc_json_len(z); i++)
+		for (size_t i = 0; i < c->n_zero_listed; i++)
 			app(buf, len, &at, "%s N=%lld run %lld", i ? "," : "",
-			    bc_json_i64(json_object_array_get_idx(z, i), "n", 0),
-			    bc_json_i64(json_object_array_get_idx(z, i), "rep", 0));
+			    (long long)c->zero[i].n, (long long)c->zero[i].rep);
 	} else {
 		app(buf, len, &at, "%lld %s vs %lld: not compared, %s", to, links_word(to), from,
-		    bc_json_str(c, "invalid_reason"));
+		    c->invalid_reason);
 	}
-	if (cause && bc_json_str(cause, "text")[0])
-		app(buf, len, &at, "; cause: %s", bc_json_str(cause, "text"));
+	if (c->have_cause && c->cause_text[0])
+		app(buf, len, &at, "; cause: %s", c->cause_text);
 }
 
 /* Mean of "retransmits" over the runs; NAN without runs. */
-static double mean_retrans(struct json_object *cfg)
+static double mean_retrans(const struct bc_scale_config_in *cfg)
 {
-	struct json_object *runs = json_object_object_get(cfg, "runs");
 	double s = 0;
 
-	if (!bc_json_len(runs))
+	if (!cfg->n_runs)
 		return NAN;
-	for (size_t i = 0; i < bc_json_len(runs); i++)
-		s += (double)bc_json_i64(json_object_array_get_idx(runs, i), "retransmits", 0);
-	return s / (double)bc_json_len(runs);
+	for (size_t i = 0; i < cfg->n_runs; i++)
+		s += cfg->runs[i].retransmits;
+	return s / (double)cfg->n_runs;
 }
 
-static void zero_runs(struct json_object *cfg, struct json_object *out)
+static void zero_runs(const struct bc_scale_config_in *cfg, struct json_object *out,
+		      struct bc_scale_cmp_in *t)
 {
-	struct json_object *runs = json_object_object_get(cfg, "runs");
+	for (size_t i = 0; i < cfg->n_runs; i++) {
+		struct json_object *z;
 
-	for (size_t i = 0; i < bc_json_len(runs); i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i), *z;
-
-		if (bc_json_dbl(r, "goodput_bps", 0) > 0)
+		if (cfg->runs[i].goodput_bps > 0)
 			continue;
 		z = json_object_new_object();
-		put(z, "n", json_object_new_int64(bc_json_i64(cfg, "n", 0)));
-		put(z, "rep", json_object_new_int64(bc_json_i64(r, "rep", (long long)i + 1)));
+		put(z, "n", json_object_new_int64(cfg->n));
+		put(z, "rep", json_object_new_int64(cfg->runs[i].rep));
 		json_object_array_add(out, z);
+		if (t->n_zero_listed < sizeof(t->zero) / sizeof(t->zero[0])) {
+			t->zero[t->n_zero_listed].n = cfg->n;
+			t->zero[t->n_zero_listed++].rep = cfg->runs[i].rep;
+		}
+		t->n_zero++;
 	}
 }
 
-static struct json_object *compare(struct json_object *ca, struct json_object *cb,
+/*
+ * One comparison of @ca against @cb as a new object; *@t gets its typed
+ * copy (for the sentence and carry_diagnosis()).  NULL on a statistics error.
+ */
+static struct json_object *compare(const struct bc_scale_config_in *ca,
+				   const struct bc_scale_config_in *cb,
 				   const struct bc_scale_sample *sa,
 				   const struct bc_scale_sample *sb, double margin,
-				   struct bc_error *err)
+				   struct bc_scale_cmp_in *t, struct bc_error *err)
 {
 	struct json_object *c = json_object_new_object(), *added = json_object_new_array(), *z;
-	struct json_object *sl_a = json_object_object_get(ca, "slaves"),
-			   *sl_b = json_object_object_get(cb, "slaves");
-	double ceil_a = bc_json_dbl(ca, "ceiling_bps", 0),
-	       ceil_b = bc_json_dbl(cb, "ceiling_bps", 0);
+	double ceil_a = isfinite(ca->ceiling_bps) ? ca->ceiling_bps : 0,
+	       ceil_b = isfinite(cb->ceiling_bps) ? cb->ceiling_bps : 0;
 	double added_ceil = ceil_a > 0 && ceil_b > ceil_a ? ceil_b - ceil_a : 0;
 	struct bc_scale_cmp r;
 	char text[1024];
 
+	memset(t, 0, sizeof(*t));
 	if (bc_scale_compare(sa, sb, margin, BC_SCALE_LEVEL, added_ceil, &r, err) < 0) {
 		json_object_put(c);
 		json_object_put(added);
 		return NULL;
 	}
-	for (size_t i = 0; i < bc_json_len(sl_b); i++) {
-		const char *s = json_object_get_string(json_object_array_get_idx(sl_b, i));
+	for (size_t i = 0; i < cb->n_slaves; i++) {
+		const char *s = cb->slaves[i];
 
-		if (!has_slave(sl_a, s))
-			json_object_array_add(added, json_object_new_string(s));
+		if (has_slave(ca, s))
+			continue;
+		json_object_array_add(added, json_object_new_string(s));
+		if (t->n_added < BC_SCALE_MAX_NAMES)
+			snprintf(t->added[t->n_added++], BC_SCALE_NAME_LEN, "%s", s);
 	}
-	put(c, "protocol", json_object_new_string(bc_json_str(ca, "protocol")));
-	put(c, "from_n", json_object_new_int64(bc_json_i64(ca, "n", 0)));
-	put(c, "to_n", json_object_new_int64(bc_json_i64(cb, "n", 0)));
+	snprintf(t->protocol, sizeof(t->protocol), "%s", ca->protocol);
+	t->from_n = ca->n;
+	t->to_n = cb->n;
+	t->speedup = r.speedup;
+	t->ci_low = r.ci_low;
+	t->ci_high = r.ci_high;
+	t->p = r.p;
+	snprintf(t->verdict, sizeof(t->verdict), "%s", bc_scale_verdict_name(r.verdict));
+	if (!r.valid)
+		snprintf(t->invalid_reason, sizeof(t->invalid_reason), "%s", r.invalid_reason);
+	put(c, "protocol", json_object_new_string(ca->protocol));
+	put(c, "from_n", json_object_new_int64(ca->n));
+	put(c, "to_n", json_object_new_int64(cb->n));
 	put(c, "added", added);
 	put(c, "added_ceiling_bps", num(added_ceil > 0 ? added_ceil : NAN));
 	put(c, "speedup", num(r.speedup));
@@ -177,139 +194,178 @@ static struct json_object *compare(struct json_object *ca, struct json_object *c
 			 "CI of its geometric mean %.2f-%.2f Mbit/s): the gain includes that "
 			 "shortfall and "
 			 "the spread, not only what the added links carried",
-			 (sb->mean_bps - sa->mean_bps) / 1e6, added_ceil / 1e6,
-			 (long long)bc_json_i64(ca, "n", 0), 100.0 * sa->mean_bps / ceil_a,
-			 ceil_a / 1e6, sa->ci_low_bps / 1e6, sa->ci_high_bps / 1e6);
+			 (sb->mean_bps - sa->mean_bps) / 1e6, added_ceil / 1e6, (long long)ca->n,
+			 100.0 * sa->mean_bps / ceil_a, ceil_a / 1e6, sa->ci_low_bps / 1e6,
+			 sa->ci_high_bps / 1e6);
 		put(c, "marginal_over_100", json_object_new_string(text));
 	}
-	if (!strcmp(bc_json_str(ca, "protocol"), "tcp")) {
+	if (!strcmp(ca->protocol, "tcp")) {
 		put(c, "retransmits_from", num(mean_retrans(ca)));
 		put(c, "retransmits_to", num(mean_retrans(cb)));
 	}
 	put(c, "valid", json_object_new_boolean(r.valid));
 	put(c, "invalid_reason", r.valid ? NULL : json_object_new_string(r.invalid_reason));
 	z = json_object_new_array();
-	zero_runs(ca, z);
-	zero_runs(cb, z);
+	zero_runs(ca, z, t);
+	zero_runs(cb, z, t);
 	put(c, "zero_runs", z);
 	put(c, "verdict", json_object_new_string(bc_scale_verdict_name(r.verdict)));
 	put(c, "cause", NULL);
-	cmp_text(c, margin, text, sizeof(text));
+	cmp_text(t, margin, text, sizeof(text));
 	put(c, "text", json_object_new_string(text));
 	return c;
 }
 
+static const char *const stat_keys[] = {"mean_bps",    "sd_bps",    "geo_mean_bps", "ci_low_bps",
+					"ci_high_bps", "zero_runs", "efficiency"};
+
 /* One configuration's statistics into its object; 0 or -EINVAL. */
-static int config_stats(struct json_object *cfg, size_t idx, struct bc_scale_sample *s,
-			struct bc_error *err)
+static int config_stats(const struct bc_scale_config_in *cfg, size_t idx,
+			struct bc_scale_sample *s, struct bc_error *err)
 {
-	struct json_object *runs = json_object_object_get(cfg, "runs");
-	size_t n = bc_json_len(runs);
-	double g[1024], ceil = bc_json_dbl(cfg, "ceiling_bps", 0);
+	size_t n = cfg->n_runs;
+	double g[BC_SCALE_MAX_RUNS], ceil = isfinite(cfg->ceiling_bps) ? cfg->ceiling_bps : 0;
 	int r;
 
-	if (!n || n > 1024)
+	if (!n || n > BC_SCALE_MAX_RUNS)
 		return bc_error_set(err, -EINVAL,
-				    "configs[%zu] (%s N=%lld) has %zu runs; expected 1..1024", idx,
-				    bc_json_str(cfg, "protocol"), bc_json_i64(cfg, "n", 0), n);
+				    "configs[%zu] (%s N=%lld) has %zu runs; expected 1..%d", idx,
+				    cfg->protocol, (long long)cfg->n, n, BC_SCALE_MAX_RUNS);
+	if (cfg->rd.n_problems) {
+		/* not compared (bc_scale_doc_conclude() says why): no statistics, not even
+		 * those of an earlier analysis */
+		for (size_t i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++)
+			json_object_object_del(cfg->node, stat_keys[i]);
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
-		g[i] = bc_json_dbl(json_object_array_get_idx(runs, i), "goodput_bps", NAN);
+		g[i] = cfg->runs[i].goodput_bps;
 	r = bc_scale_sample_stats(g, n, BC_SCALE_LEVEL, s, err);
 	if (r < 0)
 		return r;
-	put(cfg, "mean_bps", num(s->mean_bps));
-	put(cfg, "sd_bps", num(s->sd_bps));
-	put(cfg, "geo_mean_bps", num(s->geo_mean_bps));
-	put(cfg, "ci_low_bps", num(s->ci_low_bps));
-	put(cfg, "ci_high_bps", num(s->ci_high_bps));
-	put(cfg, "zero_runs", json_object_new_int64((int64_t)s->zeros));
-	put(cfg, "efficiency", num(ceil > 0 ? s->mean_bps / ceil : NAN));
+	put(cfg->node, "mean_bps", num(s->mean_bps));
+	put(cfg->node, "sd_bps", num(s->sd_bps));
+	put(cfg->node, "geo_mean_bps", num(s->geo_mean_bps));
+	put(cfg->node, "ci_low_bps", num(s->ci_low_bps));
+	put(cfg->node, "ci_high_bps", num(s->ci_high_bps));
+	put(cfg->node, "zero_runs", json_object_new_int64((int64_t)s->zeros));
+	put(cfg->node, "efficiency", num(ceil > 0 ? s->mean_bps / ceil : NAN));
 	return 0;
 }
 
 static int by_n(const void *a, const void *b)
 {
-	long long x = bc_json_i64(*(struct json_object *const *)a, "n", 0);
-	long long y = bc_json_i64(*(struct json_object *const *)b, "n", 0);
+	long long x = (*(const struct bc_scale_config_in *const *)a)->n;
+	long long y = (*(const struct bc_scale_config_in *const *)b)->n;
 
 	return (x > y) - (x < y);
 }
 
-/* Keep the diagnosis and cause of an earlier analysis of the same comparison. */
-static void carry_diagnosis(struct json_object *old, struct json_object *cmps)
+static const char *const protos[2] = {"tcp", "udp"};
+
+/*
+ * Which protocols cannot be compared: those with a configuration that lacks
+ * a required member.  A configuration without a known protocol spoils every
+ * protocol the document has (it may be either).
+ */
+static void incomplete_protocols(const struct bc_scale_doc_in *d, bool bad[2])
 {
-	for (size_t i = 0; i < bc_json_len(cmps); i++) {
+	bool present[2] = {false, false}, unknown = false;
+
+	bad[0] = bad[1] = false;
+	for (size_t i = 0; i < d->n_configs; i++) {
+		const struct bc_scale_config_in *c = &d->configs[i];
+
+		for (int p = 0; p < 2; p++)
+			if (!strcmp(c->protocol, protos[p])) {
+				present[p] = true;
+				bad[p] |= c->rd.n_problems > 0;
+			}
+		unknown |= !c->protocol[0];
+	}
+	if (unknown) {
+		bad[0] |= present[0] || !present[1];
+		bad[1] |= present[1];
+	}
+}
+
+/* Keep the diagnosis and cause of an earlier analysis of the same comparison. */
+static void carry_diagnosis(const struct bc_scale_doc_in *d, struct json_object *cmps,
+			    const struct bc_scale_cmp_in *t)
+{
+	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);
 
-		for (size_t k = 0; k < bc_json_len(old); k++) {
-			struct json_object *o = json_object_array_get_idx(old, k), *v;
+		for (size_t k = 0; k < d->n_cmps; k++) {
+			const struct bc_scale_cmp_in *o = &d->cmps[k];
 
-			if (strcmp(bc_json_str(o, "protocol"), bc_json_str(c, "protocol")) ||
-			    bc_json_i64(o, "from_n", -1) != bc_json_i64(c, "from_n", -2) ||
-			    bc_json_i64(o, "to_n", -1) != bc_json_i64(c, "to_n", -2))
+			if (strcmp(o->protocol, t[i].protocol) || o->from_n != t[i].from_n ||
+			    o->to_n != t[i].to_n)
 				continue;
-			if ((v = json_object_object_get(o, "diagnosis")))
-				put(c, "diagnosis", json_object_get(v));
-			if ((v = json_object_object_get(o, "cause")))
-				put(c, "cause", json_object_get(v));
+			if (o->diagnosis)
+				put(c, "diagnosis", json_object_get(o->diagnosis));
+			if (o->cause)
+				put(c, "cause", json_object_get(o->cause));
 		}
 	}
 }
 
 int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err)
 {
-	struct json_object *configs = json_object_object_get(doc, "configs");
 	struct json_object *cmps = json_object_new_array(), *base = json_object_new_array();
 	struct bc_scale_sample *s = NULL;
-	double margin = bc_json_dbl(doc, "margin", BC_SCALE_MARGIN);
-	size_t n = bc_json_len(configs);
-	const char *protos[2] = {"tcp", "udp"};
-	int r = 0;
+	struct bc_scale_cmp_in *t = NULL;
+	struct bc_scale_doc_in d;
+	size_t n, nt = 0;
+	bool bad[2];
+	int r;
 
+	r = bc_scale_doc_read(doc, &d);
+	if (r < 0) {
+		r = bc_error_set(err, r, "out of memory");
+		goto out;
+	}
+	n = d.n_configs;
 	if (!n || n > MAX_CONFIGS) {
 		r = bc_error_set(err, -EINVAL, "the scale document has %zu configs; expected 1..%d",
 				 n, MAX_CONFIGS);
 		goto out;
 	}
 	s = calloc(n, sizeof(*s));
-	if (!s) {
+	/* at most two comparisons per configuration */
+	t = calloc(2 * n, sizeof(*t));
+	if (!s || !t) {
 		r = bc_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n && !r; i++)
-		r = config_stats(json_object_array_get_idx(configs, i), i, &s[i], err);
+		r = config_stats(&d.configs[i], i, &s[i], err);
+	incomplete_protocols(&d, bad);
 	for (int p = 0; p < 2 && !r; p++) {
-		struct json_object *sel[MAX_CONFIGS] = {NULL};
+		const struct bc_scale_config_in *sel[MAX_CONFIGS] = {NULL};
 		size_t m = 0;
 
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *c = json_object_array_get_idx(configs, i);
-
-			if (!strcmp(bc_json_str(c, "protocol"), protos[p]))
-				sel[m++] = c;
-		}
-		qsort(sel, m, sizeof(struct json_object *), by_n);
+		if (bad[p])
+			continue; /* inconclusive: bc_scale_doc_conclude() names the members */
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(d.configs[i].protocol, protos[p]))
+				sel[m++] = &d.configs[i];
+		qsort(sel, m, sizeof(sel[0]), by_n);
 		for (size_t i = 0; i + 1 < m && !r; i++) {
-			struct json_object *o[2] = {sel[i], sel[i + 1]}, *c;
-			size_t ia = 0, ib = 0;
+			size_t ia = (size_t)(sel[i] - d.configs), ib = (size_t)(sel[i + 1] - d.configs);
+			size_t i0 = (size_t)(sel[0] - d.configs);
+			struct bc_scale_cmp_in unused;
+			struct json_object *c;
 
-			for (size_t k = 0; k < n; k++) {
-				if (json_object_array_get_idx(configs, k) == o[0])
-					ia = k;
-				if (json_object_array_get_idx(configs, k) == o[1])
-					ib = k;
-			}
-			c = compare(o[0], o[1], &s[ia], &s[ib], margin, err);
+			c = compare(sel[i], sel[i + 1], &s[ia], &s[ib], d.margin, &t[nt], err);
 			if (!c) {
 				r = -EINVAL;
 				break;
 			}
 			json_object_array_add(cmps, c);
+			nt++;
 			/* the smallest configuration against each larger one */
-			for (size_t k = 0; k < n; k++)
-				if (json_object_array_get_idx(configs, k) == sel[0])
-					ia = k;
-			c = compare(sel[0], o[1], &s[ia], &s[ib], margin, err);
+			c = compare(sel[0], sel[i + 1], &s[i0], &s[ib], d.margin, &unused, err);
 			if (!c) {
 				r = -EINVAL;
 				break;
@@ -320,52 +376,54 @@ int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err)
 out:
 	free(s);
 	if (r < 0) {
+		free(t);
+		bc_scale_doc_in_free(&d);
 		json_object_put(cmps);
 		json_object_put(base);
 		return r;
 	}
-	carry_diagnosis(json_object_object_get(doc, "comparisons"), cmps);
+	carry_diagnosis(&d, cmps, t);
+	free(t);
+	bc_scale_doc_in_free(&d);
 	put(doc, "comparisons", cmps);
 	put(doc, "versus_baseline", base);
 	return 0;
 }
 
-static struct json_object *finding(struct json_object *doc, struct json_object *c, double margin)
+static struct json_object *finding(const struct bc_scale_doc_in *d,
+				   const struct bc_scale_cmp_in *c, double margin)
 {
-	const char *id = bc_json_str(c, "verdict");
-	const struct bc_finding_def *d = bc_findings_lookup(id);
+	const char *id = c->verdict;
+	const struct bc_finding_def *def = bc_findings_lookup(id);
 	struct json_object *f = json_object_new_object(), *ev = json_object_new_object();
-	struct json_object *bond = json_object_object_get(doc, "bond"), *cause, *added;
+	struct json_object *added = json_object_new_array();
 	char buf[512], what[128] = "";
 	size_t at = 0, wl = 0;
 
-	added = json_object_object_get(c, "added");
-	for (size_t i = 0; i < bc_json_len(added); i++)
-		app(what, sizeof(what), &wl, "%s%s", i ? ", " : "",
-		    json_object_get_string(json_object_array_get_idx(added, i)));
+	for (size_t i = 0; i < c->n_added; i++) {
+		app(what, sizeof(what), &wl, "%s%s", i ? ", " : "", c->added[i]);
+		json_object_array_add(added, json_object_new_string(c->added[i]));
+	}
 	if (!wl)
 		app(what, sizeof(what), &wl, "a link");
 	put(f, "id", json_object_new_string(id));
-	put(f, "severity", json_object_new_string(d ? bc_severity_name(d->severity) : "warning"));
-	put(f, "subject",
-	    json_object_new_string(bc_json_str(bond, "name")[0] ? bc_json_str(bond, "name")
-								: "bond"));
-	put(ev, "protocol", json_object_new_string(bc_json_str(c, "protocol")));
-	put(ev, "from_n", json_object_new_int64(bc_json_i64(c, "from_n", 0)));
-	put(ev, "to_n", json_object_new_int64(bc_json_i64(c, "to_n", 0)));
-	put(ev, "added", json_object_get(added));
-	snprintf(buf, sizeof(buf), "%.3f", bc_json_dbl(c, "speedup", NAN));
+	put(f, "severity",
+	    json_object_new_string(def ? bc_severity_name(def->severity) : "warning"));
+	put(f, "subject", json_object_new_string(d->bond_name[0] ? d->bond_name : "bond"));
+	put(ev, "protocol", json_object_new_string(c->protocol));
+	put(ev, "from_n", json_object_new_int64(c->from_n));
+	put(ev, "to_n", json_object_new_int64(c->to_n));
+	put(ev, "added", added);
+	snprintf(buf, sizeof(buf), "%.3f", c->speedup);
 	put(ev, "speedup", json_object_new_string(buf));
-	snprintf(buf, sizeof(buf), "%.3f-%.3f", bc_json_dbl(c, "ci_low", NAN),
-		 bc_json_dbl(c, "ci_high", NAN));
+	snprintf(buf, sizeof(buf), "%.3f-%.3f", c->ci_low, c->ci_high);
 	put(ev, "ci95", json_object_new_string(buf));
-	snprintf(buf, sizeof(buf), "%.3g", bc_json_dbl(c, "p", NAN));
+	snprintf(buf, sizeof(buf), "%.3g", c->p);
 	put(ev, "p", json_object_new_string(buf));
-	cause = json_object_object_get(c, "cause");
-	if (cause) {
-		put(ev, "cause", json_object_new_string(bc_json_str(cause, "kind")));
-		put(ev, "cause_slave", json_object_new_string(bc_json_str(cause, "slave")));
-		put(ev, "cause_text", json_object_new_string(bc_json_str(cause, "text")));
+	if (c->cause) {
+		put(ev, "cause", json_object_new_string(c->cause_kind));
+		put(ev, "cause_slave", json_object_new_string(c->cause_slave));
+		put(ev, "cause_text", json_object_new_string(c->cause_text));
 	}
 	put(f, "evidence", ev);
 	if (!strcmp(id, "scaling-negative"))
@@ -374,9 +432,9 @@ static struct json_object *finding(struct json_object *doc, struct json_object *
 		app(buf, sizeof(buf), &at,
 		    "adding %s did not raise goodput by more than the %.0f %% margin", what,
 		    margin * 100);
-	if (cause)
-		app(buf, sizeof(buf), &at, " (the capture shows %s on %s)",
-		    bc_json_str(cause, "kind"), bc_json_str(cause, "slave"));
+	if (c->cause)
+		app(buf, sizeof(buf), &at, " (the capture shows %s on %s)", c->cause_kind,
+		    c->cause_slave);
 	if (!strcmp(id, "scaling-negative"))
 		app(buf, sizeof(buf), &at,
 		    ": fix that link or leave it out; with balance-rr and TCP, reordering "
@@ -391,57 +449,90 @@ static struct json_object *finding(struct json_object *doc, struct json_object *
 	return f;
 }
 
-static const char *status_of(struct json_object *cmps)
+static const char *status_of(const struct bc_scale_doc_in *d, const bool bad[2])
 {
 	bool neg = false, inval = false, flat = false;
 
-	for (size_t i = 0; i < bc_json_len(cmps); i++) {
-		const char *v = bc_json_str(json_object_array_get_idx(cmps, i), "verdict");
+	for (size_t i = 0; i < d->n_cmps; i++) {
+		const char *v = d->cmps[i].verdict;
 
+		if ((bad[0] && !strcmp(d->cmps[i].protocol, "tcp")) ||
+		    (bad[1] && !strcmp(d->cmps[i].protocol, "udp")))
+			continue;
 		neg |= !strcmp(v, "scaling-negative");
 		inval |= !strcmp(v, "invalid");
 		flat |= !strcmp(v, "scaling-flat");
 	}
-	return neg ? "fail" : inval ? "invalid" : flat ? "flat" : "pass";
+	return neg	      ? "fail"
+	       : inval	      ? "invalid"
+	       : flat	      ? "flat"
+	       : bad[0] || bad[1] ? "inconclusive"
+				  : "pass";
 }
 
 int bc_scale_doc_conclude(struct json_object *doc, struct bc_error *err)
 {
-	struct json_object *cmps = json_object_object_get(doc, "comparisons");
-	struct json_object *base = json_object_object_get(doc, "versus_baseline");
-	struct json_object *old = json_object_object_get(doc, "findings");
-	struct json_object *findings = json_object_new_array(), *v;
-	double margin = bc_json_dbl(doc, "margin", BC_SCALE_MARGIN);
-	const char *protos[2] = {"tcp", "udp"}, *names[2] = {"TCP", "UDP"};
+	struct json_object *findings, *v, *missing = NULL;
+	struct bc_scale_doc_in d;
+	const char *names[2] = {"TCP", "UDP"};
 	char text[4096] = "", line[1024];
 	size_t tl = 0;
+	bool bad[2];
+	int r;
 
-	if (!cmps || !json_object_is_type(cmps, json_type_array)) {
-		json_object_put(findings);
+	r = bc_scale_doc_read(doc, &d);
+	if (r < 0) {
+		bc_scale_doc_in_free(&d);
+		return bc_error_set(err, r, "out of memory");
+	}
+	if (!d.have_comparisons) {
+		bc_scale_doc_in_free(&d);
 		return bc_error_set(err, -EINVAL,
 				    "the scale document has no comparisons; run the comparison "
 				    "first (bc_scale_doc_compare)");
 	}
-	for (size_t i = 0; i < bc_json_len(old); i++) {
-		struct json_object *f = json_object_array_get_idx(old, i);
-
-		if (strncmp(bc_json_str(f, "id"), "scaling-", 8))
-			json_object_array_add(findings, json_object_get(f));
-	}
+	findings = json_object_new_array();
+	incomplete_protocols(&d, bad);
+	for (size_t i = 0; i < d.n_findings; i++)
+		if (strncmp(d.findings[i].id, "scaling-", 8))
+			json_object_array_add(findings, json_object_get(d.findings[i].node));
 	for (int p = 0; p < 2; p++) {
-		struct json_object *last = NULL;
+		const struct bc_scale_cmp_in *last = NULL;
 		size_t k = 0;
 
-		for (size_t i = 0; i < bc_json_len(cmps); i++) {
-			struct json_object *c = json_object_array_get_idx(cmps, i);
-			const char *vd = bc_json_str(c, "verdict");
+		if (bad[p]) {
+			/* a required member is absent or mistyped: name it, compare nothing */
+			if (!missing)
+				missing = json_object_new_array();
+			app(text, sizeof(text), &tl, "%s%s: inconclusive, the document lacks ",
+			    tl ? ". " : "", names[p]);
+			for (size_t i = 0, w = 0; i < d.n_configs; i++) {
+				const struct bc_scale_config_in *c = &d.configs[i];
+				size_t kept = c->rd.n_problems < BC_DOC_MAX_PROBLEMS
+						      ? c->rd.n_problems
+						      : BC_DOC_MAX_PROBLEMS;
 
-			if (strcmp(bc_json_str(c, "protocol"), protos[p]))
+				if (c->protocol[0] && strcmp(c->protocol, protos[p]))
+					continue;
+				for (size_t j = 0; j < kept; j++, w++) {
+					app(text, sizeof(text), &tl, "%s%s", w ? "; " : "",
+					    c->rd.problem[j]);
+					json_object_array_add(
+						missing, json_object_new_string(c->rd.problem[j]));
+				}
+			}
+			continue;
+		}
+		for (size_t i = 0; i < d.n_cmps; i++) {
+			const struct bc_scale_cmp_in *c = &d.cmps[i];
+
+			if (strcmp(c->protocol, protos[p]))
 				continue;
-			cmp_text(c, margin, line, sizeof(line));
-			put(c, "text", json_object_new_string(line));
-			if (!strcmp(vd, "scaling-flat") || !strcmp(vd, "scaling-negative"))
-				json_object_array_add(findings, finding(doc, c, margin));
+			cmp_text(c, d.margin, line, sizeof(line));
+			put(c->node, "text", json_object_new_string(line));
+			if (!strcmp(c->verdict, "scaling-flat") ||
+			    !strcmp(c->verdict, "scaling-negative"))
+				json_object_array_add(findings, finding(&d, c, d.margin));
 			app(text, sizeof(text), &tl, "%s%s",
 			    k	 ? "; "
 			    : tl ? ". "
@@ -451,67 +542,62 @@ int bc_scale_doc_conclude(struct json_object *doc, struct bc_error *err)
 			k++;
 		}
 		/* the largest configuration against the smallest, when they are not adjacent */
-		for (size_t i = 0; i < bc_json_len(base); i++) {
-			struct json_object *c = json_object_array_get_idx(base, i);
-
-			if (!strcmp(bc_json_str(c, "protocol"), protos[p]))
-				last = c;
-		}
-		if (k > 1 && last && strcmp(bc_json_str(last, "verdict"), "invalid"))
+		for (size_t i = 0; i < d.n_base; i++)
+			if (!strcmp(d.base[i].protocol, protos[p]))
+				last = &d.base[i];
+		if (k > 1 && last && strcmp(last->verdict, "invalid"))
 			app(text, sizeof(text), &tl,
 			    "; %lld %s against %lld: %.2fx (95 %% CI %.2f-%.2f)",
-			    bc_json_i64(last, "to_n", 0), links_word(bc_json_i64(last, "to_n", 0)),
-			    bc_json_i64(last, "from_n", 0), bc_json_dbl(last, "speedup", NAN),
-			    bc_json_dbl(last, "ci_low", NAN), bc_json_dbl(last, "ci_high", NAN));
+			    (long long)last->to_n, links_word(last->to_n), (long long)last->from_n,
+			    last->speedup, last->ci_low, last->ci_high);
 	}
 	if (tl && tl < sizeof(text) - 1)
 		app(text, sizeof(text), &tl, ".");
 	v = json_object_new_object();
-	put(v, "status", json_object_new_string(status_of(cmps)));
+	put(v, "status", json_object_new_string(status_of(&d, bad)));
 	put(v, "text", json_object_new_string(text));
+	if (missing)
+		put(v, "missing", missing);
 	put(doc, "verdict", v);
 	put(doc, "findings", findings);
+	bc_scale_doc_in_free(&d);
 	return 0;
 }
 
 struct json_object *bc_scale_doc_view(struct json_object *doc, const char *protocol)
 {
-	struct json_object *cfgs = json_object_object_get(doc, "configs");
-	struct json_object *cmps = json_object_object_get(doc, "comparisons");
-	struct json_object *slaves = json_object_object_get(doc, "slaves");
 	struct json_object *v, *a = json_object_new_array(), *vd;
-	char text[2048] = "", key[32];
+	struct bc_scale_doc_in d;
+	char text[2048] = "";
 	size_t at = 0;
+	int pi = strcmp(protocol, "tcp") ? 1 : 0;
 
-	for (size_t i = 0; i < bc_json_len(cfgs); i++) {
-		struct json_object *c = json_object_array_get_idx(cfgs, i);
-
-		if (!strcmp(bc_json_str(c, "protocol"), protocol))
-			json_object_array_add(a, json_object_get(c));
+	if (bc_scale_doc_read(doc, &d) < 0) {
+		bc_scale_doc_in_free(&d);
+		json_object_put(a);
+		return NULL;
 	}
-	if (!bc_json_len(a)) {
+	for (size_t i = 0; i < d.n_configs; i++)
+		if (!strcmp(d.configs[i].protocol, protocol))
+			json_object_array_add(a, json_object_get(d.configs[i].node));
+	if (!json_object_array_length(a)) {
+		bc_scale_doc_in_free(&d);
 		json_object_put(a);
 		return NULL;
 	}
 	v = json_object_new_object();
 	put(v, "protocol", json_object_new_string(protocol));
-	put(v, "method", json_object_new_string(bc_json_str(doc, "method")));
-	put(v, "flows", json_object_new_int64(bc_json_i64(doc, "flows", 0)));
+	put(v, "method", json_object_new_string(d.method));
+	put(v, "flows", d.flows >= 0 ? json_object_new_int64(d.flows) : NULL);
 	put(v, "configs", a);
-	snprintf(key, sizeof(key), "%s_ceiling_bps", protocol);
-	if (bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0) > 0)
-		put(v, "link_ceiling_bps",
-		    json_object_new_double(
-			    bc_json_dbl(json_object_array_get_idx(slaves, 0), key, 0)));
-	for (size_t i = 0; i < bc_json_len(cmps); i++) {
-		struct json_object *c = json_object_array_get_idx(cmps, i);
-
-		if (!strcmp(bc_json_str(c, "protocol"), protocol))
-			app(text, sizeof(text), &at, "%s%s", at ? "; " : "",
-			    bc_json_str(c, "text"));
-	}
+	if (d.slave0_ceiling_bps[pi] > 0)
+		put(v, "link_ceiling_bps", json_object_new_double(d.slave0_ceiling_bps[pi]));
+	for (size_t i = 0; i < d.n_cmps; i++)
+		if (!strcmp(d.cmps[i].protocol, protocol))
+			app(text, sizeof(text), &at, "%s%s", at ? "; " : "", d.cmps[i].text);
 	vd = json_object_new_object();
 	put(vd, "text", json_object_new_string(text));
 	put(v, "verdict", vd);
+	bc_scale_doc_in_free(&d);
 	return v;
 }

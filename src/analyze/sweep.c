@@ -13,7 +13,6 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "bondcheck/json-get.h"
 #include "bondcheck/stream-limits.h"
 #include "bondcheck/sweep.h"
 #include "bondcheck/units.h"
@@ -153,29 +152,39 @@ static void add_num(struct json_object *o, const char *k, double v)
 
 void bc_sweep_point_finish(struct json_object *point, double conf)
 {
-	struct json_object *runs = json_object_object_get(point, "runs");
-	size_t n = bc_json_len(runs), k = 0;
-	double *g = calloc(n + 1, sizeof(double)), ceil = 0, sent = 0, lost = 0;
+	struct bc_sweep_point_in in;
+	double *g = NULL, ceil = 0, sent = 0, lost = 0;
+	bool udp = false, ceil_known = true, loss_known = true;
 	struct bc_sweep_stats st;
-	bool udp = false;
+	size_t k = 0;
 
+	if (bc_sweep_point_read(point, &in) < 0)
+		goto out;
+	g = calloc(in.n_runs + 1, sizeof(double));
 	if (!g)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *r = json_object_array_get_idx(runs, i);
+		goto out;
+	for (size_t i = 0; i < in.n_runs; i++) {
+		const struct bc_sweep_run_in *r = &in.runs[i];
 
-		if (json_object_object_get(r, "error"))
-			continue;
-		g[k++] = bc_json_dbl(r, "goodput_bps", 0);
-		ceil += bc_json_dbl(r, "ceiling_bps", 0);
-		if (json_object_object_get(r, "sent_packets")) {
+		if (r->failed || isnan(r->goodput_bps))
+			continue; /* a failed run; or one named in "missing" */
+		g[k++] = r->goodput_bps;
+		if (isfinite(r->ceiling_bps))
+			ceil += r->ceiling_bps;
+		else
+			ceil_known = false;
+		if (r->udp) {
 			udp = true;
-			sent += bc_json_dbl(r, "sent_packets", 0);
-			lost += bc_json_dbl(r, "lost_packets", 0);
+			if (isfinite(r->sent_packets) && isfinite(r->lost_packets)) {
+				sent += r->sent_packets;
+				lost += r->lost_packets;
+			} else {
+				loss_known = false;
+			}
 		}
 	}
 	bc_sweep_stats(g, k, conf, &st);
-	ceil = k ? ceil / (double)k : 0;
+	ceil = k && ceil_known ? ceil / (double)k : 0;
 	json_object_object_add(point, "n", json_object_new_int64((int64_t)k));
 	add_num(point, "mean_bps", st.mean);
 	add_num(point, "sd_bps", st.sd);
@@ -185,6 +194,19 @@ void bc_sweep_point_finish(struct json_object *point, double conf)
 	add_num(point, "ceiling_bps", ceil > 0 ? ceil : NAN);
 	add_num(point, "efficiency", ceil > 0 && k ? st.mean / ceil : NAN);
 	if (udp)
-		add_num(point, "loss_ratio", sent > 0 ? lost / sent : NAN);
+		add_num(point, "loss_ratio", sent > 0 && loss_known ? lost / sent : NAN);
+	if (in.rd.n_problems) {
+		struct json_object *m = json_object_new_array();
+		size_t kept = in.rd.n_problems < BC_DOC_MAX_PROBLEMS ? in.rd.n_problems
+								      : BC_DOC_MAX_PROBLEMS;
+
+		for (size_t i = 0; i < kept; i++)
+			json_object_array_add(m, json_object_new_string(in.rd.problem[i]));
+		json_object_object_add(point, "missing", m);
+	} else {
+		json_object_object_del(point, "missing");
+	}
+out:
 	free(g);
+	bc_sweep_point_in_free(&in);
 }

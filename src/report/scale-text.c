@@ -102,7 +102,7 @@ static void configs(FILE *out, struct json_object *doc)
 	for (size_t i = 0; i < bc_json_len(cfgs); i++) {
 		struct json_object *c = json_object_array_get_idx(cfgs, i);
 		struct json_object *runs = json_object_object_get(c, "runs");
-		char sl[128], a[16], b[16], g[16], lo[16], hi[16], ci[40], eff[16];
+		char sl[128], a[16], b[16], g[16], lo[16], hi[16], ci[40], eff[16], nb[24];
 
 		slaves_text(json_object_object_get(c, "slaves"), sl, sizeof(sl));
 		if (present(c, "ci_low_bps"))
@@ -111,8 +111,13 @@ static void configs(FILE *out, struct json_object *doc)
 		else
 			snprintf(ci, sizeof(ci), "-");
 		numtxt(c, "efficiency", 100, "%.0f %%", eff, sizeof(eff));
-		fprintf(out, "  %-5s %3lld  %-20s %9s %9s %9s  %-17s %5s ",
-			bc_json_str(c, "protocol"), bc_json_i64(c, "n", 0), sl,
+		/* an absent N or goodput is "?", never 0 (the verdict names it) */
+		if (present(c, "n"))
+			snprintf(nb, sizeof(nb), "%lld", bc_json_i64(c, "n", 0));
+		else
+			snprintf(nb, sizeof(nb), "?");
+		fprintf(out, "  %-5s %3s  %-20s %9s %9s %9s  %-17s %5s ",
+			bc_json_str(c, "protocol"), nb, sl,
 			mbit(c, "ceiling_bps", a, sizeof(a)), mbit(c, "mean_bps", b, sizeof(b)),
 			mbit(c, "geo_mean_bps", g, sizeof(g)), ci, eff);
 		for (size_t k = 0; k < bc_json_len(runs); k++) {
@@ -120,8 +125,11 @@ static void configs(FILE *out, struct json_object *doc)
 			bool cpu = json_object_get_boolean(json_object_object_get(r, "cpu_bound"));
 			bool zero = json_object_get_boolean(json_object_object_get(r, "zero"));
 
-			fprintf(out, " %.2f%s%s", bc_json_dbl(r, "goodput_bps", 0) / 1e6,
-				cpu ? "*" : "", zero ? "!" : "");
+			if (present(r, "goodput_bps"))
+				fprintf(out, " %.2f%s%s", bc_json_dbl(r, "goodput_bps", 0) / 1e6,
+					cpu ? "*" : "", zero ? "!" : "");
+			else
+				fprintf(out, " ?%s%s", cpu ? "*" : "", zero ? "!" : "");
 		}
 		fputc('\n', out);
 		if (!strcmp(bc_json_str(c, "protocol"), "udp") && present(c, "offered_bps"))

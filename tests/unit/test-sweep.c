@@ -138,6 +138,42 @@ static void test_point(void **state)
 	json_object_put(doc);
 }
 
+/*
+ * Issue 14 item 1: a run without goodput_bps is left out and named, not a
+ * zero in the mean; a UDP run without lost_packets makes the loss ratio
+ * unknown and is named; a run without ceiling_bps leaves the ceiling unknown
+ * (it was a zero in the mean ceiling).
+ */
+static void test_point_missing(void **state)
+{
+	struct json_object *p =
+		json_tokener_parse("{\"value\": 512, \"runs\": ["
+				   " {\"rep\": 1, \"ceiling_bps\": 9.24e6, \"sent_packets\": 100,"
+				   "  \"lost_packets\": 10},"
+				   " {\"rep\": 2, \"goodput_bps\": 9.0e6, \"ceiling_bps\": 9.24e6,"
+				   "  \"sent_packets\": 100},"
+				   " {\"rep\": 3, \"goodput_bps\": 9.2e6, \"sent_packets\": 100,"
+				   "  \"lost_packets\": \"30\"}]}");
+	struct json_object *m;
+
+	(void)state;
+	bc_sweep_point_finish(p, 0.95);
+	assert_int_equal(bc_json_i64(p, "n", 0), 2);
+	assert_near(bc_json_dbl(p, "mean_bps", 0), 9.1e6, 1e-3);
+	m = json_object_object_get(p, "missing");
+	assert_int_equal(bc_json_len(m), 3);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(m, 0)),
+			    "runs[0].goodput_bps (absent)");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(m, 1)),
+			    "runs[1].lost_packets (absent)");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(m, 2)),
+			    "runs[2].lost_packets (string, expected a number)");
+	assert_null(json_object_object_get(p, "loss_ratio"));
+	assert_null(json_object_object_get(p, "ceiling_bps"));
+	assert_null(json_object_object_get(p, "efficiency"));
+	json_object_put(p);
+}
+
 static void test_plot(void **state)
 {
 	char dir[] = "/tmp/bc-test-sweep-XXXXXX", path[64];
@@ -182,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_point),
+		cmocka_unit_test(test_point_missing),
 		cmocka_unit_test(test_plot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
