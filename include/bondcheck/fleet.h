@@ -13,8 +13,9 @@
  *     the majority value);
  *   - otherwise, with two or more values (a tie, or a group of two), the
  *     group differs (fleet-differs), and no side is blamed.
- * Slave attributes (driver, firmware, speed, MTU) compare the bond's slaves
- * as a sorted list ("e1000e x2", "8139cp, e1000e").  Driver versions are
+ * Slave attributes (driver, firmware, speed, MTU) compare the distinct
+ * values of the bond's slaves, sorted ("e1000e", "8139cp, e1000e"); the
+ * slave count is an attribute of its own.  Driver versions are
  * compared only between hosts of one kernel release, since in-tree drivers
  * report the kernel's version.
  * Further findings: a bond that no other host has in that mode

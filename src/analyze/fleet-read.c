@@ -122,9 +122,11 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /*
- * The bond's slaves' values of member @key as one sorted list, equal values
- * counted ("e1000e x2", "8139cp, e1000e"); "" when any slave lacks it (an
- * offline source has no drivers: nothing to compare) or there are no slaves.
+ * The distinct values of member @key over the bond's slaves, sorted and
+ * joined ("e1000e", "8139cp, e1000e"): what the slaves are, not how many
+ * (slave_count is compared on its own, so one missing slave is one drift,
+ * not one per attribute).  "" when any slave lacks the member (an offline
+ * source has no drivers: nothing to compare) or there are no slaves.
  */
 static void slave_list(struct bc_doc_read *r, struct json_object *slaves, size_t n,
 		       const char *key, char *out, size_t len)
@@ -144,19 +146,15 @@ static void slave_list(struct bc_doc_read *r, struct json_object *slaves, size_t
 		}
 	}
 	qsort(v, n, sizeof(*v), cmp_str);
-	for (size_t i = 0; i < n && used < len;) {
-		size_t k = i;
+	for (size_t i = 0; i < n && used < len; i++) {
 		int w;
 
-		while (k < n && !strcmp(v[k], v[i]))
-			k++;
-		w = k - i > 1 ? snprintf(out + used, len - used, "%s%s x%zu", used ? ", " : "", v[i],
-					 k - i)
-			      : snprintf(out + used, len - used, "%s%s", used ? ", " : "", v[i]);
+		if (i && !strcmp(v[i], v[i - 1]))
+			continue;
+		w = snprintf(out + used, len - used, "%s%s", used ? ", " : "", v[i]);
 		if (w < 0)
 			break;
 		used += (size_t)w;
-		i = k;
 	}
 }
 

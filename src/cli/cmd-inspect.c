@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "bondcheck/json-get.h"
@@ -41,8 +42,9 @@ struct inspect_opts {
 	char **bonds; /* live: BOND... */
 	size_t n_bonds;
 	const char *netns, *record_dir, *replay_dir; /* live only */
-	bool json, quiet, verbose;
+	bool json, quiet, verbose, json_line;
 	const char *json_file;
+	const char *host; /* --host: the JSON's host member */
 	const char *sos; /* --from-sos DIR|TARBALL */
 };
 
@@ -97,6 +99,11 @@ static void usage(FILE *out)
 		"Output:\n"
 		"  -j, --json        print JSON instead of text (docs/inspect-json.md)\n"
 		"      --json-file F also write the JSON document to F\n"
+		"      --json-line   with -j: the document on one line (pdsh/clush prefix each\n"
+		"                    line with the host; `bondcheck fleet` gathers them)\n"
+		"      --host NAME   the JSON's host member (default: this node's name when\n"
+		"                    live; none for a paste); network namespaces share one\n"
+		"                    node name, so name each one\n"
 		"  -q, --quiet       print only the findings, one line each, and no warnings\n"
 		"  -v, --verbose     also print per-slave LACPDU/churn details and any lines\n"
 		"                    of the file that were not understood\n"
@@ -151,6 +158,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		OPT_REPLAY,
 		OPT_FROM_SOS,
 		OPT_FROM_IP,
+		OPT_JSON_LINE,
+		OPT_HOST,
 	};
 	static const struct option longopts[] = {
 		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
@@ -165,6 +174,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		{"record", required_argument, NULL, OPT_RECORD},
 		{"replay", required_argument, NULL, OPT_REPLAY},
 		{"from-sos", required_argument, NULL, OPT_FROM_SOS},
+		{"json-line", no_argument, NULL, OPT_JSON_LINE},
+		{"host", required_argument, NULL, OPT_HOST},
 		{NULL, 0, NULL, 0},
 	};
 	int c, rc;
@@ -193,6 +204,16 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 			break;
 		case OPT_JSON_FILE:
 			o->json_file = optarg;
+			break;
+		case OPT_JSON_LINE:
+			o->json_line = true;
+			break;
+		case OPT_HOST:
+			if (!*optarg || strlen(optarg) > 64 || strpbrk(optarg, " \t\r\n:"))
+				return usage_error("--host '%s': expected a host name of 1 to 64 "
+						   "characters without spaces or ':'",
+						   optarg);
+			o->host = optarg;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -395,11 +416,17 @@ static int write_json_file(const char *path, const struct bc_snapshot *snap,
 static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
 	struct bc_inspect_render_opts ro = {.quiet = o->quiet, .verbose = o->verbose};
+	struct utsname u;
 	char when[32];
 	int rc;
 
 	bc_json_generated_at(when, sizeof(when));
 	ro.generated_at = when;
+	ro.json_line = o->json_line;
+	/* the node name only when this host's own bonds were read */
+	ro.host = o->host ? o->host
+		  : snap->source == BC_SRC_LIVE && !uname(&u) ? u.nodename
+								: NULL;
 	if (!o->quiet)
 		for (size_t i = 0; i < snap->n_warnings; i++)
 			fprintf(stderr, "bondcheck: warning: %s\n", snap->warnings[i]);

@@ -10,6 +10,9 @@
 
 #include "bondcheck/fleet-report.h"
 
+/* An answer line's width (issue 15: at most 100 columns). */
+#define ANSWER_COLS 100
+
 /* "a, b, c" of the first @max hosts of @x, "... (N more)" after. */
 static void host_names(const struct bc_fleet_finding *x, size_t max, char *buf, size_t len)
 {
@@ -32,7 +35,7 @@ static const char *dash(const char *s)
 
 static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_counts *c)
 {
-	size_t expected = c->read + c->failed + c->missing, used = 0;
+	size_t expected = c->read + c->failed + c->missing, used = 0, listed = 0;
 	char list[200] = "";
 
 	fprintf(out, "Answers\n");
@@ -47,35 +50,54 @@ static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_c
 
 		for (size_t b = 0; !h->failed && b < h->n_bonds; b++)
 			err = err || h->bonds[b].n_error;
-		if (err) {
+		if (err && used + strlen(h->host) + 2 + 16 < ANSWER_COLS - 50) {
 			int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
 					 h->host);
 
 			used += w > 0 ? (size_t)w : 0;
+			listed++;
 		}
 	}
+	if (c->with_errors > listed)
+		snprintf(list + used, sizeof(list) - used, " and %zu more", c->with_errors - listed);
 	if (c->with_errors)
 		fprintf(out, "  %-8s %-5s %zu host%s with error-level findings: %s\n", "Health", "FAIL",
 			c->with_errors, c->with_errors == 1 ? "" : "s", list);
 	else
 		fprintf(out, "  %-8s %-5s no host has error-level findings\n", "Health", "OK");
+	/* "driver on node04; lacp_rate on node05, node07" within the answer's 100
+	 * columns (the findings below give every host); what does not fit is
+	 * counted */
 	list[0] = '\0';
 	used = 0;
-	for (size_t i = 0; i < f->n_findings && used < sizeof(list); i++) {
-		const struct bc_fleet_finding *x = &f->finding[i];
-		char h[120];
-		int w;
+	{
+		size_t shown = 0, total = 0, room = ANSWER_COLS - 17;
 
-		if (x->kind != BC_FLEET_DRIFT && x->kind != BC_FLEET_DIFFERS &&
-		    x->kind != BC_FLEET_BOND_ALONE && x->kind != BC_FLEET_DUP_ACTOR)
-			continue;
-		host_names(x, 3, h, sizeof(h));
-		w = snprintf(list + used, sizeof(list) - used, "%s%s (%s)", used ? "; " : "",
-			     x->kind == BC_FLEET_BOND_ALONE	 ? "mode"
-			     : x->kind == BC_FLEET_DUP_ACTOR ? "actor system"
-							     : bc_fleet_attr_name(x->attr),
-			     h);
-		used += w > 0 ? (size_t)w : 0;
+		for (size_t i = 0; i < f->n_findings; i++) {
+			const struct bc_fleet_finding *x = &f->finding[i];
+			char item[160], h[120];
+			size_t n;
+
+			if (x->kind != BC_FLEET_DRIFT && x->kind != BC_FLEET_DIFFERS &&
+			    x->kind != BC_FLEET_BOND_ALONE && x->kind != BC_FLEET_DUP_ACTOR)
+				continue;
+			total++;
+			host_names(x, 2, h, sizeof(h));
+			snprintf(item, sizeof(item), "%s%s %s %s", used ? "; " : "",
+				 x->kind == BC_FLEET_BOND_ALONE	 ? "mode"
+				 : x->kind == BC_FLEET_DUP_ACTOR ? "LACP actor system"
+								 : bc_fleet_attr_name(x->attr),
+				 x->kind == BC_FLEET_DIFFERS ? "differs on" : "on", h);
+			n = strlen(item);
+			if (used + n + 12 > room)
+				continue;
+			memcpy(list + used, item, n + 1);
+			used += n;
+			shown++;
+		}
+		if (total > shown)
+			snprintf(list + used, sizeof(list) - used, "%s%zu more below",
+				 shown ? "; " : "", total - shown);
 	}
 	if (c->drift + c->differs + c->alone + c->dup_actor)
 		fprintf(out, "  %-8s %-5s %s\n", "Drift", c->dup_actor ? "FAIL" : "WARN", list);

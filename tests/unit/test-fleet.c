@@ -72,7 +72,7 @@ static void test_two_drifts(void **state)
 	}
 	assert_int_equal(bc_fleet_analyze(&f, NULL), 0);
 	assert_int_equal(f.n_findings, 2);
-	assert_string_equal(line(&f, 0), "fleet-drift driver e1000e, r8169 vs e1000e x2: node03");
+	assert_string_equal(line(&f, 0), "fleet-drift driver e1000e, r8169 vs e1000e: node03");
 	assert_int_equal(f.finding[0].majority_hosts, 7);
 	assert_int_equal(f.finding[0].group_hosts, 8);
 	assert_string_equal(line(&f, 1), "fleet-drift lacp_rate slow vs fast: node05");
