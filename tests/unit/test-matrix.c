@@ -547,6 +547,86 @@ static void test_faults(void **state)
 	json_object_put(doc);
 }
 
+/* The n-th pair object of @doc (make_doc's order: from h0 to h1, h2, ..., then from h1). */
+static struct json_object *pair_at(struct json_object *doc, size_t k)
+{
+	return json_object_array_get_idx(json_object_object_get(doc, "pairs"), k);
+}
+
+/* The "missing" evidence of the matrix-inconclusive findings, joined by " | ". */
+static const char *missing(struct json_object *doc, char *buf, size_t len)
+{
+	struct json_object *fs = json_object_object_get(doc, "findings");
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < bc_json_len(fs); k++) {
+		struct json_object *f = json_object_array_get_idx(fs, k);
+
+		if (!strcmp(bc_json_str(f, "id"), "matrix-inconclusive"))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " | " : "",
+				 bc_json_str(json_object_object_get(f, "evidence"), "missing"));
+	}
+	return buf;
+}
+
+/*
+ * A member the analysis needs, absent or mistyped, makes the answers that
+ * need it inconclusive and is named by its jq path; it is never read as 0
+ * or "".  Before the typed reader (matrix-read.c) the two missing
+ * efficiencies below were read as 0 and made h0 a slow host.
+ */
+static void test_inconclusive(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *m;
+	char buf[600];
+
+	(void)state;
+	/* h0 -> h1 and h0 -> h2 without efficiency, in a healthy 4-host matrix */
+	fill_spec(&d, 4, 0.95);
+	doc = make_doc(&d);
+	json_object_object_del(pair_at(doc, 0), "efficiency");
+	json_object_object_del(pair_at(doc, 1), "efficiency");
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "");
+	assert_string_equal(subjects(doc, "matrix-inconclusive", buf, sizeof(buf)),
+			    "h0->h1 h0->h2");
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "pairs[0].efficiency (absent) | pairs[1].efficiency (absent)");
+	assert_string_equal(bc_json_str(first(doc, "matrix-inconclusive"), "severity"), "warning");
+	m = json_object_object_get(json_object_object_get(doc, "matrix"), "goodput_bps");
+	assert_null(json_object_array_get_idx(json_object_array_get_idx(m, 0), 1));
+	assert_non_null(json_object_array_get_idx(json_object_array_get_idx(m, 0), 3));
+	json_object_put(doc);
+
+	/* a mistyped receive counter: h1's drops are not judged from the other pairs */
+	fill_spec(&d, 4, 0.95);
+	d.rx_dropped[1] = 12;
+	doc = make_doc(&d);
+	json_object_object_add(json_object_object_get(pair_at(doc, 0), "agent"), "rx_dropped",
+			       json_object_new_string("12"));
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "pairs[0].agent.rx_dropped (string, expected an integer)");
+	assert_string_equal(subjects(doc, "host-rx-drops", buf, sizeof(buf)), "");
+	json_object_put(doc);
+
+	/* a host without its status, and a failed pair without its error code */
+	fill_spec(&d, 3, 0.95);
+	d.status[2] = "unreachable";
+	d.eff[0][1] = 0;
+	doc = make_doc(&d);
+	json_object_object_del(json_object_array_get_idx(json_object_object_get(doc, "hosts"), 2),
+			       "status");
+	json_object_object_del(json_object_object_get(pair_at(doc, 0), "error"), "code");
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-unreachable", buf, sizeof(buf)), "");
+	assert_string_equal(subjects(doc, "pair-failed", buf, sizeof(buf)), "");
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "hosts[2].status (absent) | pairs[0].error.code (absent)");
+	json_object_put(doc);
+}
+
 static void test_csv(void **state)
 {
 	struct doc_spec d;
@@ -653,11 +733,12 @@ static void test_plot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedule),  cmocka_unit_test(test_probe_sizes),
-		cmocka_unit_test(test_pair_fill), cmocka_unit_test(test_healthy),
-		cmocka_unit_test(test_slow_host), cmocka_unit_test(test_mtu),
-		cmocka_unit_test(test_faults),	  cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_plot),	  cmocka_unit_test(test_probe_failed),
+		cmocka_unit_test(test_schedule),     cmocka_unit_test(test_probe_sizes),
+		cmocka_unit_test(test_pair_fill),    cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_slow_host),    cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_faults),	     cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_plot),	     cmocka_unit_test(test_probe_failed),
+		cmocka_unit_test(test_inconclusive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
