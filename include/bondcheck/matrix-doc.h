@@ -21,6 +21,8 @@
  *           each need size and carried, and sent unless the probe has an
  *           error (a probe that failed sent nothing);
  *     "failed": error.code, error.message.
+ * A pair's "missing" (optional: what bc_matrix_pair_fill() found lacking in
+ * its relayed run result) makes it inconclusive too, naming those members.
  *
  * Units: bits/s, bytes.
  */
@@ -118,5 +120,71 @@ int bc_matrix_doc_read(struct json_object *doc, struct bc_matrix_doc *d, struct 
 
 /* bc_matrix_doc_free() - frees what bc_matrix_doc_read() allocated; @d may be empty. */
 void bc_matrix_doc_free(struct bc_matrix_doc *d);
+
+/*
+ * The relayed `run` result of one pair (bondcheck/client.h), as
+ * bc_matrix_pair_fill() and bc_matrix_probe_add() need it.
+ *
+ * Required: "streams" (an array), "goodput_bps", test.protocol, and in each
+ * end's metadata.egress, when the end has one, name, mtu, speed_mbps,
+ * tbf_bps and, for a bond, bond.options.mode and each slave's speed_mbps and
+ * tbf_bps; per stream retransmits (TCP) or sent_packets, received_packets,
+ * lost_packets (UDP).  Optional, with the meaning of their absence:
+ * test.ip_version (4), test.length (0: TCP), ceiling_bps (0), notes ([]),
+ * the client's sysctl net.ipv4.tcp_timestamps (on, the kernel default),
+ * counters.cpu_bound (false), the interface counter deltas (0: the end
+ * collected none for it), a probe's sender.send_errors (0).
+ */
+#define BC_MATRIX_MAX_SLAVES 64
+
+/* A link of an egress object (the egress interface or a bond's slave). */
+struct bc_matrix_link_doc {
+	double tbf_bps;	   /* 0: no tbf */
+	double speed_mbps; /* 0: unknown speed */
+};
+
+struct bc_matrix_run_end {
+	char hostname[BC_MATRIX_NAME_LEN];
+	bool have_egress;
+	size_t egress_problems; /* absent or mistyped egress members: the ceiling is unknown */
+	char ifname[64];
+	int64_t mtu; /* 0 unknown */
+	struct bc_matrix_link_doc link;
+	bool is_bond;
+	int mode; /* bond mode number from "balance-rr 0"; -1 unknown */
+	size_t n_slaves;
+	struct bc_matrix_link_doc slaves[BC_MATRIX_MAX_SLAVES];
+	/* deltas of counters.interfaces.<ifname>: rx_dropped, rx_missed_errors,
+	 * rx_over_errors, tx_dropped, qdisc_drops (bondcheck/matrix.h {end}) */
+	int64_t counters[5];
+	bool cpu_bound;
+};
+
+struct bc_matrix_run_doc {
+	double goodput_bps; /* NAN when absent or mistyped */
+	double ceiling_bps;
+	bool udp;
+	int ip_version;
+	int64_t length;		      /* UDP payload bytes */
+	bool tcp_timestamps;	      /* the client's net.ipv4.tcp_timestamps */
+	bool have_streams;	      /* "streams" is an array */
+	int64_t retransmits;	      /* summed over the streams */
+	int64_t sent, received, lost; /* datagrams, summed over the streams */
+	int64_t probe_sent, probe_received, probe_send_errors; /* streams[0] */
+	struct json_object *notes;			       /* borrowed; NULL when absent */
+	struct bc_matrix_run_end client, agent;
+	struct bc_doc_read r; /* the problems, by path in the result */
+};
+
+/* The counter names of bc_matrix_run_end.counters, in order. */
+extern const char *const bc_matrix_end_counters[5];
+
+/*
+ * bc_matrix_run_read() - decode the relayed run result @result (may be NULL)
+ * into @d; problems in d->r.  @probe: a DF probe's result, of which only
+ * test.ip_version and streams[0] are read (sent_packets, received_packets
+ * required).  @d borrows d->notes from @result.
+ */
+void bc_matrix_run_read(struct json_object *result, bool probe, struct bc_matrix_run_doc *d);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,27 @@ static void read_pmtu(struct bc_doc_read *r, struct json_object *pair, const cha
 	p->n_probes = n;
 }
 
+/*
+ * pair.missing: what bc_matrix_pair_fill() found absent or mistyped in the
+ * relayed run result ("ends.agent.metadata.egress.mtu (absent)").
+ */
+static void read_result_missing(struct bc_doc_read *r, struct json_object *pair, const char *path)
+{
+	struct json_object *m;
+	char why[BC_DOC_PROBLEM_LEN];
+	size_t n;
+
+	m = bc_doc_array(r, pair, path, "missing", BC_DOC_OPTIONAL, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(m, i);
+
+		snprintf(why, sizeof(why), "the relayed result's %s",
+			 json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+								  : "(not a string)");
+		bc_doc_problem(r, path, NULL, why);
+	}
+}
+
 static const struct {
 	const char *word;
 	enum bc_matrix_pair_status st;
@@ -124,12 +146,14 @@ static void read_pair(struct json_object *o, size_t k, struct bc_matrix_pair_doc
 	for (size_t i = 0; i < sizeof(pair_status_names) / sizeof(pair_status_names[0]); i++)
 		if (!strcmp(st, pair_status_names[i].word))
 			p->status = pair_status_names[i].st;
+	read_result_missing(&r, o, path);
 	switch (p->status) {
 	case BC_MATRIX_PAIR_OK:
 		bc_doc_dbl(&r, o, path, "goodput_bps", BC_DOC_REQUIRED, &p->goodput_bps);
 		bc_doc_dbl(&r, o, path, "ceiling_bps", BC_DOC_REQUIRED, &p->ceiling_bps);
 		/* null means "no ceiling": with one it would hide the figure */
-		if (dbl_or_null(&r, o, path, "efficiency", &p->efficiency) && p->ceiling_bps > 0)
+		if (dbl_or_null(&r, o, path, "efficiency", &p->efficiency) && p->ceiling_bps > 0 &&
+		    !isnan(p->goodput_bps))
 			bc_doc_problem(&r, path, "efficiency", "null with a ceiling");
 		read_end(&r, o, path, "client", &p->client);
 		read_end(&r, o, path, "agent", &p->agent);
