@@ -3,23 +3,22 @@
  * bc_matrix_analyze(): the path MTU verdicts, host summaries, the matrix
  * grids and the per-host findings of a matrix document (bondcheck/matrix.h,
  * docs/matrix.md).  The document is decoded once (matrix-read.c,
- * bondcheck/matrix-doc.h); the reasoning works on those structs, and json-c
- * is used here only to write the results (findings, pmtu.status, host
- * summaries, "matrix").  A host or pair with a required member absent or
+ * bondcheck/matrix-doc.h); the reasoning works on those structs, and the
+ * results (findings, pmtu.status, host summaries, "matrix") are written
+ * through matrix-write.c.  A host or pair with a required member absent or
  * mistyped is not judged from a default: the answers that need it are
  * inconclusive, and a matrix-inconclusive finding names the member.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bondcheck/findings.h"
 #include "bondcheck/matrix-doc.h"
 #include "bondcheck/matrix.h"
-#include "bondcheck/names.h"
+
+#include "matrix-int.h"
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -40,7 +39,7 @@ static double median(double *v, size_t n)
 /* An "ok" pair with every member the analysis reads. */
 static bool pair_ok(const struct bc_matrix_pair_doc *p)
 {
-	return p->status == BC_MATRIX_PAIR_OK && !p->n_missing;
+	return bc_matrix_pair_complete(p);
 }
 
 /* A pair that may have run but whose figures are not all known: its answers are inconclusive. */
@@ -48,125 +47,6 @@ static bool pair_unknown(const struct bc_matrix_pair_doc *p)
 {
 	return p->n_missing &&
 	       (p->status == BC_MATRIX_PAIR_OK || p->status == BC_MATRIX_PAIR_OTHER);
-}
-
-/* --- writers of the output JSON ----------------------------------------------------------- */
-
-struct fctx {
-	struct json_object *lists[3]; /* by severity: info, warning, error */
-};
-
-/* One finding being written: the finding and its evidence object. */
-struct fnd {
-	struct json_object *o, *evidence;
-};
-
-static void add_i64(struct json_object *o, const char *k, long long v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
-
-static void add_dbl(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(v));
-}
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
-static struct fnd finding(struct fctx *f, const char *id, const char *subject, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static struct fnd finding(struct fctx *f, const char *id, const char *subject, const char *fmt, ...)
-{
-	const struct bc_finding_def *d = bc_findings_lookup(id);
-	struct fnd r = {json_object_new_object(), json_object_new_object()};
-	char buf[768];
-	va_list ap;
-	int sev = d ? (int)d->severity : BC_SEV_ERROR;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	add_str(r.o, "id", id);
-	add_str(r.o, "severity", bc_severity_name(sev));
-	add_str(r.o, "subject", subject);
-	json_object_object_add(r.o, "evidence", r.evidence);
-	add_str(r.o, "advice", buf);
-	json_object_array_add(f->lists[sev], r.o);
-	return r;
-}
-
-static void ev(struct fnd f, const char *k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void ev(struct fnd f, const char *k, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	add_str(f.evidence, k, buf);
-}
-
-/* The grids of doc.matrix: one pair value each. */
-enum cell {
-	CELL_GOODPUT,
-	CELL_CEILING,
-	CELL_EFFICIENCY,
-	CELL_PMTU_LARGEST, /* pmtu.largest_carried, when the probes ran */
-};
-
-/* Pair @k's value in grid @c, or NULL when the cell stays null. */
-static struct json_object *cell(const struct bc_matrix_doc *d, size_t k, const long long *largest,
-				enum cell c)
-{
-	const struct bc_matrix_pair_doc *p = &d->pairs[k];
-
-	switch (c) {
-	case CELL_GOODPUT:
-		return json_object_new_double(p->goodput_bps);
-	case CELL_CEILING:
-		return json_object_new_double(p->ceiling_bps);
-	case CELL_EFFICIENCY:
-		return isnan(p->efficiency) ? NULL : json_object_new_double(p->efficiency);
-	case CELL_PMTU_LARGEST:
-		return p->pmtu_obj ? json_object_new_int64(largest[k]) : NULL;
-	}
-	return NULL;
-}
-
-/* Matrix arrays (row = sender) of one pair value; null where no value. */
-static struct json_object *grid(const struct bc_matrix_doc *d, const long long *largest,
-				enum cell c)
-{
-	struct json_object *rows = json_object_new_array();
-	size_t n = d->n_hosts;
-
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *row = json_object_new_array();
-
-		for (size_t j = 0; j < n; j++)
-			json_object_array_add(row, NULL);
-		json_object_array_add(rows, row);
-	}
-	for (size_t k = 0; k < d->n_pairs; k++) {
-		const struct bc_matrix_pair_doc *p = &d->pairs[k];
-		long long f = p->from_index, t = p->to_index;
-		struct json_object *v;
-
-		if (!pair_ok(p) || f < 0 || t < 0 || (size_t)f >= n || (size_t)t >= n)
-			continue;
-		v = cell(d, k, largest, c);
-		if (v)
-			json_object_array_put_idx(json_object_array_get_idx(rows, (size_t)f),
-						  (size_t)t, v);
-	}
-	return rows;
 }
 
 /* --- the answers --------------------------------------------------------------------------- */
@@ -218,24 +98,18 @@ static void host_summaries(struct bc_matrix_doc *d)
 			ho->link_rate_bps = e->link_rate_bps;
 			snprintf(ho->rate_source, sizeof(ho->rate_source), "%s", e->rate_source);
 			ho->link_ceiling_bps = e->ceiling_bps;
-			if (ho->obj) {
-				add_str(ho->obj, "interface", ho->interface);
-				add_i64(ho->obj, "mtu", ho->mtu);
-				add_dbl(ho->obj, "link_rate_bps", ho->link_rate_bps);
-				add_str(ho->obj, "rate_source", ho->rate_source);
-				add_dbl(ho->obj, "link_ceiling_bps", ho->link_ceiling_bps);
-			}
+			bc_matrix_host_summary_json(ho);
 			break;
 		}
 	}
 }
 
-static void find_unreachable(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_unreachable(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	for (size_t h = 0; h < d->n_hosts; h++) {
 		const struct bc_matrix_host_doc *ho = &d->hosts[h];
 		size_t skipped = 0;
-		struct fnd o;
+		struct bc_matrix_fnd o;
 
 		if (ho->n_missing || !strcmp(ho->status, "ok"))
 			continue;
@@ -246,29 +120,31 @@ static void find_unreachable(struct fctx *f, const struct bc_matrix_doc *d)
 			    (p->from_index == (int64_t)h || p->to_index == (int64_t)h))
 				skipped++;
 		}
-		o = finding(f, "host-unreachable", ho->name,
-			    "the controller could not use %s (%s): %s; its %zu pairs were skipped, "
-			    "the rest of the matrix ran",
-			    ho->name, ho->status, ho->error, skipped);
-		ev(o, "status", "%s", ho->status);
-		ev(o, "error", "%s", ho->error);
-		ev(o, "pairs_skipped", "%zu", skipped);
+		o = bc_matrix_finding(
+			f, "host-unreachable", ho->name,
+			"the controller could not use %s (%s): %s; its %zu pairs were skipped, "
+			"the rest of the matrix ran",
+			ho->name, ho->status, ho->error, skipped);
+		bc_matrix_ev(o, "status", "%s", ho->status);
+		bc_matrix_ev(o, "error", "%s", ho->error);
+		bc_matrix_ev(o, "pairs_skipped", "%zu", skipped);
 	}
 }
 
-static void find_failed(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_failed(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	for (size_t k = 0; k < d->n_pairs; k++) {
 		const struct bc_matrix_pair_doc *p = &d->pairs[k];
 		char subj[600];
-		struct fnd o;
+		struct bc_matrix_fnd o;
 
 		if (p->status != BC_MATRIX_PAIR_FAILED || p->n_missing)
 			continue;
 		snprintf(subj, sizeof(subj), "%s->%s", p->from, p->to);
-		o = finding(f, "pair-failed", subj, "the test from %s to %s failed (%s): %s",
-			    p->from, p->to, p->error_code, p->error_message);
-		ev(o, "code", "%s", p->error_code);
+		o = bc_matrix_finding(f, "pair-failed", subj,
+				      "the test from %s to %s failed (%s): %s", p->from, p->to,
+				      p->error_code, p->error_message);
+		bc_matrix_ev(o, "code", "%s", p->error_code);
 	}
 }
 
@@ -277,7 +153,7 @@ static void find_failed(struct fctx *f, const struct bc_matrix_doc *d)
  * receiver against the median of the pairs without it.  Not judged at all
  * when a pair that may have run lacks its figures (every median needs it).
  */
-static void find_slow(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_slow(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	size_t np = d->n_pairs, nh = d->n_hosts, with_ceiling = 0, ok = 0;
 	double *tx = calloc(np + 1, sizeof(double)), *rx = calloc(np + 1, sizeof(double));
@@ -300,7 +176,7 @@ static void find_slow(struct fctx *f, const struct bc_matrix_doc *d)
 	for (size_t h = 0; h < nh; h++) {
 		size_t nt = 0, nr = 0, no = 0;
 		double mt, mr, mo;
-		struct fnd o;
+		struct bc_matrix_fnd o;
 		const char *name = d->hosts[h].name;
 
 		for (size_t k = 0; k < np; k++) {
@@ -336,21 +212,21 @@ static void find_slow(struct fctx *f, const struct bc_matrix_doc *d)
 			if (nr)
 				snprintf(srx, sizeof(srx), "%.1f %s%s", mr * k, unit,
 					 mr < BC_MATRIX_SLOW_RATIO * mo ? "" : " (not slow)");
-			o = finding(f, "host-slow", name,
-				    "%s's pairs are slow: as sender %s, as receiver %s (medians "
-				    "%s), while the pairs among the other hosts reach %.1f %s: "
-				    "look at %s's link, NIC, driver, cable and switch port",
-				    name, stx, srx,
-				    eff ? "of efficiency against each pair's ceiling"
-					: "of goodput",
-				    mo * k, unit, name);
-			ev(o, "metric", "%s", eff ? "efficiency" : "goodput_bps");
+			o = bc_matrix_finding(
+				f, "host-slow", name,
+				"%s's pairs are slow: as sender %s, as receiver %s (medians "
+				"%s), while the pairs among the other hosts reach %.1f %s: "
+				"look at %s's link, NIC, driver, cable and switch port",
+				name, stx, srx,
+				eff ? "of efficiency against each pair's ceiling" : "of goodput",
+				mo * k, unit, name);
+			bc_matrix_ev(o, "metric", "%s", eff ? "efficiency" : "goodput_bps");
 			if (nt)
-				ev(o, "as_sender", "%.4g", mt);
+				bc_matrix_ev(o, "as_sender", "%.4g", mt);
 			if (nr)
-				ev(o, "as_receiver", "%.4g", mr);
-			ev(o, "others", "%.4g", mo);
-			ev(o, "ratio", "%.2f", BC_MATRIX_SLOW_RATIO);
+				bc_matrix_ev(o, "as_receiver", "%.4g", mr);
+			bc_matrix_ev(o, "others", "%.4g", mo);
+			bc_matrix_ev(o, "ratio", "%.2f", BC_MATRIX_SLOW_RATIO);
 		}
 	}
 out:
@@ -366,7 +242,7 @@ static double link_ceiling(const struct bc_matrix_host_doc *ho)
 }
 
 /* host-link-slower: link ceilings (host summaries) below half the others' median. */
-static void find_link_slower(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_link_slower(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	size_t nh = d->n_hosts;
 	double *v = calloc(nh + 1, sizeof(double));
@@ -377,7 +253,7 @@ static void find_link_slower(struct fctx *f, const struct bc_matrix_doc *d)
 		const struct bc_matrix_host_doc *ho = &d->hosts[h];
 		double mine = link_ceiling(ho), m;
 		size_t n = 0;
-		struct fnd o;
+		struct bc_matrix_fnd o;
 
 		if (!(mine > 0))
 			continue;
@@ -390,14 +266,14 @@ static void find_link_slower(struct fctx *f, const struct bc_matrix_doc *d)
 		m = median(v, n);
 		if (!n || !(mine < BC_MATRIX_LINK_RATIO * m))
 			continue;
-		o = finding(
+		o = bc_matrix_finding(
 			f, "host-link-slower", ho->name,
 			"%s's link carries at most %.1f Mbit/s (%s %s, rate from %s), the other "
 			"hosts' %.1f Mbit/s (median): every pair with %s is held to its rate",
 			ho->name, mine / 1e6, ho->interface, ho->link_rate_bps > 0 ? "link" : "",
 			ho->rate_source, m / 1e6, ho->name);
-		ev(o, "link_ceiling_bps", "%.0f", mine);
-		ev(o, "others_median_bps", "%.0f", m);
+		bc_matrix_ev(o, "link_ceiling_bps", "%.0f", mine);
+		bc_matrix_ev(o, "others_median_bps", "%.0f", m);
 	}
 	free(v);
 }
@@ -443,7 +319,7 @@ static bool host_unknown(const struct bc_matrix_doc *d, size_t h, bool to)
 	return false;
 }
 
-static void find_mtu(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_mtu(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	long long mode = common_mtu(d);
 	size_t nh = d->n_hosts, np = d->n_pairs;
@@ -454,7 +330,7 @@ static void find_mtu(struct fctx *f, const struct bc_matrix_doc *d)
 		const char *name = ho->name;
 		char lost[512] = "", reached[512] = "";
 		size_t nl = 0, nr = 0;
-		struct fnd o;
+		struct bc_matrix_fnd o;
 
 		if (mine <= 0 || mine == mode || host_unknown(d, h, false))
 			continue;
@@ -479,7 +355,7 @@ static void find_mtu(struct fctx *f, const struct bc_matrix_doc *d)
 			}
 		}
 		if (mine > mode && nl)
-			o = finding(
+			o = bc_matrix_finding(
 				f, "host-mtu-mismatch", name,
 				"%s uses MTU %lld, the other hosts %lld; %lld-byte DF probes "
 				"from %s were lost towards %s (largest carried %lld): frames "
@@ -489,7 +365,7 @@ static void find_mtu(struct fctx *f, const struct bc_matrix_doc *d)
 				name, mine, mode, mine, name, lost, largest, mode, name, mode,
 				name);
 		else if (mine > mode)
-			o = finding(
+			o = bc_matrix_finding(
 				f, "host-mtu-mismatch", name,
 				"%s uses MTU %lld, the other hosts %lld; its %lld-byte DF probes "
 				"reached %s, but the others send at most %lld bytes: set the "
@@ -497,31 +373,31 @@ static void find_mtu(struct fctx *f, const struct bc_matrix_doc *d)
 				name, mine, mode, mine, nr ? reached : "no peer (not probed)",
 				mode);
 		else
-			o = finding(
+			o = bc_matrix_finding(
 				f, "host-mtu-mismatch", name,
 				"%s uses MTU %lld, the other hosts %lld: frames larger than %lld "
 				"bytes towards %s are dropped or fragmented (TCP adapts its MSS, "
 				"UDP and tunnels do not); set the same MTU on every host",
 				name, mine, mode, mine, name);
-		ev(o, "mtu", "%lld", mine);
-		ev(o, "others_mtu", "%lld", mode);
+		bc_matrix_ev(o, "mtu", "%lld", mine);
+		bc_matrix_ev(o, "others_mtu", "%lld", mode);
 		if (nl)
-			ev(o, "probe_lost_to", "%s", lost);
+			bc_matrix_ev(o, "probe_lost_to", "%s", lost);
 		if (nr)
-			ev(o, "probe_reached", "%s", reached);
-		ev(o, "largest_carried", "%lld", largest);
+			bc_matrix_ev(o, "probe_reached", "%s", reached);
+		bc_matrix_ev(o, "largest_carried", "%lld", largest);
 	}
 }
 
-static void find_blackhole(struct fctx *f, const struct bc_matrix_doc *d, const char **status,
-			   const long long *largest)
+static void find_blackhole(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
+			   const char **status, const long long *largest)
 {
 	for (size_t k = 0; k < d->n_pairs; k++) {
 		const struct bc_matrix_pair_doc *p = &d->pairs[k];
 		long long mf = p->client.mtu, mt = p->agent.mtu;
 		long long lo = mf < mt ? mf : mt, size = 0, sent = 0;
 		char subj[600];
-		struct fnd o;
+		struct bc_matrix_fnd o;
 
 		if (!pair_ok(p) || !status[k] || strcmp(status[k], "blackhole"))
 			continue;
@@ -534,26 +410,26 @@ static void find_blackhole(struct fctx *f, const struct bc_matrix_doc *d, const 
 			}
 		}
 		snprintf(subj, sizeof(subj), "%s->%s", p->from, p->to);
-		o = finding(
+		o = bc_matrix_finding(
 			f, "path-mtu-blackhole", subj,
 			"%s (MTU %lld) and %s (MTU %lld) both take %lld-byte frames, but none of "
 			"%lld DF probes of %lld bytes from %s reached %s (largest carried %lld): "
 			"a switch port, bridge or router on the path carries less; raise the "
 			"path's MTU or lower both hosts'",
 			p->from, mf, p->to, mt, size, sent, size, p->from, p->to, largest[k]);
-		ev(o, "size", "%lld", size);
-		ev(o, "from_mtu", "%lld", mf);
-		ev(o, "to_mtu", "%lld", mt);
-		ev(o, "largest_carried", "%lld", largest[k]);
+		bc_matrix_ev(o, "size", "%lld", size);
+		bc_matrix_ev(o, "from_mtu", "%lld", mf);
+		bc_matrix_ev(o, "to_mtu", "%lld", mt);
+		bc_matrix_ev(o, "largest_carried", "%lld", largest[k]);
 	}
 }
 
-static void find_rx_drops(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_rx_drops(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	for (size_t h = 0; h < d->n_hosts; h++) {
 		long long drops = 0, tests = 0, dr = 0, mi = 0, ov = 0;
 		const char *ifname = "", *name = d->hosts[h].name;
-		struct fnd o;
+		struct bc_matrix_fnd o;
 
 		if (host_unknown(d, h, true))
 			continue;
@@ -571,15 +447,16 @@ static void find_rx_drops(struct fctx *f, const struct bc_matrix_doc *d)
 		drops = dr + mi + ov;
 		if (drops <= 0)
 			continue;
-		o = finding(f, "host-rx-drops", name,
-			    "%s's %s dropped %lld received frames in the %lld tests it received "
-			    "(rx_dropped %lld, rx_missed_errors %lld, rx_over_errors %lld): ring "
-			    "or backlog overflow; check ethtool -g/-S and netdev_max_backlog",
-			    name, ifname, drops, tests, dr, mi, ov);
-		ev(o, "interface", "%s", ifname);
-		ev(o, "rx_dropped", "%lld", dr);
-		ev(o, "rx_missed_errors", "%lld", mi);
-		ev(o, "rx_over_errors", "%lld", ov);
+		o = bc_matrix_finding(
+			f, "host-rx-drops", name,
+			"%s's %s dropped %lld received frames in the %lld tests it received "
+			"(rx_dropped %lld, rx_missed_errors %lld, rx_over_errors %lld): ring "
+			"or backlog overflow; check ethtool -g/-S and netdev_max_backlog",
+			name, ifname, drops, tests, dr, mi, ov);
+		bc_matrix_ev(o, "interface", "%s", ifname);
+		bc_matrix_ev(o, "rx_dropped", "%lld", dr);
+		bc_matrix_ev(o, "rx_missed_errors", "%lld", mi);
+		bc_matrix_ev(o, "rx_over_errors", "%lld", ov);
 	}
 }
 
@@ -587,10 +464,10 @@ static void find_rx_drops(struct fctx *f, const struct bc_matrix_doc *d)
  * matrix-inconclusive: one per host or pair whose required members are
  * absent or mistyped, naming them and the answers that were not judged.
  */
-static void find_inconclusive(struct fctx *f, const struct bc_matrix_doc *d)
+static void find_inconclusive(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
 	char subj[600], what[800];
-	struct fnd o;
+	struct bc_matrix_fnd o;
 
 	for (size_t h = 0; h < d->n_hosts; h++) {
 		const struct bc_matrix_host_doc *ho = &d->hosts[h];
@@ -601,12 +478,13 @@ static void find_inconclusive(struct fctx *f, const struct bc_matrix_doc *d)
 			snprintf(subj, sizeof(subj), "%s", ho->name);
 		else
 			snprintf(subj, sizeof(subj), "hosts[%zu]", h);
-		o = finding(f, "matrix-inconclusive", subj,
-			    "the matrix document's host %s lacks %s: host-unreachable for it is "
-			    "inconclusive (not judged from a default); repair or re-run the matrix",
-			    subj, ho->missing);
-		ev(o, "missing", "%s", ho->missing);
-		ev(o, "inconclusive", "host-unreachable");
+		o = bc_matrix_finding(
+			f, "matrix-inconclusive", subj,
+			"the matrix document's host %s lacks %s: host-unreachable for it is "
+			"inconclusive (not judged from a default); repair or re-run the matrix",
+			subj, ho->missing);
+		bc_matrix_ev(o, "missing", "%s", ho->missing);
+		bc_matrix_ev(o, "inconclusive", "host-unreachable");
 	}
 	for (size_t k = 0; k < d->n_pairs; k++) {
 		const struct bc_matrix_pair_doc *p = &d->pairs[k];
@@ -627,37 +505,22 @@ static void find_inconclusive(struct fctx *f, const struct bc_matrix_doc *d)
 				 "host-mtu-mismatch of %s and its path-mtu-blackhole",
 				 p->to[0] ? p->to : "its receiver",
 				 p->from[0] ? p->from : "its sender");
-		o = finding(f, "matrix-inconclusive", subj,
-			    "the matrix document's pair %s lacks %s: %s are inconclusive (not "
-			    "judged from a default); repair or re-run the matrix",
-			    subj, p->missing, what);
-		ev(o, "missing", "%s", p->missing);
-		ev(o, "inconclusive", "%s", what);
+		o = bc_matrix_finding(
+			f, "matrix-inconclusive", subj,
+			"the matrix document's pair %s lacks %s: %s are inconclusive (not "
+			"judged from a default); repair or re-run the matrix",
+			subj, p->missing, what);
+		bc_matrix_ev(o, "missing", "%s", p->missing);
+		bc_matrix_ev(o, "inconclusive", "%s", what);
 	}
-}
-
-/* doc.matrix: the host names and the grids, from the complete pairs. */
-static struct json_object *matrix_json(const struct bc_matrix_doc *d, const long long *largest)
-{
-	struct json_object *m = json_object_new_object(), *names = json_object_new_array();
-
-	for (size_t h = 0; h < d->n_hosts; h++)
-		json_object_array_add(names, json_object_new_string(d->hosts[h].name));
-	json_object_object_add(m, "hosts", names);
-	json_object_object_add(m, "goodput_bps", grid(d, largest, CELL_GOODPUT));
-	json_object_object_add(m, "ceiling_bps", grid(d, largest, CELL_CEILING));
-	json_object_object_add(m, "efficiency", grid(d, largest, CELL_EFFICIENCY));
-	json_object_object_add(m, "pmtu_largest", grid(d, largest, CELL_PMTU_LARGEST));
-	return m;
 }
 
 int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 {
 	struct bc_matrix_doc d;
-	struct json_object *all;
 	const char **status = NULL;
 	long long *largest = NULL;
-	struct fctx f;
+	struct bc_matrix_findings f;
 	int r;
 
 	r = bc_matrix_doc_read(doc, &d, err);
@@ -675,12 +538,11 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 		if (!p->pmtu_obj || p->n_missing)
 			continue;
 		pmtu_status(p, &status[k], &largest[k]);
-		add_str(p->pmtu_obj, "status", status[k]);
-		add_i64(p->pmtu_obj, "largest_carried", largest[k]);
+		bc_matrix_add_str(p->pmtu_obj, "status", status[k]);
+		bc_matrix_add_i64(p->pmtu_obj, "largest_carried", largest[k]);
 	}
 	host_summaries(&d);
-	for (int i = 0; i < 3; i++)
-		f.lists[i] = json_object_new_array();
+	bc_matrix_findings_init(&f);
 	find_unreachable(&f, &d);
 	find_failed(&f, &d);
 	find_slow(&f, &d);
@@ -689,15 +551,8 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 	find_blackhole(&f, &d, status, largest);
 	find_rx_drops(&f, &d);
 	find_inconclusive(&f, &d);
-	all = json_object_new_array();
-	for (int i = 2; i >= 0; i--) {
-		for (size_t k = 0; k < json_object_array_length(f.lists[i]); k++)
-			json_object_array_add(
-				all, json_object_get(json_object_array_get_idx(f.lists[i], k)));
-		json_object_put(f.lists[i]);
-	}
-	json_object_object_add(doc, "findings", all);
-	json_object_object_add(doc, "matrix", matrix_json(&d, largest));
+	json_object_object_add(doc, "findings", bc_matrix_findings_json(&f));
+	json_object_object_add(doc, "matrix", bc_matrix_grids_json(&d, largest));
 	r = 0;
 out:
 	free(status);

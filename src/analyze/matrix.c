@@ -16,6 +16,8 @@
 #include "bondcheck/matrix.h"
 #include "bondcheck/names.h"
 
+#include "matrix-int.h"
+
 int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot **slots,
 		       size_t *n_slots, unsigned *n_rounds, struct bc_error *err)
 {
@@ -130,21 +132,6 @@ static double end_ceiling(const struct bc_matrix_run_end *e, struct bc_ceiling_i
 	return bc_ceiling_link(&in, &c, NULL) == 0 ? c.goodput_bps : 0;
 }
 
-static void add_i64(struct json_object *o, const char *k, long long v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
-
-static void add_dbl(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(v));
-}
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
 /*
  * {end} of bondcheck/matrix.h from one end of a run result.  The ceiling is
  * unknown (0) without an egress, an MTU, or with an egress member missing.
@@ -156,17 +143,17 @@ static struct json_object *end_json(const struct bc_matrix_run_end *e, struct bc
 	const char *src = "none";
 	double rate = 0;
 
-	add_str(o, "host", e->hostname);
-	add_str(o, "interface", e->ifname);
-	add_i64(o, "mtu", e->mtu);
+	bc_matrix_add_str(o, "host", e->hostname);
+	bc_matrix_add_str(o, "interface", e->ifname);
+	bc_matrix_add_i64(o, "mtu", e->mtu);
 	*ceiling = 0;
 	if (e->have_egress && !e->egress_problems && in.mtu)
 		*ceiling = end_ceiling(e, in, &rate, &src);
-	add_dbl(o, "link_rate_bps", rate);
-	add_str(o, "rate_source", src);
-	add_dbl(o, "ceiling_bps", *ceiling);
+	bc_matrix_add_dbl(o, "link_rate_bps", rate);
+	bc_matrix_add_str(o, "rate_source", src);
+	bc_matrix_add_dbl(o, "ceiling_bps", *ceiling);
 	for (size_t i = 0; i < 5; i++)
-		add_i64(o, bc_matrix_end_counters[i], e->counters[i]);
+		bc_matrix_add_i64(o, bc_matrix_end_counters[i], e->counters[i]);
 	return o;
 }
 
@@ -197,25 +184,25 @@ int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, st
 	ce = end_json(&d->client, in, &cc);
 	ae = end_json(&d->agent, in, &ca);
 	pc = cc > 0 && ca > 0 ? (cc < ca ? cc : ca) : 0;
-	add_str(pair, "status", "ok");
+	bc_matrix_add_str(pair, "status", "ok");
 	if (isnan(gp))
 		json_object_object_add(pair, "goodput_bps", NULL);
 	else
-		add_dbl(pair, "goodput_bps", gp);
-	add_dbl(pair, "ceiling_bps", pc);
+		bc_matrix_add_dbl(pair, "goodput_bps", gp);
+	bc_matrix_add_dbl(pair, "ceiling_bps", pc);
 	if (pc > 0 && !isnan(gp)) {
-		add_dbl(pair, "efficiency", bc_efficiency(gp, pc));
-		add_str(pair, "limited_by", cc <= ca ? "sender" : "receiver");
+		bc_matrix_add_dbl(pair, "efficiency", bc_efficiency(gp, pc));
+		bc_matrix_add_str(pair, "limited_by", cc <= ca ? "sender" : "receiver");
 	} else {
 		json_object_object_add(pair, "efficiency", NULL);
 	}
-	add_dbl(pair, "run_ceiling_bps", d->ceiling_bps);
+	bc_matrix_add_dbl(pair, "run_ceiling_bps", d->ceiling_bps);
 	if (d->udp) {
-		add_i64(pair, "sent_packets", d->sent);
-		add_i64(pair, "received_packets", d->received);
-		add_i64(pair, "lost_packets", d->lost);
+		bc_matrix_add_i64(pair, "sent_packets", d->sent);
+		bc_matrix_add_i64(pair, "received_packets", d->received);
+		bc_matrix_add_i64(pair, "lost_packets", d->lost);
 	} else {
-		add_i64(pair, "retransmits", d->retransmits);
+		bc_matrix_add_i64(pair, "retransmits", d->retransmits);
 	}
 	json_object_object_add(pair, "cpu_bound",
 			       json_object_new_boolean(d->client.cpu_bound || d->agent.cpu_bound));
@@ -253,12 +240,12 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
 	json_object_object_get_ex(pm, "probes", &probes);
 	if (d)
 		bc_matrix_run_read(result, true, d);
-	add_i64(p, "size", size);
-	add_i64(p, "payload", (long long)size - (d && d->ip_version == 6 ? 48 : 28));
+	bc_matrix_add_i64(p, "size", size);
+	bc_matrix_add_i64(p, "payload", (long long)size - (d && d->ip_version == 6 ? 48 : 28));
 	if (d && !d->r.n_problems) {
-		add_i64(p, "sent", d->probe_sent);
-		add_i64(p, "received", d->probe_received);
-		add_i64(p, "send_errors", d->probe_send_errors);
+		bc_matrix_add_i64(p, "sent", d->probe_sent);
+		bc_matrix_add_i64(p, "received", d->probe_received);
+		bc_matrix_add_i64(p, "send_errors", d->probe_send_errors);
 		json_object_object_add(p, "carried",
 				       json_object_new_boolean(d->probe_received > 0));
 	} else if (d) {
@@ -266,10 +253,10 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
 		json_object_object_add(p, "carried", NULL);
 		snprintf(why, sizeof(why), "the probe's result lacks %s",
 			 bc_doc_problems_text(&d->r, text, sizeof(text)));
-		add_str(p, "error", why);
+		bc_matrix_add_str(p, "error", why);
 	} else {
 		json_object_object_add(p, "carried", json_object_new_boolean(false));
-		add_str(p, "error", error ? error : "probe failed");
+		bc_matrix_add_str(p, "error", error ? error : "probe failed");
 	}
 	if (probes && json_object_is_type(probes, json_type_array))
 		json_object_array_add(probes, p);
