@@ -25,7 +25,7 @@
  *               "goodput_bps", "ceiling_bps", "efficiency", "limited_by":
  *               "sender"|"receiver", "run_ceiling_bps", "retransmits",
  *               "sent_packets", "received_packets", "lost_packets",
- *               "cpu_bound", "notes": [...],
+ *               "cpu_bound", "notes": [...], "missing"?: [...],
  *               "client": {end}, "agent": {end},
  *               "pmtu": {"status": "ok"|"blackhole"|"mismatch"|"not-run",
  *                        "largest_carried", "probes": [{"size", "payload",
@@ -91,8 +91,13 @@ int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot *
  * (bc_ceiling_link / bc_ceiling_bond at the smaller MTU of the two ends, the
  * plan's protocol and length, each end's rate convention: tbf -> qdisc,
  * NIC speed -> Ethernet); 0 when an end's rate is unknown (then efficiency
- * is null).  Sets "status": "ok".  Returns 0 or -EINVAL when @result lacks
- * "streams".
+ * is null).  Sets "status": "ok".  The result is decoded once by
+ * bc_matrix_run_read() (bondcheck/matrix-doc.h, which lists the required
+ * members); what it lacks or has mistyped is listed in pair.missing (jq
+ * paths in the result), goodput_bps is null when it is missing, the
+ * ceiling unknown (0) when an end's egress is incomplete, and
+ * bc_matrix_analyze() makes the pair inconclusive.  Returns 0, -EINVAL when
+ * @result lacks a "streams" array, -ENOMEM.
  */
 int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, struct bc_error *err);
 
@@ -108,7 +113,8 @@ size_t bc_matrix_probe_sizes(uint32_t mtu_from, uint32_t mtu_to, uint32_t sizes[
  * bc_matrix_probe_add() - pure: record the result of a DF probe of @size
  * bytes (a relayed UDP `run` result, or NULL with @error when it failed)
  * in pair.pmtu.probes.  "carried" is true when at least one datagram
- * arrived.
+ * arrived; null, with "error" naming the members, when @result lacks
+ * streams[0].sent_packets or received_packets (bc_matrix_run_read()).
  */
 void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_object *result,
 			 const char *error);

@@ -117,6 +117,9 @@ static const struct bc_finding_def catalog[] = {
 	 "DF probes no larger than both ends' MTU were all lost between two hosts"},
 	{"host-rx-drops", BC_SEV_WARNING,
 	 "a host's interface dropped received frames during matrix tests"},
+	{"matrix-inconclusive", BC_SEV_WARNING,
+	 "a matrix host or pair lacks a member the analysis needs (named): the answers that "
+	 "need it are not judged"},
 	/* scale: bondcheck/scale-stats.h */
 	{"scaling-flat", BC_SEV_WARNING,
 	 "scale: adding a link gave no significant gain (speed-up CI reaches below 1 + margin)"},

@@ -547,6 +547,151 @@ static void test_faults(void **state)
 	json_object_put(doc);
 }
 
+/* The n-th pair object of @doc (make_doc's order: from h0 to h1, h2, ..., then from h1). */
+static struct json_object *pair_at(struct json_object *doc, size_t k)
+{
+	return json_object_array_get_idx(json_object_object_get(doc, "pairs"), k);
+}
+
+/* The "missing" evidence of the matrix-inconclusive findings, joined by " | ". */
+static const char *missing(struct json_object *doc, char *buf, size_t len)
+{
+	struct json_object *fs = json_object_object_get(doc, "findings");
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < bc_json_len(fs); k++) {
+		struct json_object *f = json_object_array_get_idx(fs, k);
+
+		if (!strcmp(bc_json_str(f, "id"), "matrix-inconclusive"))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " | " : "",
+				 bc_json_str(json_object_object_get(f, "evidence"), "missing"));
+	}
+	return buf;
+}
+
+/*
+ * A member the analysis needs, absent or mistyped, makes the answers that
+ * need it inconclusive and is named by its jq path; it is never read as 0
+ * or "".  Before the typed reader (matrix-read.c) the two missing
+ * efficiencies below were read as 0 and made h0 a slow host.
+ */
+static void test_inconclusive(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *m;
+	char buf[600];
+
+	(void)state;
+	/* h0 -> h1 and h0 -> h2 without efficiency, in a healthy 4-host matrix */
+	fill_spec(&d, 4, 0.95);
+	doc = make_doc(&d);
+	json_object_object_del(pair_at(doc, 0), "efficiency");
+	json_object_object_del(pair_at(doc, 1), "efficiency");
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-slow", buf, sizeof(buf)), "");
+	assert_string_equal(subjects(doc, "matrix-inconclusive", buf, sizeof(buf)),
+			    "h0->h1 h0->h2");
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "pairs[0].efficiency (absent) | pairs[1].efficiency (absent)");
+	assert_string_equal(bc_json_str(first(doc, "matrix-inconclusive"), "severity"), "warning");
+	m = json_object_object_get(json_object_object_get(doc, "matrix"), "goodput_bps");
+	assert_null(json_object_array_get_idx(json_object_array_get_idx(m, 0), 1));
+	assert_non_null(json_object_array_get_idx(json_object_array_get_idx(m, 0), 3));
+	json_object_put(doc);
+
+	/* a mistyped receive counter: h1's drops are not judged from the other pairs */
+	fill_spec(&d, 4, 0.95);
+	d.rx_dropped[1] = 12;
+	doc = make_doc(&d);
+	json_object_object_add(json_object_object_get(pair_at(doc, 0), "agent"), "rx_dropped",
+			       json_object_new_string("12"));
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "pairs[0].agent.rx_dropped (string, expected an integer)");
+	assert_string_equal(subjects(doc, "host-rx-drops", buf, sizeof(buf)), "");
+	json_object_put(doc);
+
+	/* a host without its status, and a failed pair without its error code */
+	fill_spec(&d, 3, 0.95);
+	d.status[2] = "unreachable";
+	d.eff[0][1] = 0;
+	doc = make_doc(&d);
+	json_object_object_del(json_object_array_get_idx(json_object_object_get(doc, "hosts"), 2),
+			       "status");
+	json_object_object_del(json_object_object_get(pair_at(doc, 0), "error"), "code");
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-unreachable", buf, sizeof(buf)), "");
+	assert_string_equal(subjects(doc, "pair-failed", buf, sizeof(buf)), "");
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "hosts[2].status (absent) | pairs[0].error.code (absent)");
+	json_object_put(doc);
+}
+
+/*
+ * A relayed run result that lacks a member, or has it mistyped: the pair
+ * lists it in pair.missing, its figure is null or its ceiling unknown, and
+ * the analysis names it instead of judging the pair.  Before the typed
+ * reader the string "1500" below was read as MTU 1500 and the pair got a
+ * ceiling, a missing goodput became 0 bit/s, and a probe result without
+ * received_packets was a lost probe.
+ */
+static void test_result_missing(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc, *p, *r, *pr;
+	char buf[600];
+
+	(void)state;
+	p = json_object_new_object();
+	r = result(
+		30e6, "tcp", 131072, TBF40_1500,
+		"{\"name\": \"e0\", \"mtu\": \"1500\", \"speed_mbps\": 10000, \"tbf_bps\": 40e6}",
+		0);
+	json_object_object_del(r, "goodput_bps");
+	assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
+	assert_true(json_object_object_get_ex(p, "goodput_bps", NULL));
+	assert_null(json_object_object_get(p, "goodput_bps"));
+	assert_true(bc_json_dbl(p, "ceiling_bps", -1) == 0);
+	assert_null(json_object_object_get(p, "efficiency"));
+	pr = json_object_object_get(p, "missing");
+	assert_int_equal(bc_json_len(pr), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(pr, 0)),
+			    "goodput_bps (absent)");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(pr, 1)),
+			    "ends.agent.metadata.egress.mtu (string, expected an integer)");
+	json_object_put(r);
+	json_object_put(p);
+
+	/* in a matrix: h0 -> h1's result without goodput, h0 -> h2's probe without its count */
+	fill_spec(&d, 3, 0.95);
+	doc = make_doc(&d);
+	r = result(30e6, "tcp", 131072, TBF40_1500, TBF40_1500, 0);
+	json_object_object_del(r, "goodput_bps");
+	assert_int_equal(bc_matrix_pair_fill(pair_at(doc, 0), r, NULL), 0);
+	json_object_put(r);
+	r = json_tokener_parse(
+		"{\"test\": {\"ip_version\": 4}, \"streams\": [{\"sent_packets\": 10, "
+		"\"received_packets\": \"10\"}]}");
+	bc_matrix_probe_add(pair_at(doc, 1), 1500, r, NULL);
+	json_object_put(r);
+	pr = json_object_array_get_idx(
+		json_object_object_get(json_object_object_get(pair_at(doc, 1), "pmtu"), "probes"),
+		1);
+	assert_string_equal(
+		bc_json_str(pr, "error"),
+		"the probe's result lacks streams[0].received_packets (string, expected "
+		"an integer)");
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "matrix-inconclusive", buf, sizeof(buf)),
+			    "h0->h1 h0->h2");
+	assert_string_equal(missing(doc, buf, sizeof(buf)),
+			    "pairs[0] (the relayed result's goodput_bps (absent)); "
+			    "pairs[0].goodput_bps (absent) | "
+			    "pairs[1].pmtu.probes[1].carried (absent)");
+	assert_string_equal(subjects(doc, "path-mtu-blackhole", buf, sizeof(buf)), "");
+	json_object_put(doc);
+}
+
 static void test_csv(void **state)
 {
 	struct doc_spec d;
@@ -653,11 +798,12 @@ static void test_plot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedule),  cmocka_unit_test(test_probe_sizes),
-		cmocka_unit_test(test_pair_fill), cmocka_unit_test(test_healthy),
-		cmocka_unit_test(test_slow_host), cmocka_unit_test(test_mtu),
-		cmocka_unit_test(test_faults),	  cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_plot),	  cmocka_unit_test(test_probe_failed),
+		cmocka_unit_test(test_schedule),     cmocka_unit_test(test_probe_sizes),
+		cmocka_unit_test(test_pair_fill),    cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_slow_host),    cmocka_unit_test(test_mtu),
+		cmocka_unit_test(test_faults),	     cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_plot),	     cmocka_unit_test(test_probe_failed),
+		cmocka_unit_test(test_inconclusive), cmocka_unit_test(test_result_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
