@@ -31,16 +31,20 @@
 #include "bondcheck/error.h"
 #include "bondcheck/suite-verdict.h"
 #include "bondcheck/udp-search.h"
+#include "bondcheck/verdict.h"
 
 /* The suite document's schema: 2 adds capacity and the verdicts' structure. */
 #define BC_SUITE_SCHEMA 2
 
 /*
- * bc_suite_analyze() - add the derived members to @doc.  Returns 0;
+ * bc_suite_analyze() - add the derived members to @doc, and the three
+ * verdicts as data into @vs (may be NULL).  The verdicts' rendered
+ * "answer" is not written here: the caller puts it with
+ * bc_suite_verdicts_answer() (bondcheck/verdict.h, src/report).  Returns 0;
  * -EINVAL when @doc is not a suite document (kind != "run-suite"), said
  * in @err.
  */
-int bc_suite_analyze(struct json_object *doc, struct bc_error *err);
+int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, struct bc_error *err);
 
 /*
  * bc_suite_trial_from_json() - a search trial of udp_search.trials[] as

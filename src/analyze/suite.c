@@ -279,11 +279,11 @@ void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f)
 	bc_suite_facts_fill(doc, f);
 }
 
-int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
+int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, struct bc_error *err)
 {
 	struct bc_suite_facts f;
 	struct bc_suite_model m, mu;
-	struct bc_verdict va;
+	struct bc_suite_verdicts own, *w = vs ? vs : &own;
 	struct json_object *ceil, *v, *b, *a;
 
 	if (strcmp(bc_json_str(doc, "kind"), "run-suite"))
@@ -330,19 +330,19 @@ int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
 	json_object_object_add(doc, "capacity", b);
 	v = json_object_new_object();
 	a = bc_verdict_aggregation(&f);
-	bc_suite_answer_aggregation(&f, &m, &va);
-	bc_verdict_json_put(&va, a);
+	bc_suite_answer_aggregation(&f, &m, &w->aggregation);
+	bc_verdict_json_data(&w->aggregation, a);
 	/* its older sentence judged against the usable slaves: the answer replaces it */
 	json_object_object_del(a, "text");
 	json_object_object_add(v, "aggregation", a);
 	a = bc_verdict_udp_gap(&f);
-	bc_suite_answer_udp_gap(&f, &mu, &va);
-	bc_verdict_json_put(&va, a);
+	bc_suite_answer_udp_gap(&f, &mu, &w->udp_gap);
+	bc_verdict_json_data(&w->udp_gap, a);
 	json_object_object_add(v, "udp_gap", a);
 	a = bc_verdict_drivers(&f);
-	bc_suite_answer_drivers(&f, &m, a, &va);
-	keep_text(a, &va, true);
-	bc_verdict_json_put(&va, a);
+	bc_suite_answer_drivers(&f, &m, a, &w->drivers);
+	keep_text(a, &w->drivers, true);
+	bc_verdict_json_data(&w->drivers, a);
 	json_object_object_add(v, "drivers", a);
 	json_object_object_add(doc, "verdicts", v);
 	json_object_object_add(doc, "schema_version", json_object_new_int(BC_SUITE_SCHEMA));
