@@ -60,7 +60,4 @@ void bc_suite_trial_from_json(struct json_object *trial, struct bc_udp_trial *t)
  */
 double bc_suite_sent_bps(struct json_object *result);
 
-/* bc_suite_facts_from_doc() - the verdict inputs of an analysed @doc. */
-void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f);
-
 #endif

@@ -274,15 +274,11 @@ static void keep_text(struct json_object *legacy, const struct bc_verdict *v, bo
 		json_object_object_del(legacy, "text");
 }
 
-void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f)
-{
-	bc_suite_facts_fill(doc, f);
-}
-
 int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, struct bc_error *err)
 {
 	struct bc_suite_facts f;
 	struct bc_suite_model m, mu;
+	struct bc_suite_doc *d;
 	struct bc_suite_verdicts own, *w = vs ? vs : &own;
 	struct json_object *ceil, *v, *b, *a;
 
@@ -298,7 +294,12 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	json_object_object_add(doc, "ledger", ledger(doc));
 	json_object_object_add(doc, "reordering", reordering(doc));
 	json_object_object_add(doc, "findings", merged_findings(doc));
-	bc_suite_facts_fill(doc, &f);
+	/* decoded once: the facts, the model and the verdicts read the struct */
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return bc_error_set(err, -ENOMEM, "no memory for the suite document's decode");
+	bc_suite_doc_read(doc, d);
+	bc_suite_facts_fill(d, &f);
 	b = json_object_new_object();
 	json_object_object_add(b, "tcp_bps",
 			       f.bond_ceiling_bps > 0 ? json_object_new_double(f.bond_ceiling_bps)
@@ -322,8 +323,8 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 				       st > 0 ? json_object_new_double(st) : NULL);
 	}
 	json_object_object_add(ceil, "bond", b);
-	bc_suite_model_fill(doc, &f, false, &m);
-	bc_suite_model_fill(doc, &f, true, &mu);
+	bc_suite_model_fill(d, &f, false, &m);
+	bc_suite_model_fill(d, &f, true, &mu);
 	b = json_object_new_object();
 	json_object_object_add(b, "tcp", bc_suite_model_json(&m));
 	json_object_object_add(b, "udp", bc_suite_model_json(&mu));
@@ -345,6 +346,7 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	bc_verdict_json_data(&w->drivers, a);
 	json_object_object_add(v, "drivers", a);
 	json_object_object_add(doc, "verdicts", v);
+	free(d);
 	json_object_object_add(doc, "schema_version", json_object_new_int(BC_SUITE_SCHEMA));
 	json_object_object_add(doc, "summary", summary(doc));
 	return 0;
