@@ -104,14 +104,14 @@ struct json_object *bc_suite_model_json(const struct bc_suite_model *m);
 
 /*
  * The three verdicts as data (bondcheck/verdict.h), from the facts and the
- * model; @legacy is Drivers' older JSON object (its measured per-link
- * judgement), read for what the model cannot see.  Each fills @v whole
+ * model; @j is Drivers' measured per-link judgement
+ * (bc_suite_drivers_judge(); NULL none), read for what the model cannot see.  Each fills @v whole
  * (bc_verdict_init() first); they never fail.
  */
 void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc_suite_model *m,
 				 struct bc_verdict *v);
 void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_suite_model *m,
-			     struct json_object *legacy, struct bc_verdict *v);
+			     const struct bc_suite_judgement *j, struct bc_verdict *v);
 void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
 			     struct bc_verdict *v);
 

@@ -267,9 +267,10 @@ static struct json_object *summary(struct json_object *doc)
  * or (@model_replaces) when the model decided, its conclusion (judged
  * against the usable slaves) could contradict the answer.
  */
-static void keep_text(struct json_object *legacy, const struct bc_verdict *v, bool model_replaces)
+static void keep_text(struct json_object *legacy, const struct bc_suite_judgement *j,
+		      const struct bc_verdict *v, bool model_replaces)
 {
-	if (strcmp(bc_json_str(legacy, "status"), bc_verdict_status_name(v->status)) ||
+	if (strcmp(j->status, bc_verdict_status_name(v->status)) ||
 	    (model_replaces && v->basis && !strcmp(v->basis, "capacity model")))
 		json_object_object_del(legacy, "text");
 }
@@ -279,6 +280,7 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	struct bc_suite_facts f;
 	struct bc_suite_model m, mu;
 	struct bc_suite_doc *d;
+	struct bc_suite_judgement j;
 	struct bc_suite_verdicts own, *w = vs ? vs : &own;
 	struct json_object *ceil, *v, *b, *a;
 
@@ -341,8 +343,9 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	bc_verdict_json_data(&w->udp_gap, a);
 	json_object_object_add(v, "udp_gap", a);
 	a = bc_verdict_drivers(&f);
-	bc_suite_answer_drivers(&f, &m, a, &w->drivers);
-	keep_text(a, &w->drivers, true);
+	bc_suite_drivers_judge(&f, &j);
+	bc_suite_answer_drivers(&f, &m, &j, &w->drivers);
+	keep_text(a, &j, &w->drivers, true);
 	bc_verdict_json_data(&w->drivers, a);
 	json_object_object_add(v, "drivers", a);
 	json_object_object_add(doc, "verdicts", v);
