@@ -15,8 +15,9 @@
  * and name it, never pass on a default.
  *
  * Limits (the first ones are kept, the rest are not read): 16 slaves per
- * end, 128 per-link rows, 32 findings per list, 16 ledger stages, 32 search
- * trials.
+ * end (BC_CAP_MAX_PORTS), 128 per-link rows of tcp-k and udp-over (the
+ * only tests the verdicts read rows of), 64 findings per list, 16 ledger
+ * stages, 32 search trials.
  */
 #ifndef BONDCHECK_SUITE_DOC_H
 #define BONDCHECK_SUITE_DOC_H
@@ -31,7 +32,7 @@
 
 #define BC_SUITE_DOC_SLAVES   16
 #define BC_SUITE_DOC_ROWS     128
-#define BC_SUITE_DOC_FINDINGS 32
+#define BC_SUITE_DOC_FINDINGS 64
 #define BC_SUITE_DOC_STAGES   16
 #define BC_SUITE_DOC_TRIALS   32
 #define BC_SUITE_DOC_MISSING  4
@@ -118,7 +119,7 @@ struct bc_suite_doc_result {
 	struct bc_suite_doc_finding finding[BC_SUITE_DOC_FINDINGS];
 };
 
-/* A per-link row of doc.links[] (written by the analysis, suite-links.c). */
+/* A per-link row of doc.links[] of tcp-k or udp-over (written by the analysis, suite-links.c). */
 struct bc_suite_doc_row {
 	char test[16], end[8], name[16], driver[32];
 	double share;	       /* NAN absent */

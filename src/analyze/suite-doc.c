@@ -370,12 +370,17 @@ static void rows(struct json_object *doc, struct bc_suite_doc *d)
 
 	a = arr(doc, "", "links", &n);
 	for (size_t i = 0; i < n && d->n_rows < BC_SUITE_DOC_ROWS; i++) {
-		struct bc_suite_doc_row *r = &d->row[d->n_rows++];
+		struct bc_suite_doc_row *r = &d->row[d->n_rows];
 		struct json_object *o = at(a, i);
 		char p[32];
 
 		snprintf(p, sizeof(p), "links[%zu]", i);
 		str(o, p, "test", r->test, sizeof(r->test));
+		/* the verdicts read the aggregate test and the over-rate probe only
+		 * (the search trials' rows would crowd them out) */
+		if (strcmp(r->test, "tcp-k") && strcmp(r->test, "udp-over"))
+			continue;
+		d->n_rows++;
 		str(o, p, "end", r->end, sizeof(r->end));
 		str(o, p, "name", r->name, sizeof(r->name));
 		str(o, p, "driver", r->driver, sizeof(r->driver));
