@@ -357,6 +357,12 @@ static void search(struct json_object *doc, struct bc_suite_doc *d)
 		char p[48];
 
 		snprintf(p, sizeof(p), "udp_search.trials[%zu]", i);
+		/* the search's no-drop rate (suite.c) is computed from these: an
+		 * absent one there was 0, and an absent "refused" a clean trial */
+		need_dbl(d, BC_SUITE_DOC_UDP, at(tr, i), p, "rate_bps");
+		need_i64(d, BC_SUITE_DOC_UDP, at(tr, i), p, "sent_packets");
+		need_i64(d, BC_SUITE_DOC_UDP, at(tr, i), p, "received_packets");
+		need_i64(d, BC_SUITE_DOC_UDP, at(tr, i), p, "refused");
 		t->no_drop = boolean(at(tr, i), p, "no_drop");
 		t->cpu_bound = boolean(at(tr, i), p, "cpu_bound");
 		t->effective_bps = dbl(at(tr, i), p, "effective_bps", NAN);

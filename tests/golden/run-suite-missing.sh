@@ -126,6 +126,9 @@ for q in aggregation udp_gap drivers; do
 done
 cut str-goodput 8023ad-placed-quick "$k.goodput_bps = \"fast\""
 check str-goodput "$tmp/str-goodput.json" aggregation inconclusive 'tests[tcp-k].result.goodput_bps'
+# a search trial without its refused sends was taken as a clean trial
+cut no-refused 8023ad-placed-quick 'del(.udp_search.trials[0].refused)'
+check no-refused "$tmp/no-refused.json" udp_gap inconclusive 'udp_search.trials[0].refused'
 # a JSON null is "unknown", not missing: mixed-drivers' virtio slave has a null duplex
 check mixed-drivers "$data/mixed-drivers-quick.json" drivers fail -
 
