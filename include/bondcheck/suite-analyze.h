@@ -22,6 +22,11 @@
  *   verdicts: each also as data (bondcheck/verdict.h),
  *   summary {pass, fail, inconclusive, not_applicable, error_findings},
  *   schema_version BC_SUITE_SCHEMA.
+ * The verdicts and the capacity model do not read the JSON: once the tables
+ * are derived, the document is decoded once into typed structs
+ * (bondcheck/suite-doc.h), and a member a verdict needs that is absent or
+ * of the wrong type makes it inconclusive, naming the member.  The
+ * verdicts' rendered "answer" is the caller's (bc_suite_verdicts_answer()).
  */
 #ifndef BONDCHECK_SUITE_ANALYZE_H
 #define BONDCHECK_SUITE_ANALYZE_H

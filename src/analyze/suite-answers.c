@@ -303,18 +303,20 @@ static void drivers_from_legacy(const struct bc_suite_facts *f, const struct bc_
 	}
 	if (f->n_mismatch)
 		bc_verdict_add(v, "mismatch", "%s", list);
-	if (!strcmp(v->mechanism, "holds-back") || !strcmp(v->mechanism, "falls-short")) {
-		const char *end = cl ? (j->agent ? "agent" : "client") : "";
-		double u = cl ? bc_suite_link_util(cl) : -1;
+	/* holds-back and falls-short come with their link (bc_suite_drivers_judge) */
+	if (j && cl &&
+	    (!strcmp(v->mechanism, "holds-back") || !strcmp(v->mechanism, "falls-short"))) {
+		const char *end = j->agent ? "agent" : "client";
+		double u = bc_suite_link_util(cl);
 
 		bc_verdict_add(v, "end", "%s", end);
 		bc_verdict_add(v, "test", "%s", j->test ? j->test : "");
-		bc_verdict_add(v, "driver", "%s", cl ? cl->driver : "");
+		bc_verdict_add(v, "driver", "%s", cl->driver);
 		/* an agent's slave below saturation is named for its NIC drops alone */
 		if (u >= 0 && (strcmp(end, "agent") || u >= BC_VERDICT_LINK_NEAR))
 			bc_verdict_add(v, "utilization", "%.0f %%", 100 * u);
-		bc_verdict_add(v, "drops", "%lld", cl ? cl->drops : 0);
-		bc_verdict_add(v, "frames", "%lld", cl ? cl->frames : 0);
+		bc_verdict_add(v, "drops", "%lld", cl->drops);
+		bc_verdict_add(v, "frames", "%lld", cl->frames);
 	} else if (j && j->active_link && bc_suite_link_util(j->active_link) >= 0) {
 		bc_verdict_add(v, "active_slave", "%s", f->active_slave ? f->active_slave : "?");
 		bc_verdict_add(v, "utilization", "%.0f %%",

@@ -278,7 +278,7 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	struct bc_suite_model m, mu;
 	struct bc_suite_doc *d;
 	struct bc_suite_judgement j;
-	struct bc_suite_verdicts own, *w = vs ? vs : &own;
+	struct bc_suite_verdicts own = {0}, *w = vs ? vs : &own;
 	struct json_object *ceil, *v, *b, *a;
 
 	if (strcmp(bc_json_str(doc, "kind"), "run-suite"))
