@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "analyze/suite-int.h"
-#include "bondcheck/json-get.h"
 #include "bondcheck/model.h"
 #include "bondcheck/units.h"
 
