@@ -22,6 +22,11 @@
  *   verdicts: each also as data (bondcheck/verdict.h),
  *   summary {pass, fail, inconclusive, not_applicable, error_findings},
  *   schema_version BC_SUITE_SCHEMA.
+ * The verdicts and the capacity model do not read the JSON: once the tables
+ * are derived, the document is decoded once into typed structs
+ * (bondcheck/suite-doc.h), and a member a verdict needs that is absent or
+ * of the wrong type makes it inconclusive, naming the member.  The
+ * verdicts' rendered "answer" is the caller's (bc_suite_verdicts_answer()).
  */
 #ifndef BONDCHECK_SUITE_ANALYZE_H
 #define BONDCHECK_SUITE_ANALYZE_H
@@ -31,16 +36,20 @@
 #include "bondcheck/error.h"
 #include "bondcheck/suite-verdict.h"
 #include "bondcheck/udp-search.h"
+#include "bondcheck/verdict.h"
 
 /* The suite document's schema: 2 adds capacity and the verdicts' structure. */
 #define BC_SUITE_SCHEMA 2
 
 /*
- * bc_suite_analyze() - add the derived members to @doc.  Returns 0;
+ * bc_suite_analyze() - add the derived members to @doc, and the three
+ * verdicts as data into @vs (may be NULL).  The verdicts' rendered
+ * "answer" is not written here: the caller puts it with
+ * bc_suite_verdicts_answer() (bondcheck/verdict.h, src/report).  Returns 0;
  * -EINVAL when @doc is not a suite document (kind != "run-suite"), said
  * in @err.
  */
-int bc_suite_analyze(struct json_object *doc, struct bc_error *err);
+int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, struct bc_error *err);
 
 /*
  * bc_suite_trial_from_json() - a search trial of udp_search.trials[] as
@@ -55,8 +64,5 @@ void bc_suite_trial_from_json(struct json_object *trial, struct bc_udp_trial *t)
  * senders' own send_rate_bps is over each thread's shorter wall time).
  */
 double bc_suite_sent_bps(struct json_object *result);
-
-/* bc_suite_facts_from_doc() - the verdict inputs of an analysed @doc. */
-void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f);
 
 #endif

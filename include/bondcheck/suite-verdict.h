@@ -170,4 +170,25 @@ struct json_object *bc_verdict_udp_gap(const struct bc_suite_facts *f);
  */
 struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f);
 
+/* The Drivers verdict's measured per-link judgement as data (the JSON above). */
+struct bc_suite_judgement {
+	const char *status;			 /* "pass", "fail", "inconclusive" */
+	const char *judgement;			 /* the words above */
+	const char *cause;			 /* "holds-back", "falls-short"; NULL none */
+	const char *test;			 /* the test that showed it; NULL none */
+	const struct bc_suite_link *cause_link;	 /* into the facts; NULL none */
+	const struct bc_suite_link *active_link; /* active-backup: the active slave's row */
+	bool agent;				 /* cause_link is one of the agent's slaves */
+	bool by_ceiling, cpu_bound;
+};
+
+/*
+ * bc_suite_drivers_judge() - @j from @f by the rules of bc_verdict_drivers()
+ * (which writes it as JSON).  Pointers in @j point into @f.
+ */
+void bc_suite_drivers_judge(const struct bc_suite_facts *f, struct bc_suite_judgement *j);
+
+/* bc_suite_link_util() - a link's goodput over its own ceiling; -1 when either is unknown. */
+double bc_suite_link_util(const struct bc_suite_link *l);
+
 #endif

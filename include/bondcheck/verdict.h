@@ -72,10 +72,30 @@ const char *bc_verdict_get(const struct bc_verdict *v, const char *key);
 const char *bc_verdict_status_name(enum bc_verdict_status s);
 
 /*
- * bc_verdict_json_put() - the members above into object @o (replacing
- * "status"), with "answer" rendered by bc_verdict_render().
+ * bc_verdict_json_data() - the members above but "answer" into object @o
+ * (replacing "status"): the structure only, for src/analyze, which writes
+ * no words (src/analyze/verdict.c).
+ */
+void bc_verdict_json_data(const struct bc_verdict *v, struct json_object *o);
+
+/*
+ * bc_verdict_json_put() - bc_verdict_json_data() and then "answer" rendered
+ * by bc_verdict_render() (src/report/verdict-text.c).
  */
 void bc_verdict_json_put(const struct bc_verdict *v, struct json_object *o);
+
+/* The suite's three verdicts as data, as bc_suite_analyze() decided them. */
+struct bc_suite_verdicts {
+	struct bc_verdict aggregation, udp_gap, drivers;
+};
+
+/*
+ * bc_suite_verdicts_answer() - each verdict's rendered "answer" into its
+ * object doc.verdicts.{aggregation, udp_gap, drivers}, as its last member
+ * (src/report/verdict-text.c).  The caller that assembles the suite
+ * document calls it after bc_suite_analyze(): the analysis writes no words.
+ */
+void bc_suite_verdicts_answer(struct json_object *doc, const struct bc_suite_verdicts *vs);
 
 /*
  * bc_verdict_render() - the one-line answer into @buf (@len bytes, always

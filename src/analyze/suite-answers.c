@@ -29,7 +29,6 @@
 #include <string.h>
 
 #include "analyze/suite-int.h"
-#include "bondcheck/json-get.h"
 #include "bondcheck/model.h"
 #include "bondcheck/units.h"
 
@@ -275,34 +274,26 @@ static void keys_text(const struct bc_suite_model *m, char *out, size_t len)
 	}
 }
 
-/* The measured judgement of suite-drivers.c as a cause. */
-static void from_legacy(struct json_object *legacy, struct bc_verdict *v)
+/* The measured per-link judgement of suite-drivers.c as a cause (@j NULL: none). */
+static void drivers_from_legacy(const struct bc_suite_facts *f, const struct bc_suite_judgement *j,
+				struct bc_verdict *v)
 {
-	const char *st = bc_json_str(legacy, "status");
+	const struct bc_suite_link *cl = j ? j->cause_link : NULL;
+	const char *st = j && j->status ? j->status : "";
+	char list[96] = "";
+	size_t k = 0;
 
 	v->status = !strcmp(st, "pass")	  ? BC_VERDICT_PASS
 		    : !strcmp(st, "fail") ? BC_VERDICT_FAIL
 					  : BC_VERDICT_INCONCLUSIVE;
-	if (bc_sj(legacy, "cause") && json_object_get_string(bc_sj(legacy, "cause"))) {
-		snprintf(v->mechanism, sizeof(v->mechanism), "%s", bc_json_str(legacy, "cause"));
-		snprintf(v->where, sizeof(v->where), "%s", bc_json_str(legacy, "cause_link"));
-		bc_verdict_add(v, "end", "%s", bc_json_str(legacy, "cause_end"));
-	}
-}
-
-/* The measured per-link judgement of suite-drivers.c as a cause. */
-static void drivers_from_legacy(const struct bc_suite_facts *f, struct json_object *legacy,
-				struct bc_verdict *v)
-{
-	char list[96] = "";
-	size_t k = 0;
-
-	from_legacy(legacy, v);
 	v->n_evidence = 0;
-	if (!bc_sj(legacy, "cause_link") || !json_object_get_string(bc_sj(legacy, "cause_link"))) {
+	if (cl && j->cause) {
+		snprintf(v->mechanism, sizeof(v->mechanism), "%s", j->cause);
+		snprintf(v->where, sizeof(v->where), "%s", cl->name);
+	} else {
 		v->where[0] = '\0';
 		snprintf(v->mechanism, sizeof(v->mechanism), "%s",
-			 bc_json_str(legacy, "judgement"));
+			 j && j->judgement ? j->judgement : "");
 	}
 	for (size_t i = 0; i < f->n_mismatch && k < sizeof(list); i++) {
 		int w = snprintf(list + k, sizeof(list) - k, "%s%s", i ? "; " : "", f->mismatch[i]);
@@ -311,31 +302,31 @@ static void drivers_from_legacy(const struct bc_suite_facts *f, struct json_obje
 	}
 	if (f->n_mismatch)
 		bc_verdict_add(v, "mismatch", "%s", list);
-	if (!strcmp(v->mechanism, "holds-back") || !strcmp(v->mechanism, "falls-short")) {
-		struct json_object *u = bc_sj(legacy, "cause_utilization");
+	/* holds-back and falls-short come with their link (bc_suite_drivers_judge) */
+	if (j && cl &&
+	    (!strcmp(v->mechanism, "holds-back") || !strcmp(v->mechanism, "falls-short"))) {
+		const char *end = j->agent ? "agent" : "client";
+		double u = bc_suite_link_util(cl);
 
-		bc_verdict_add(v, "end", "%s", bc_json_str(legacy, "cause_end"));
-		bc_verdict_add(v, "test", "%s", bc_json_str(legacy, "cause_test"));
-		bc_verdict_add(v, "driver", "%s", bc_json_str(legacy, "cause_driver"));
+		bc_verdict_add(v, "end", "%s", end);
+		bc_verdict_add(v, "test", "%s", j->test ? j->test : "");
+		bc_verdict_add(v, "driver", "%s", cl->driver);
 		/* an agent's slave below saturation is named for its NIC drops alone */
-		if (u && (strcmp(bc_json_str(legacy, "cause_end"), "agent") ||
-			  json_object_get_double(u) >= BC_VERDICT_LINK_NEAR))
-			bc_verdict_add(v, "utilization", "%.0f %%",
-				       100 * json_object_get_double(u));
-		bc_verdict_add(v, "drops", "%lld", bc_json_i64(legacy, "cause_drops", 0));
-		bc_verdict_add(v, "frames", "%lld", bc_json_i64(legacy, "cause_frames", 0));
-	} else if (bc_sj(legacy, "active_utilization")) {
+		if (u >= 0 && (strcmp(end, "agent") || u >= BC_VERDICT_LINK_NEAR))
+			bc_verdict_add(v, "utilization", "%.0f %%", 100 * u);
+		bc_verdict_add(v, "drops", "%lld", cl->drops);
+		bc_verdict_add(v, "frames", "%lld", cl->frames);
+	} else if (j && j->active_link && bc_suite_link_util(j->active_link) >= 0) {
 		bc_verdict_add(v, "active_slave", "%s", f->active_slave ? f->active_slave : "?");
 		bc_verdict_add(v, "utilization", "%.0f %%",
-			       100 * bc_json_dbl(legacy, "active_utilization", 0));
+			       100 * bc_suite_link_util(j->active_link));
 	}
-	if (json_object_get_boolean(bc_sj(legacy, "cpu_bound")) &&
-	    v->status == BC_VERDICT_INCONCLUSIVE)
+	if (j && j->cpu_bound && v->status == BC_VERDICT_INCONCLUSIVE)
 		bc_verdict_add(v, "cpu_bound", "yes");
 }
 
 void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_suite_model *m,
-			     struct json_object *legacy, struct bc_verdict *v)
+			     const struct bc_suite_judgement *j, struct bc_verdict *v)
 {
 	const struct bc_capacity *c = &m->c;
 	double inst = m->ok ? c->level[BC_CAP_INSTALLED] : -1, cost = 0, sel_cost = 0;
@@ -426,7 +417,7 @@ void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_sui
 	}
 	if (inst > 0)
 		levels(v, c, lhs, BC_CAP_INSTALLED);
-	drivers_from_legacy(f, legacy, v);
+	drivers_from_legacy(f, j, v);
 	v->basis = "per-link evidence";
 }
 

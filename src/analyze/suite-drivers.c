@@ -10,10 +10,14 @@
 #include "bondcheck/model.h"
 #include "bondcheck/suite-verdict.h"
 
-/* goodput / own ceiling, or -1 when either is unknown. */
-static double util(const struct bc_suite_link *l)
+double bc_suite_link_util(const struct bc_suite_link *l)
 {
 	return l->ceiling_bps > 0 && l->goodput_bps >= 0 ? l->goodput_bps / l->ceiling_bps : -1;
+}
+
+static double util(const struct bc_suite_link *l)
+{
+	return bc_suite_link_util(l);
 }
 
 /*
@@ -157,13 +161,12 @@ static struct json_object *num(double v, bool known)
 	return known ? json_object_new_double(v) : NULL;
 }
 
-struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
+void bc_suite_drivers_judge(const struct bc_suite_facts *f, struct bc_suite_judgement *j)
 {
 	const char *status = "inconclusive", *cause = NULL, *judgement = NULL, *test = NULL;
 	const struct bc_suite_link *cl = NULL, *al = NULL;
 	bool agent = false; /* the cause is one of the agent's (receiving) slaves */
 	bool cpu = false, by_ceiling = true;
-	struct json_object *o, *mm, *th;
 	int c;
 
 	if (!f->n_mismatch) {
@@ -248,9 +251,31 @@ cpu:
 	if (cpu && !strcmp(status, "fail"))
 		status = "inconclusive";
 out:
+	*j = (struct bc_suite_judgement){
+		.status = status,
+		.judgement = judgement,
+		.cause = cause,
+		.test = test,
+		.cause_link = cl,
+		.active_link = al,
+		.agent = agent,
+		.by_ceiling = by_ceiling,
+		.cpu_bound = cpu,
+	};
+}
+
+struct json_object *bc_verdict_drivers(const struct bc_suite_facts *f)
+{
+	struct bc_suite_judgement j;
+	const struct bc_suite_link *cl, *al;
+	struct json_object *o, *mm, *th;
+
+	bc_suite_drivers_judge(f, &j);
+	cl = j.cause_link;
+	al = j.active_link;
 	o = json_object_new_object();
-	json_object_object_add(o, "status", json_object_new_string(status));
-	json_object_object_add(o, "judgement", json_object_new_string(judgement));
+	json_object_object_add(o, "status", json_object_new_string(j.status));
+	json_object_object_add(o, "judgement", json_object_new_string(j.judgement));
 	mm = json_object_new_array();
 	for (size_t i = 0; i < f->n_mismatch; i++)
 		json_object_array_add(mm, json_object_new_string(f->mismatch[i]));
@@ -258,9 +283,9 @@ out:
 	json_object_object_add(o, "links", links_json(f));
 	json_object_object_add(o, "cause_link", cl ? json_object_new_string(cl->name) : NULL);
 	json_object_object_add(o, "cause_end",
-			       cl ? json_object_new_string(agent ? "agent" : "client") : NULL);
-	json_object_object_add(o, "cause", cause ? json_object_new_string(cause) : NULL);
-	json_object_object_add(o, "cause_test", test ? json_object_new_string(test) : NULL);
+			       cl ? json_object_new_string(j.agent ? "agent" : "client") : NULL);
+	json_object_object_add(o, "cause", j.cause ? json_object_new_string(j.cause) : NULL);
+	json_object_object_add(o, "cause_test", j.test ? json_object_new_string(j.test) : NULL);
 	json_object_object_add(o, "cause_driver",
 			       cl && cl->driver[0] ? json_object_new_string(cl->driver) : NULL);
 	json_object_object_add(o, "cause_utilization",
@@ -271,10 +296,10 @@ out:
 			       num(cl ? cl->goodput_bps : -1, cl && cl->goodput_bps >= 0));
 	json_object_object_add(o, "cause_drops", cl ? json_object_new_int64(cl->drops) : NULL);
 	json_object_object_add(o, "cause_frames", cl ? json_object_new_int64(cl->frames) : NULL);
-	json_object_object_add(o, "by_ceiling", json_object_new_boolean(by_ceiling));
+	json_object_object_add(o, "by_ceiling", json_object_new_boolean(j.by_ceiling));
 	json_object_object_add(o, "active_utilization",
 			       num(al ? util(al) : -1, al && util(al) >= 0));
-	json_object_object_add(o, "cpu_bound", json_object_new_boolean(cpu));
+	json_object_object_add(o, "cpu_bound", json_object_new_boolean(j.cpu_bound));
 	th = json_object_new_object();
 	json_object_object_add(th, "near", json_object_new_double(BC_VERDICT_LINK_NEAR));
 	json_object_object_add(th, "far", json_object_new_double(BC_VERDICT_LINK_FAR));

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/capacity.h"
+#include "bondcheck/suite-doc.h"
 #include "bondcheck/suite-verdict.h"
 #include "bondcheck/verdict.h"
 
@@ -44,8 +45,8 @@ struct json_object *bc_suite_flows(struct json_object *doc);
 /* bc_suite_loss_id() - a loss-ledger finding id (tx-loss, wire-loss, rx-loss-*). */
 bool bc_suite_loss_id(const char *id);
 
-/* bc_suite_facts_fill() - the verdict inputs from the analysed document. */
-void bc_suite_facts_fill(struct json_object *doc, struct bc_suite_facts *f);
+/* bc_suite_facts_fill() - the verdict inputs from the decoded analysed document @d. */
+void bc_suite_facts_fill(const struct bc_suite_doc *d, struct bc_suite_facts *f);
 
 /* What the model's input does not hold about a client slave, for the verdicts' words. */
 struct bc_suite_port {
@@ -86,15 +87,16 @@ struct bc_suite_model {
 #define BC_SUITE_NEED_ALL (BC_SUITE_NEED_AGG | BC_SUITE_NEED_DRV | BC_SUITE_NEED_UDP)
 
 /*
- * bc_suite_model_fill() - @m from the analysed @doc and its facts @f: the
- * client's slaves (doc.ceilings), their MII and LACP state (the client's
- * inspection), the tcp-k goodput and per-slave shares (@udp: the UDP
- * ceilings, the no-drop rate and the udp-over shares).  An input member
- * that @doc lacks is recorded in m->missing (never taken as a default the
+ * bc_suite_model_fill() - @m from the decoded analysed document @d and its
+ * facts @f: the client's slaves (doc.ceilings), their MII and LACP state
+ * (the client's inspection), the tcp-k goodput and per-slave shares (@udp:
+ * the UDP ceilings, the no-drop rate and the udp-over shares).  An input
+ * member that the document lacks, and every problem the reader recorded in
+ * d->need[], is recorded in m->missing (never taken as a default the
  * verdicts could pass on).  Returns 0; -EINVAL when the client has no
  * slave (m->ok false).
  */
-int bc_suite_model_fill(struct json_object *doc, const struct bc_suite_facts *f, bool udp,
+int bc_suite_model_fill(const struct bc_suite_doc *d, const struct bc_suite_facts *f, bool udp,
 			struct bc_suite_model *m);
 
 /* bc_suite_model_json() - doc.capacity: levels, gaps, the ports selected. */
@@ -102,14 +104,14 @@ struct json_object *bc_suite_model_json(const struct bc_suite_model *m);
 
 /*
  * The three verdicts as data (bondcheck/verdict.h), from the facts and the
- * model; @legacy is Drivers' older JSON object (its measured per-link
- * judgement), read for what the model cannot see.  Each fills @v whole
+ * model; @j is Drivers' measured per-link judgement
+ * (bc_suite_drivers_judge(); NULL none), read for what the model cannot see.  Each fills @v whole
  * (bc_verdict_init() first); they never fail.
  */
 void bc_suite_answer_aggregation(const struct bc_suite_facts *f, const struct bc_suite_model *m,
 				 struct bc_verdict *v);
 void bc_suite_answer_drivers(const struct bc_suite_facts *f, const struct bc_suite_model *m,
-			     struct json_object *legacy, struct bc_verdict *v);
+			     const struct bc_suite_judgement *j, struct bc_verdict *v);
 void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
 			     struct bc_verdict *v);
 

@@ -231,21 +231,18 @@ static struct json_object *reordering(struct json_object *doc)
 	return o;
 }
 
-static struct json_object *summary(struct json_object *doc)
+static struct json_object *summary(struct json_object *doc, const struct bc_suite_verdicts *w)
 {
-	struct json_object *o = json_object_new_object(), *v = bc_sj(doc, "verdicts");
+	const struct bc_verdict *v[3] = {&w->aggregation, &w->udp_gap, &w->drivers};
+	struct json_object *o = json_object_new_object();
 	struct json_object *fs = bc_sj(doc, "findings");
 	int pass = 0, fail = 0, inc = 0, na = 0, errs = 0;
 
-	json_object_object_foreach(v, k, vd)
-	{
-		const char *s = bc_json_str(vd, "status");
-
-		(void)k;
-		pass += !strcmp(s, "pass");
-		fail += !strcmp(s, "fail");
-		inc += !strcmp(s, "inconclusive");
-		na += !strcmp(s, "not-applicable");
+	for (size_t i = 0; i < 3; i++) {
+		pass += v[i]->status == BC_VERDICT_PASS;
+		fail += v[i]->status == BC_VERDICT_FAIL;
+		inc += v[i]->status == BC_VERDICT_INCONCLUSIVE;
+		na += v[i]->status == BC_VERDICT_NOT_APPLICABLE;
 	}
 	for (size_t i = 0; i < bc_json_len(fs); i++) {
 		struct json_object *f = json_object_array_get_idx(fs, i);
@@ -267,23 +264,21 @@ static struct json_object *summary(struct json_object *doc)
  * or (@model_replaces) when the model decided, its conclusion (judged
  * against the usable slaves) could contradict the answer.
  */
-static void keep_text(struct json_object *legacy, const struct bc_verdict *v, bool model_replaces)
+static void keep_text(struct json_object *legacy, const struct bc_suite_judgement *j,
+		      const struct bc_verdict *v, bool model_replaces)
 {
-	if (strcmp(bc_json_str(legacy, "status"), bc_verdict_status_name(v->status)) ||
+	if (strcmp(j->status, bc_verdict_status_name(v->status)) ||
 	    (model_replaces && v->basis && !strcmp(v->basis, "capacity model")))
 		json_object_object_del(legacy, "text");
 }
 
-void bc_suite_facts_from_doc(struct json_object *doc, struct bc_suite_facts *f)
-{
-	bc_suite_facts_fill(doc, f);
-}
-
-int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
+int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, struct bc_error *err)
 {
 	struct bc_suite_facts f;
 	struct bc_suite_model m, mu;
-	struct bc_verdict va;
+	struct bc_suite_doc *d;
+	struct bc_suite_judgement j;
+	struct bc_suite_verdicts own = {0}, *w = vs ? vs : &own;
 	struct json_object *ceil, *v, *b, *a;
 
 	if (strcmp(bc_json_str(doc, "kind"), "run-suite"))
@@ -298,7 +293,12 @@ int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
 	json_object_object_add(doc, "ledger", ledger(doc));
 	json_object_object_add(doc, "reordering", reordering(doc));
 	json_object_object_add(doc, "findings", merged_findings(doc));
-	bc_suite_facts_fill(doc, &f);
+	/* decoded once: the facts, the model and the verdicts read the struct */
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return bc_error_set(err, -ENOMEM, "no memory for the suite document's decode");
+	bc_suite_doc_read(doc, d);
+	bc_suite_facts_fill(d, &f);
 	b = json_object_new_object();
 	json_object_object_add(b, "tcp_bps",
 			       f.bond_ceiling_bps > 0 ? json_object_new_double(f.bond_ceiling_bps)
@@ -322,30 +322,32 @@ int bc_suite_analyze(struct json_object *doc, struct bc_error *err)
 				       st > 0 ? json_object_new_double(st) : NULL);
 	}
 	json_object_object_add(ceil, "bond", b);
-	bc_suite_model_fill(doc, &f, false, &m);
-	bc_suite_model_fill(doc, &f, true, &mu);
+	bc_suite_model_fill(d, &f, false, &m);
+	bc_suite_model_fill(d, &f, true, &mu);
 	b = json_object_new_object();
 	json_object_object_add(b, "tcp", bc_suite_model_json(&m));
 	json_object_object_add(b, "udp", bc_suite_model_json(&mu));
 	json_object_object_add(doc, "capacity", b);
 	v = json_object_new_object();
 	a = bc_verdict_aggregation(&f);
-	bc_suite_answer_aggregation(&f, &m, &va);
-	bc_verdict_json_put(&va, a);
+	bc_suite_answer_aggregation(&f, &m, &w->aggregation);
+	bc_verdict_json_data(&w->aggregation, a);
 	/* its older sentence judged against the usable slaves: the answer replaces it */
 	json_object_object_del(a, "text");
 	json_object_object_add(v, "aggregation", a);
 	a = bc_verdict_udp_gap(&f);
-	bc_suite_answer_udp_gap(&f, &mu, &va);
-	bc_verdict_json_put(&va, a);
+	bc_suite_answer_udp_gap(&f, &mu, &w->udp_gap);
+	bc_verdict_json_data(&w->udp_gap, a);
 	json_object_object_add(v, "udp_gap", a);
 	a = bc_verdict_drivers(&f);
-	bc_suite_answer_drivers(&f, &m, a, &va);
-	keep_text(a, &va, true);
-	bc_verdict_json_put(&va, a);
+	bc_suite_drivers_judge(&f, &j);
+	bc_suite_answer_drivers(&f, &m, &j, &w->drivers);
+	keep_text(a, &j, &w->drivers, true);
+	bc_verdict_json_data(&w->drivers, a);
 	json_object_object_add(v, "drivers", a);
 	json_object_object_add(doc, "verdicts", v);
+	free(d);
 	json_object_object_add(doc, "schema_version", json_object_new_int(BC_SUITE_SCHEMA));
-	json_object_object_add(doc, "summary", summary(doc));
+	json_object_object_add(doc, "summary", summary(doc, w));
 	return 0;
 }

@@ -123,17 +123,19 @@ static struct json_object *load(const char *path)
 {
 	struct json_object *doc = json_object_from_file(path);
 	struct bc_error err = {0};
+	struct bc_suite_verdicts vs;
 
 	if (!doc) {
 		fprintf(stderr, "bondcheck run: --from-json %s: cannot read it as JSON (%s)\n",
 			path, json_util_get_last_err() ? json_util_get_last_err() : "?");
 		return NULL;
 	}
-	if (bc_suite_analyze(doc, &err) < 0) {
+	if (bc_suite_analyze(doc, &vs, &err) < 0) {
 		fprintf(stderr, "bondcheck run: --from-json %s: %s\n", path, err.msg);
 		json_object_put(doc);
 		return NULL;
 	}
+	bc_suite_verdicts_answer(doc, &vs);
 	return doc;
 }
 

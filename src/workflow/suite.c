@@ -16,6 +16,7 @@
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/suite.h"
 #include "bondcheck/udp-search.h"
+#include "bondcheck/verdict.h"
 #include "bondcheck/xmit-hash.h"
 #include "traffic/test-end.h"
 #include "workflow/end-inspect.h"
@@ -462,6 +463,15 @@ static struct json_object *search_note(const struct suite *s)
 	return json_object_new_string(n);
 }
 
+/* The suite's analysis, then the verdicts' rendered answers beside their data. */
+static void analyze(struct json_object *doc)
+{
+	struct bc_suite_verdicts vs;
+
+	if (bc_suite_analyze(doc, &vs, NULL) == 0)
+		bc_suite_verdicts_answer(doc, &vs);
+}
+
 int bc_suite_run(const struct bc_suite_cfg *c, struct json_object **out, struct bc_error *err)
 {
 	struct suite s = {.c = c, .tm = c->quick ? quick : full, .t0_ns = bc_mono_ns()};
@@ -496,7 +506,7 @@ int bc_suite_run(const struct bc_suite_cfg *c, struct json_object **out, struct 
 	json_object_object_add(o, "ip_version",
 			       json_object_new_int(local.ss_family == AF_INET6 ? 6 : 4));
 	/* the ceilings before any test: where the search starts, how big the rings are */
-	bc_suite_analyze(s.doc, NULL);
+	analyze(s.doc);
 	start = bc_json_dbl(get(get(s.doc, "ceilings"), "bond"), "udp_search_start_bps", 0);
 	/* --capture-buffer, else sized to the slaves */
 	buf = c->client.plan.capture_buffer ? c->client.plan.capture_buffer : capture_buffer(s.doc);
@@ -570,7 +580,7 @@ partial:
 done:
 	json_object_object_add(s.doc, "elapsed_s",
 			       json_object_new_double((double)(bc_mono_ns() - s.t0_ns) / 1e9));
-	bc_suite_analyze(s.doc, NULL);
+	analyze(s.doc);
 	*out = s.doc;
 	json_object_put(s.tests);
 	json_object_put(s.errors);

@@ -109,6 +109,26 @@ else
 	echo "FAIL reasm-found: udp_gap is '$got', expected '$want' and a next step naming ipfrag_high_thresh"
 	fails=$((fails + 1))
 fi
+# the decoded document's own checks (src/analyze/suite-doc.c): a measured
+# member a verdict reads is never a default.  The old code took an absent
+# tcp-k goodput as 0 (Aggregation fail), absent packet counts as 0 and an
+# absent placement as "not placed"
+k='(.tests[] | select(.name == "tcp-k") | .result)'
+cut no-goodput 8023ad-placed-quick "del($k.goodput_bps)"
+check no-goodput "$tmp/no-goodput.json" aggregation inconclusive 'tests[tcp-k].result.goodput_bps'
+o='(.tests[] | select(.name == "udp-over") | .result)'
+cut no-sent 8023ad-placed-quick "del($o.streams[1].sent_packets)"
+check no-sent "$tmp/no-sent.json" udp_gap inconclusive \
+	'tests[udp-over].result.streams[1].sent_packets'
+cut no-placed 8023ad-placed-quick 'del(.placement.placed)'
+for q in aggregation udp_gap drivers; do
+	check no-placed "$tmp/no-placed.json" $q inconclusive 'placement.placed'
+done
+cut str-goodput 8023ad-placed-quick "$k.goodput_bps = \"fast\""
+check str-goodput "$tmp/str-goodput.json" aggregation inconclusive 'tests[tcp-k].result.goodput_bps'
+# a search trial without its refused sends was taken as a clean trial
+cut no-refused 8023ad-placed-quick 'del(.udp_search.trials[0].refused)'
+check no-refused "$tmp/no-refused.json" udp_gap inconclusive 'udp_search.trials[0].refused'
 # a JSON null is "unknown", not missing: mixed-drivers' virtio slave has a null duplex
 check mixed-drivers "$data/mixed-drivers-quick.json" drivers fail -
 

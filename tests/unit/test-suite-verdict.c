@@ -542,7 +542,7 @@ static void test_analyze_findings(void **state)
 	struct bc_error err = {0};
 
 	(void)state;
-	assert_int_equal(bc_suite_analyze(doc, &err), 0);
+	assert_int_equal(bc_suite_analyze(doc, NULL, &err), 0);
 	fs = json_object_object_get(doc, "findings");
 	assert_int_equal(json_object_array_length(fs), 3);
 	v = json_object_array_get_idx(fs, 0);
@@ -569,7 +569,7 @@ static void test_analyze_findings(void **state)
 	json_object_put(doc);
 
 	doc = json_tokener_parse("{\"kind\": \"scale\"}");
-	assert_int_equal(bc_suite_analyze(doc, &err), -EINVAL);
+	assert_int_equal(bc_suite_analyze(doc, NULL, &err), -EINVAL);
 	assert_contains(err.msg, "kind is 'scale'");
 	json_object_put(doc);
 }
