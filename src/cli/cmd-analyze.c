@@ -128,7 +128,8 @@ int bc_cmd_analyze(int argc, char **argv)
 
 	bc_attrib_cfg_default(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			if (inet_pton(AF_INET, optarg, cfg.local) == 1) {
@@ -203,11 +204,7 @@ int bc_cmd_analyze(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			fprintf(stderr,
-				"bondcheck analyze: unknown option '%s'; see "
-				"`bondcheck analyze --help`\n",
-				argv[optind - 1]);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("analyze", c, argv, opts);
 		}
 	}
 	if (optind >= argc) {

@@ -218,10 +218,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 					"--from-sos given twice; expected one sosreport%s", "");
 			o->sos = optarg;
 			break;
-		case ':':
-			return usage_error("option '%s' expects a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return bc_cli_opt_error("inspect", c, argv, longopts);
 		}
 	}
 	if (o->quiet && o->verbose)
@@ -367,7 +365,8 @@ static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
 	rc = bc_collect_snapshot(&co, snap, &err);
 	if (rc) {
 		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
-		return BC_EXIT_ENV;
+		/* a folder that is no recording, or a damaged one, is bad input */
+		return o->replay_dir && rc == -EPROTO ? BC_EXIT_DATA : BC_EXIT_ENV;
 	}
 	return 0;
 }

@@ -132,7 +132,8 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 		json_object_object_add(entry, "result", json_object_new_string("error"));
 		json_object_object_add(entry, "error", json_object_new_string(err.msg));
 		json_object_array_add(out_arr, entry);
-		return BC_EXIT_ENV;
+		/* a damaged or foreign file is bad input; a missing or unreadable one not */
+		return r == -EINVAL || r == -EFBIG || r == -EPROTO ? BC_EXIT_DATA : BC_EXIT_ENV;
 	}
 	json_object_object_add(entry, "bond", json_object_new_string(bc_journal_bond(j)));
 	if (o->check) {
@@ -310,7 +311,8 @@ int bc_cmd_restore(int argc, char **argv)
 	double t;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jvqh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jvqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 			file = optarg;
@@ -350,9 +352,8 @@ int bc_cmd_restore(int argc, char **argv)
 			json_object_put(arr);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
 			json_object_put(arr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("restore", c, argv, opts);
 		}
 	}
 	if (o.save) {
