@@ -117,9 +117,11 @@ static void usage(FILE *out)
 		"Exit status:\n"
 		"  0  no error-level finding      1  at least one error-level finding\n"
 		"  2  usage error                 3  environment: no permission, no bond, no\n"
-		"                                    such bond or namespace, a broken recording\n"
+		"                                    such bond or namespace\n"
 		"  4  bad input data: a file that is missing, unreadable, or not\n"
-		"     /proc/net/bonding, ip or sosreport data\n"
+		"     /proc/net/bonding, ip or sosreport data; a --replay folder that is\n"
+		"     no recording, or a damaged one\n"
+		"With -j, exit 2, 3 and 4 also print {\"error\": {...}} on stdout (docs/json.md).\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }
@@ -341,8 +343,9 @@ static int load_ip_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 
 /*
  * The live path (or a --replay of one): bc_collect_snapshot() reads every
- * source; its errors (no bond, unknown bond, no such netns, a broken
- * recording) are environment problems, exit 3.
+ * source; its errors (no bond, unknown bond, no such netns) are environment
+ * problems, exit 3; a --replay folder that is no recording, or a damaged
+ * one (-EPROTO), is bad input, exit 4.
  */
 static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
 {

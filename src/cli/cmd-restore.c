@@ -71,8 +71,9 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 every field matches the journal (or there was nothing to\n"
 		"restore); 1 something could not be restored or did not settle (named, the\n"
-		"journal is kept); 2 usage; 3 environment (unreadable or damaged journal, no\n"
-		"permission, journal of another network namespace).\n",
+		"journal is kept); 2 usage; 3 environment (a missing or unreadable journal, no\n"
+		"permission, journal of another network namespace); 4 a damaged journal or\n"
+		"another file (not JSON, not a journal).\n",
 		BC_JOURNAL_DIR, DEFAULT_TIMEOUT_S);
 }
 
