@@ -72,6 +72,16 @@ run inspect --replay tests/data/recordings/no-bonds bond7
 [ "$RC" -eq 3 ] && grep -q "no bond named 'bond7'; no bonds here in network namespace b. Is the bonding driver loaded" "$T/err" ||
 	fail "inspect bond7 without bonds: '$(cat "$T/err")'"
 ok "inspect NAME where there is no bond: names it, says there are none, the module hint"
+mkdir "$T/journals" && : >"$T/journals/bond1.json"
+BC_JOURNAL_DIR=$T/journals run restore bond9
+grep -q "^bond9: no journal at $T/journals/bond9.json .*; bonds journaled here: bond1\$" "$T/out" ||
+	fail "restore bond9: '$(cat "$T/out")'"
+# sysfs of this host: the list depends on it, the form does not (nothing is sent:
+# the slave is checked before the agent is reached)
+run failover --peer 127.0.0.1 -p 1 --slave bc-no-such0 --allow-changes
+[ "$RC" -eq 3 ] && grep -Eq "^bondcheck failover: --slave bc-no-such0: no such interface; (no bonds here|bonds here: [^ ]+ [(].*[)])\$" "$T/err" ||
+	fail "failover --slave unknown: exit $RC '$(cat "$T/err")'"
+ok "restore BOND and failover --slave NAME list what exists"
 
 # 5. -j: the error object on stdout, the message on stderr too
 run run --frobnicate -j
