@@ -50,7 +50,8 @@ static void usage(FILE *out)
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 no error-level finding, 1 error-level findings (wire-loss,\n"
-		"rx-loss-reassembly), 2 usage, 3 a file cannot be read or is not Ethernet.\n");
+		"rx-loss-reassembly), 2 usage, 3 environment (--plot cannot write), 4 a\n"
+		"capture cannot be read or is not a pcap/pcapng of Ethernet frames.\n");
 }
 
 static int print_json(struct json_object *o)

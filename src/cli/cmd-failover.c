@@ -81,7 +81,8 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 ran (failover-slow is a warning), 1 an error-level finding\n"
 		"(black hole, not recovered), 2 usage, 3 environment or interrupted (the\n"
-		"bond is restored first).\n",
+		"bond is restored first), 4 a --from-json file that cannot be read or is\n"
+		"not a failover document.\n",
 		BC_CTL_PORT);
 }
 

@@ -133,8 +133,11 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 		json_object_object_add(entry, "result", json_object_new_string("error"));
 		json_object_object_add(entry, "error", json_object_new_string(err.msg));
 		json_object_array_add(out_arr, entry);
-		/* a damaged or foreign file is bad input; a missing or unreadable one not */
-		return r == -EINVAL || r == -EFBIG || r == -EPROTO ? BC_EXIT_DATA : BC_EXIT_ENV;
+		/* a missing or unreadable journal is the environment; a damaged or foreign one bad input */
+		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -ENOMEM || r == -EIO ||
+				       r == -ENOTDIR || r == -ELOOP
+			       ? BC_EXIT_ENV
+			       : BC_EXIT_DATA;
 	}
 	json_object_object_add(entry, "bond", json_object_new_string(bc_journal_bond(j)));
 	if (o->check) {

@@ -94,7 +94,8 @@ static void usage(FILE *out)
 		"Exit status: 0 every added link gains or gives no significant gain; 1 a link\n"
 		"makes it worse (scaling-negative) or a comparison had zero-goodput runs; 2 usage\n"
 		"(also a method that does not fit the bond); 3 environment (agent unreachable,\n"
-		"no bond on the route, interrupted).\n",
+		"no bond on the route, interrupted); 4 a --from-json file that cannot be read\n"
+		"or is not a scale document.\n",
 		BC_CTL_PORT);
 }
 

@@ -5,6 +5,7 @@
 # failing command prints {"error": {...}} on stdout.
 set -u
 BC=$1
+export SOURCE_DATE_EPOCH=1764547200 # the same generated_at in the runs compared
 T=$(mktemp -d /tmp/bc-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
