@@ -28,7 +28,7 @@ static struct {
 	char cmd[32];
 	char line[MSG_MAX]; /* the line being written */
 	size_t n_line;
-	char message[MSG_MAX]; /* the first "bondcheck CMD: " line */
+	char message[MSG_MAX];	/* the first "bondcheck CMD: " line */
 	char fallback[MSG_MAX]; /* the first non-empty line */
 	size_t out_bytes;	/* written on stdout */
 	FILE *real_stdout;
@@ -191,9 +191,9 @@ void bc_cli_error_finish(int status)
 	o = bc_cli_error_json(status, cap.message[0] ? cap.message : cap.fallback);
 	if (!o)
 		return;
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_SPACED |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	printf("%s\n",
+	       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							 JSON_C_TO_STRING_NOSLASHESCAPE));
 	fflush(stdout);
 	json_object_put(o);
 }

@@ -50,9 +50,11 @@ int bc_cli_opt_error(const char *cmd, int c, char **argv, const struct option *l
 		o = long_named(arg, longopts, &n);
 		len = (int)strcspn(arg, "=");
 		if (c == ':')
-			fprintf(stderr, "bondcheck %s: option '%.*s' expects a value", cmd, len, arg);
+			fprintf(stderr, "bondcheck %s: option '%.*s' expects a value", cmd, len,
+				arg);
 		else if (o && strchr(arg, '='))
-			fprintf(stderr, "bondcheck %s: option '%.*s' takes no value", cmd, len, arg);
+			fprintf(stderr, "bondcheck %s: option '%.*s' takes no value", cmd, len,
+				arg);
 		else if (n > 1)
 			fprintf(stderr, "bondcheck %s: option '%.*s' is ambiguous", cmd, len, arg);
 		else
@@ -170,11 +172,13 @@ int bc_cli_read_json(const char *cmd, const char *opt, const char *path, struct 
 		fprintf(stderr, "bondcheck %s: %s %s: not a JSON document: it ends early%s\n", cmd,
 			opt, path, len ? " (cut short?)" : " (the file is empty)");
 	} else if (je != json_tokener_success) {
-		fprintf(stderr, "bondcheck %s: %s %s: not a JSON document: %s at line %u\n", cmd, opt,
-			path, json_tokener_error_desc(je), line_of(text, off < len ? off : len));
+		fprintf(stderr, "bondcheck %s: %s %s: not a JSON document: %s at line %u\n", cmd,
+			opt, path, json_tokener_error_desc(je),
+			line_of(text, off < len ? off : len));
 	} else if (!json_object_is_type(*doc, json_type_object)) {
-		fprintf(stderr, "bondcheck %s: %s %s: a JSON %s, not a bondcheck document (an "
-				"object)\n",
+		fprintf(stderr,
+			"bondcheck %s: %s %s: a JSON %s, not a bondcheck document (an "
+			"object)\n",
 			cmd, opt, path, json_type_to_name(json_object_get_type(*doc)));
 	} else {
 		json_tokener_free(tok);

@@ -133,7 +133,7 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 		json_object_object_add(entry, "result", json_object_new_string("error"));
 		json_object_object_add(entry, "error", json_object_new_string(err.msg));
 		json_object_array_add(out_arr, entry);
-		/* a missing or unreadable journal is the environment; a damaged or foreign one bad input */
+		/* missing or unreadable: the environment; damaged or foreign: bad input */
 		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -ENOMEM || r == -EIO ||
 				       r == -ENOTDIR || r == -ELOOP
 			       ? BC_EXIT_ENV
@@ -433,8 +433,8 @@ int bc_cmd_restore(int argc, char **argv)
 				bonds_journaled(here, sizeof(here));
 				if (!o.quiet && !o.json)
 					printf("%s: no journal at %s (already restored, or never "
-					       "journaled here): nothing to restore; bonds journaled "
-					       "here: %s\n",
+					       "journaled here): nothing to restore; bonds "
+					       "journaled here: %s\n",
 					       argv[i], path, here);
 				continue;
 			}

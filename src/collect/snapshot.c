@@ -144,8 +144,9 @@ static int select_bonds(struct bc_snapshot *snap, const struct bc_collect_opts *
 			"/sys/module/bonding` (lsmod needs /proc/modules) and `cat "
 			"/sys/class/net/bonding_masters`; create one with `ip link add bond0 type "
 			"bond`",
-			o->n_bonds ? "no bond named '" : "no bond found", o->n_bonds ? o->bonds[0] : "",
-			o->n_bonds ? "'; no bonds here" : "", in, snap->netns);
+			o->n_bonds ? "no bond named '" : "no bond found",
+			o->n_bonds ? o->bonds[0] : "", o->n_bonds ? "'; no bonds here" : "", in,
+			snap->netns);
 	if (!o->n_bonds)
 		return 0;
 	keep = calloc(o->n_bonds, sizeof(*keep));

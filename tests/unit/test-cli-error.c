@@ -30,7 +30,7 @@ static void test_requested(void **state)
 {
 	(void)state;
 	assert_true(asks("-j", NULL, NULL));
-	assert_true(asks("--peer", "x", "-j"));	      /* after the arguments */
+	assert_true(asks("--peer", "x", "-j"));	       /* after the arguments */
 	assert_true(asks("--frobnicate", "-j", NULL)); /* after a bad option */
 	assert_true(asks("--json", NULL, NULL));
 	assert_true(asks("-qj", NULL, NULL));
