@@ -105,6 +105,17 @@ bool bc_plan_stream_reverse(const struct bc_plan *p, uint32_t i);
 uint32_t bc_plan_max_length(int family);
 
 /*
+ * bc_plan_length_for_mtu() - the largest UDP payload, in bytes, that one
+ * unfragmented datagram carries on a link of @mtu bytes (the IP MTU, as
+ * IFLA_MTU) for IP version @family (4 or 6): @mtu less the IP and UDP
+ * headers (20 + 8 for IPv4, RFC 791 and 768; 40 + 8 for IPv6, RFC 8200),
+ * capped at bc_plan_max_length() since a UDP length field holds at most
+ * 65535 (lo's MTU 65536 would otherwise give 65508 for IPv4), and at least
+ * 32 (the smallest payload a plan takes; an MTU below 60/80 is no IP link).
+ */
+uint32_t bc_plan_length_for_mtu(uint32_t mtu, int family);
+
+/*
  * bc_plan_check() - validate against the protocol's ranges and @lim (NULL:
  * no agent limits).  Returns 0 or -EINVAL with the field, the value and what
  * is allowed in @err (the CLI names the option).

@@ -248,7 +248,11 @@ int bc_fleet_read_doc(struct bc_fleet *f, struct json_object *doc, const char *h
 
 		bc_doc_i64(&r, err, "error", "exit", BC_DOC_OPTIONAL, &code);
 		bc_doc_str(&r, err, "error", "kind", BC_DOC_OPTIONAL, kind, sizeof(kind));
-		bc_doc_str(&r, err, "error", "message", BC_DOC_OPTIONAL, msg, sizeof(msg));
+		/* a long message is cut, not dropped */
+		struct json_object *m = bc_doc_member(&r, err, "error", "message", BC_DOC_OPTIONAL);
+
+		if (m && json_object_is_type(m, json_type_string))
+			snprintf(msg, sizeof(msg), "%s", json_object_get_string(m));
 		h->failed = true;
 		snprintf(h->why, sizeof(h->why), "inspect failed (%s, exit %lld): %s", kind,
 			 (long long)code, msg);

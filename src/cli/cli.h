@@ -3,12 +3,15 @@
 #ifndef BC_CLI_H
 #define BC_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 struct bc_auth_key;
 struct bc_error;
 struct json_object;
+struct option;
 
 /* Exit statuses, one table for every command (docs/bondcheck.8 "EXIT STATUS"). */
 enum {
@@ -29,6 +32,33 @@ enum {
  */
 int bc_cli_exit_status(FILE *out, const char *cmd, struct json_object *verdicts,
 		       struct json_object *findings);
+
+/*
+ * The error object of -j (src/cli/cli-error.c, docs/json.md "Errors"):
+ *   bc_cli_json_requested() - @argv (a command's, argv[0] its name) asks
+ *                       for JSON: --json, or -j alone or among flag letters
+ *                       (-qj), before any "--";
+ *   bc_cli_error_kind() - "usage", "environment" or "input" for exit
+ *                       status 2, 3 or 4, NULL for any other;
+ *   bc_cli_error_json() - {"error": {"exit", "kind", "message"}} for
+ *                       @status, NULL when it is no error status (0, 1);
+ *   bc_cli_error_line() - @line of stderr: when it is the first line of
+ *                       @cmd's ("bondcheck CMD: ...", after any progress
+ *                       line it erases) and @message is still empty, its
+ *                       text after the prefix goes into @message;
+ *   bc_cli_error_capture() - copy stderr from now on (@one_line: the object
+ *                       is printed on one line, for --json-line), keeping @cmd's first
+ *                       line as the message, and count what goes to stdout;
+ *   bc_cli_error_finish() - after the command returned @status: print the
+ *                       error object on stdout when @status is 2, 3 or 4
+ *                       and the command printed nothing there.
+ */
+bool bc_cli_json_requested(int argc, char **argv);
+const char *bc_cli_error_kind(int status);
+struct json_object *bc_cli_error_json(int status, const char *message);
+void bc_cli_error_line(char *message, size_t len, const char *cmd, const char *line);
+void bc_cli_error_capture(const char *cmd, bool one_line);
+void bc_cli_error_finish(int status);
 
 struct bc_command {
 	const char *name;
@@ -63,6 +93,23 @@ int bc_cli_plot_dir(const char *cmd, const char *dir);
  *                       (bc_auth_key_load()); BC_EXIT_OK, BC_EXIT_USAGE for
  *                       a bad key, BC_EXIT_ENV when the file cannot be read.
  */
+/*
+ * bc_cli_opt_error() - getopt_long() of command @cmd returned @c, '?' (an
+ * unknown, ambiguous or valued flag option) or ':' (a missing value; the
+ * optstring starts with ':' and opterr is 0): says so on stderr in one
+ * line, naming the option as given in @argv, with "see `bondcheck CMD
+ * --help`" (no usage dump).  @longopts is the command's table (the
+ * ambiguity check).  Returns BC_EXIT_USAGE.
+ */
+int bc_cli_opt_error(const char *cmd, int c, char **argv, const struct option *longopts);
+/*
+ * bc_cli_read_json() - the JSON document in @path, given to @cmd's option
+ * @opt ("--from-json"), into *@doc (an object; json_object_put() it).
+ * Returns BC_EXIT_OK, or BC_EXIT_DATA with one line on stderr naming the
+ * file: it cannot be opened (the errno's text), is not JSON (json-c's
+ * reason and the line), is cut short or empty, or is not an object.
+ */
+int bc_cli_read_json(const char *cmd, const char *opt, const char *path, struct json_object **doc);
 int bc_cli_bad(const char *cmd, const char *opt, const char *val, const char *allowed);
 int bc_cli_port(const char *cmd, const char *arg, uint16_t *port);
 int bc_cli_auth_key(const char *cmd, const char *path, struct bc_auth_key *key);

@@ -50,7 +50,8 @@ static void usage(FILE *out)
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 no error-level finding, 1 error-level findings (wire-loss,\n"
-		"rx-loss-reassembly), 2 usage, 3 a file cannot be read or is not Ethernet.\n");
+		"rx-loss-reassembly), 2 usage, 3 environment (--plot cannot write), 4 a\n"
+		"capture cannot be read or is not a pcap/pcapng of Ethernet frames.\n");
 }
 
 static int print_json(struct json_object *o)
@@ -128,7 +129,8 @@ int bc_cmd_analyze(int argc, char **argv)
 
 	bc_attrib_cfg_default(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			if (inet_pton(AF_INET, optarg, cfg.local) == 1) {
@@ -203,11 +205,7 @@ int bc_cmd_analyze(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			fprintf(stderr,
-				"bondcheck analyze: unknown option '%s'; see "
-				"`bondcheck analyze --help`\n",
-				argv[optind - 1]);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("analyze", c, argv, opts);
 		}
 	}
 	if (optind >= argc) {

@@ -81,7 +81,8 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 ran (failover-slow is a warning), 1 an error-level finding\n"
 		"(black hole, not recovered), 2 usage, 3 environment or interrupted (the\n"
-		"bond is restored first).\n",
+		"bond is restored first), 4 a --from-json file that cannot be read or is\n"
+		"not a failover document.\n",
 		BC_CTL_PORT);
 }
 
@@ -123,19 +124,16 @@ static int print_doc(struct json_object *doc, bool json)
 	return has_error(doc) ? BC_EXIT_FINDINGS : BC_EXIT_OK;
 }
 
-/* --from-json FILE: the report of a saved document; exit 3 for another kind or no JSON. */
+/* --from-json FILE: the report of a saved document; exit 4 for no JSON or another kind. */
 static int from_json(const char *file, bool json, const char *plot_dir)
 {
-	struct json_object *doc = json_object_from_file(file);
+	struct json_object *doc;
 	struct bc_error err = {0};
 	int rc;
 
-	if (!doc || !json_object_is_type(doc, json_type_object)) {
-		fprintf(stderr, "bondcheck failover: --from-json %s: not a JSON document (%s)\n",
-			file, json_util_get_last_err());
-		json_object_put(doc);
-		return BC_EXIT_DATA;
-	}
+	rc = bc_cli_read_json("failover", "--from-json", file, &doc);
+	if (rc != BC_EXIT_OK)
+		return rc;
 	if (strcmp(bc_json_str(doc, "kind"), "failover")) {
 		fprintf(stderr,
 			"bondcheck failover: --from-json %s: a '%s' document, not 'failover'; "
@@ -194,7 +192,8 @@ int bc_cmd_failover(int argc, char **argv)
 
 	bc_failover_run_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:p:l:46jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:p:l:46jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			cfg.client.peer = optarg;
@@ -288,8 +287,7 @@ int bc_cmd_failover(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("failover", c, argv, opts);
 		}
 	}
 	if (optind < argc) {

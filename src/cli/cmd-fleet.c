@@ -261,7 +261,8 @@ int bc_cmd_fleet(int argc, char **argv)
 	char err[256];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			bc_hostlist_free(&expect);
@@ -281,10 +282,8 @@ int bc_cmd_fleet(int argc, char **argv)
 			bc_hostlist_free(&expect);
 			return BC_EXIT_OK;
 		default:
-			fprintf(stderr, "bondcheck fleet: unknown option '%s'; see `bondcheck fleet "
-					"--help`\n", argv[optind - 1]);
 			bc_hostlist_free(&expect);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("fleet", c, argv, opts);
 		}
 	}
 	if (optind >= argc && isatty(STDIN_FILENO)) {

@@ -124,9 +124,11 @@ static void usage(FILE *out)
 		"Exit status:\n"
 		"  0  no error-level finding      1  at least one error-level finding\n"
 		"  2  usage error                 3  environment: no permission, no bond, no\n"
-		"                                    such bond or namespace, a broken recording\n"
+		"                                    such bond or namespace\n"
 		"  4  bad input data: a file that is missing, unreadable, or not\n"
-		"     /proc/net/bonding, ip or sosreport data\n"
+		"     /proc/net/bonding, ip or sosreport data; a --replay folder that is\n"
+		"     no recording, or a damaged one\n"
+		"With -j, exit 2, 3 and 4 also print {\"error\": {...}} on stdout (docs/json.md).\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }
@@ -239,10 +241,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 					"--from-sos given twice; expected one sosreport%s", "");
 			o->sos = optarg;
 			break;
-		case ':':
-			return usage_error("option '%s' expects a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return bc_cli_opt_error("inspect", c, argv, longopts);
 		}
 	}
 	if (o->quiet && o->verbose)
@@ -364,8 +364,9 @@ static int load_ip_files(const struct inspect_opts *o, struct bc_snapshot *snap)
 
 /*
  * The live path (or a --replay of one): bc_collect_snapshot() reads every
- * source; its errors (no bond, unknown bond, no such netns, a broken
- * recording) are environment problems, exit 3.
+ * source; its errors (no bond, unknown bond, no such netns) are environment
+ * problems, exit 3; a --replay folder that is no recording, or a damaged
+ * one (-EPROTO), is bad input, exit 4.
  */
 static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
@@ -388,7 +389,8 @@ static int run_live(const struct inspect_opts *o, struct bc_snapshot *snap)
 	rc = bc_collect_snapshot(&co, snap, &err);
 	if (rc) {
 		fprintf(stderr, "bondcheck inspect: %s\n", err.msg[0] ? err.msg : strerror(-rc));
-		return BC_EXIT_ENV;
+		/* a folder that is no recording, or a damaged one, is bad input */
+		return o->replay_dir && rc == -EPROTO ? BC_EXIT_DATA : BC_EXIT_ENV;
 	}
 	return 0;
 }

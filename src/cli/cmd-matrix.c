@@ -129,7 +129,8 @@ int bc_cmd_matrix(int argc, char **argv)
 
 	bc_matrix_cfg_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:t:O:ub:P:l:jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:t:O:ub:P:l:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
 			host_list = optarg;
@@ -202,8 +203,7 @@ int bc_cmd_matrix(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("matrix", c, argv, opts);
 		}
 	}
 	if (json && csv && !strcmp(csv, "-")) {

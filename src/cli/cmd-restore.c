@@ -71,8 +71,9 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 every field matches the journal (or there was nothing to\n"
 		"restore); 1 something could not be restored or did not settle (named, the\n"
-		"journal is kept); 2 usage; 3 environment (unreadable or damaged journal, no\n"
-		"permission, journal of another network namespace).\n",
+		"journal is kept); 2 usage; 3 environment (a missing or unreadable journal, no\n"
+		"permission, journal of another network namespace); 4 a damaged journal or\n"
+		"another file (not JSON, not a journal).\n",
 		BC_JOURNAL_DIR, DEFAULT_TIMEOUT_S);
 }
 
@@ -132,7 +133,11 @@ static int one(const char *path, const struct ropts *o, struct json_object *out_
 		json_object_object_add(entry, "result", json_object_new_string("error"));
 		json_object_object_add(entry, "error", json_object_new_string(err.msg));
 		json_object_array_add(out_arr, entry);
-		return BC_EXIT_ENV;
+		/* missing or unreadable: the environment; damaged or foreign: bad input */
+		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -ENOMEM || r == -EIO ||
+				       r == -ENOTDIR || r == -ELOOP
+			       ? BC_EXIT_ENV
+			       : BC_EXIT_DATA;
 	}
 	json_object_object_add(entry, "bond", json_object_new_string(bc_journal_bond(j)));
 	if (o->check) {
@@ -236,25 +241,17 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every journal in the directory whose default path is itself: this netns's. */
-static int all_here(const struct ropts *o, struct json_object *arr)
+/*
+ * The journals in @d (opened on the journal directory @dir, closed here)
+ * whose default path is themselves, i.e. this network namespace's: sorted
+ * paths, *@n of them (free() each and the array).
+ */
+static char **journals_here(DIR *d, const char *dir, size_t *n)
 {
-	const char *dir = journal_dir();
-	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **paths = NULL;
-	size_t n = 0;
-	int worst = BC_EXIT_OK;
 
-	if (!d) {
-		if (errno == ENOENT) {
-			if (!o->quiet && !o->json)
-				printf("no journal in %s: nothing to restore\n", dir);
-			return BC_EXIT_OK;
-		}
-		fprintf(stderr, "bondcheck restore: cannot read %s: %s\n", dir, strerror(errno));
-		return BC_EXIT_ENV;
-	}
+	*n = 0;
 	while ((e = readdir(d))) {
 		char path[PATH_MAX], mine[PATH_MAX], bond[64];
 		size_t len = strlen(e->d_name);
@@ -267,17 +264,62 @@ static int all_here(const struct ropts *o, struct json_object *arr)
 		if (bc_journal_default_path(bond, mine, sizeof(mine), NULL) < 0 ||
 		    strcmp(mine, path))
 			continue; /* another namespace's journal */
-		p = realloc(paths, (n + 1) * sizeof(*p));
+		p = realloc(paths, (*n + 1) * sizeof(*p));
 		if (!p)
 			break;
 		paths = p;
-		paths[n++] = strdup(path);
+		paths[(*n)++] = strdup(path);
 	}
 	closedir(d);
+	if (*n)
+		qsort(paths, *n, sizeof(*paths), cmp_str);
+	return paths;
+}
+
+/* "bond0, bond1" (the bonds journaled here) or "none" into @buf. */
+static void bonds_journaled(char *buf, size_t len)
+{
+	const char *dir = journal_dir();
+	DIR *d = opendir(dir);
+	char **paths;
+	size_t n, used = 0;
+
+	snprintf(buf, len, "none");
+	if (!d)
+		return;
+	paths = journals_here(d, dir, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *base = paths[i] ? strrchr(paths[i], '/') : NULL;
+
+		if (base && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "",
+						 (int)strcspn(base + 1, "@."), base + 1);
+		free(paths[i]);
+	}
+	free(paths);
+}
+
+/* Every journal in the directory whose default path is itself: this netns's. */
+static int all_here(const struct ropts *o, struct json_object *arr)
+{
+	const char *dir = journal_dir();
+	DIR *d = opendir(dir);
+	char **paths;
+	size_t n = 0;
+	int worst = BC_EXIT_OK;
+
+	if (!d) {
+		if (errno == ENOENT) {
+			if (!o->quiet && !o->json)
+				printf("no journal in %s: nothing to restore\n", dir);
+			return BC_EXIT_OK;
+		}
+		fprintf(stderr, "bondcheck restore: cannot read %s: %s\n", dir, strerror(errno));
+		return BC_EXIT_ENV;
+	}
+	paths = journals_here(d, dir, &n);
 	if (n == 0 && !o->quiet && !o->json)
 		printf("no journal for this network namespace in %s: nothing to restore\n", dir);
-	if (n)
-		qsort(paths, n, sizeof(*paths), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		int s = paths[i] ? one(paths[i], o, arr) : BC_EXIT_ENV;
 
@@ -310,7 +352,8 @@ int bc_cmd_restore(int argc, char **argv)
 	double t;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jvqh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jvqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 			file = optarg;
@@ -350,9 +393,8 @@ int bc_cmd_restore(int argc, char **argv)
 			json_object_put(arr);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
 			json_object_put(arr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("restore", c, argv, opts);
 		}
 	}
 	if (o.save) {
@@ -386,10 +428,14 @@ int bc_cmd_restore(int argc, char **argv)
 				continue;
 			}
 			if (access(path, F_OK) < 0 && errno == ENOENT) {
+				char here[256];
+
+				bonds_journaled(here, sizeof(here));
 				if (!o.quiet && !o.json)
 					printf("%s: no journal at %s (already restored, or never "
-					       "journaled here): nothing to restore\n",
-					       argv[i], path);
+					       "journaled here): nothing to restore; bonds "
+					       "journaled here: %s\n",
+					       argv[i], path, here);
 				continue;
 			}
 			s = one(path, &o, arr);

@@ -121,15 +121,12 @@ static int json_render(FILE *f, struct json_object *doc)
 /* The document from a saved file, analysed again. */
 static struct json_object *load(const char *path)
 {
-	struct json_object *doc = json_object_from_file(path);
+	struct json_object *doc;
 	struct bc_error err = {0};
 	struct bc_suite_verdicts vs;
 
-	if (!doc) {
-		fprintf(stderr, "bondcheck run: --from-json %s: cannot read it as JSON (%s)\n",
-			path, json_util_get_last_err() ? json_util_get_last_err() : "?");
+	if (bc_cli_read_json("run", "--from-json", path, &doc) != BC_EXIT_OK)
 		return NULL;
-	}
 	if (bc_suite_analyze(doc, &vs, &err) < 0) {
 		fprintf(stderr, "bondcheck run: --from-json %s: %s\n", path, err.msg);
 		json_object_put(doc);

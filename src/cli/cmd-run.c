@@ -230,7 +230,8 @@ int bc_cmd_run(int argc, char **argv)
 
 	bc_client_cfg_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:p:uP:Rb:l:t:O:i:46jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:p:uP:Rb:l:t:O:i:46jh", opts, NULL)) != -1) {
 		if (!single && c > 0 && c < 256 && strchr(SINGLE_SHORT, c))
 			single = single_name(c);
 		switch (c) {
@@ -399,8 +400,7 @@ int bc_cmd_run(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("run", c, argv, opts);
 		}
 	}
 	if (optind < argc) {

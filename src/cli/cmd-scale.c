@@ -94,7 +94,8 @@ static void usage(FILE *out)
 		"Exit status: 0 every added link gains or gives no significant gain; 1 a link\n"
 		"makes it worse (scaling-negative) or a comparison had zero-goodput runs; 2 usage\n"
 		"(also a method that does not fit the bond); 3 environment (agent unreachable,\n"
-		"no bond on the route, interrupted).\n",
+		"no bond on the route, interrupted); 4 a --from-json file that cannot be read\n"
+		"or is not a scale document.\n",
 		BC_CTL_PORT);
 }
 
@@ -211,16 +212,13 @@ static int emit(struct json_object *doc, const struct outputs *o)
 
 static int from_json(const char *path, double margin, const struct outputs *o)
 {
-	struct json_object *doc = json_object_from_file(path);
+	struct json_object *doc;
 	struct bc_error err = {0};
 	int rc;
 
-	if (!doc) {
-		fprintf(stderr, "bondcheck scale: --from-json %s: cannot read it as JSON: %s\n",
-			path,
-			json_util_get_last_err() ? json_util_get_last_err() : "unknown error");
-		return BC_EXIT_DATA;
-	}
+	rc = bc_cli_read_json("scale", "--from-json", path, &doc);
+	if (rc != BC_EXIT_OK)
+		return rc;
 	if (strcmp(bc_json_str(doc, "kind"), "scale")) {
 		fprintf(stderr,
 			"bondcheck scale: --from-json %s: expected a scale document (\"kind\": "
@@ -303,7 +301,8 @@ int bc_cmd_scale(int argc, char **argv)
 
 	bc_scale_cfg_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:p:ut:O:b:l:46jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:p:ut:O:b:l:46jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			cfg.client.peer = optarg;
@@ -443,8 +442,7 @@ int bc_cmd_scale(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("scale", c, argv, opts);
 		}
 	}
 	if (optind < argc) {

@@ -145,7 +145,8 @@ int bc_cmd_serve(int argc, char **argv)
 
 	bc_agent_cfg_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "B:p:qh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":B:p:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			cfg.bind_addr = optarg;
@@ -227,8 +228,7 @@ int bc_cmd_serve(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("serve", c, argv, opts);
 		}
 	}
 	if (optind < argc) {

@@ -124,7 +124,8 @@ int bc_cmd_sweep(int argc, char **argv)
 
 	bc_sweep_cfg_defaults(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:uP:b:l:t:O:jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:uP:b:l:t:O:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			cfg.client.peer = optarg;
@@ -223,8 +224,7 @@ int bc_cmd_sweep(int argc, char **argv)
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
-			usage(stderr);
-			return BC_EXIT_USAGE;
+			return bc_cli_opt_error("sweep", c, argv, opts);
 		}
 	}
 	if (json && csv && !strcmp(csv, "-")) {

@@ -3,6 +3,7 @@
  * bondcheck: validate Linux bonds with measurements.
  * Dispatches to the subcommands that exist; each parses its own options.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,8 +45,11 @@ static void usage(FILE *out)
 	fprintf(out,
 		"\n"
 		"Run `bondcheck COMMAND --help` for a command's options.\n"
-		"Exit status: 0 ok, 1 error-level findings, 2 usage error, 3 environment\n"
-		"problem (no permission, no such bond, no bonding driver).\n");
+		"Exit status: 0 ok, 1 a verdict failed or an error-level finding stands,\n"
+		"2 usage error, 3 environment problem (no permission, no such bond, no\n"
+		"bonding driver, peer unreachable), 4 bad input data (an unreadable or\n"
+		"malformed file).  With -j, a failing command also prints\n"
+		"{\"error\": {\"exit\": N, \"kind\": ..., \"message\": ...}} on stdout (docs/json.md).\n");
 }
 
 int main(int argc, char **argv)
@@ -62,9 +66,24 @@ int main(int argc, char **argv)
 		printf("bondcheck %s\n", BC_VERSION);
 		return BC_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		bool json = bc_cli_json_requested(argc - 1, argv + 1);
+		int status;
+
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (json) {
+			bool one_line = false;
+
+			for (int a = 2; a < argc && strcmp(argv[a], "--"); a++)
+				one_line = one_line || !strcmp(argv[a], "--json-line");
+			bc_cli_error_capture(commands[i].name, one_line);
+		}
+		status = commands[i].run(argc - 1, argv + 1);
+		if (json)
+			bc_cli_error_finish(status);
+		return status;
+	}
 	fprintf(stderr, "bondcheck: unknown command '%s'; expected one of:", argv[1]);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(stderr, " %s", commands[i].name);

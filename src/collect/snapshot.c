@@ -140,12 +140,13 @@ static int select_bonds(struct bc_snapshot *snap, const struct bc_collect_opts *
 	if (!snap->n_bonds)
 		return bc_error_set(
 			err, -ENODEV,
-			"no bond found%s%s%s%s%s. Is the bonding driver loaded? Check with `ls "
+			"%s%s%s%s%s. Is the bonding driver loaded? Check with `ls "
 			"/sys/module/bonding` (lsmod needs /proc/modules) and `cat "
 			"/sys/class/net/bonding_masters`; create one with `ip link add bond0 type "
 			"bond`",
-			in, snap->netns, o->n_bonds ? " (so none named '" : "",
-			o->n_bonds ? o->bonds[0] : "", o->n_bonds ? "')" : "");
+			o->n_bonds ? "no bond named '" : "no bond found",
+			o->n_bonds ? o->bonds[0] : "", o->n_bonds ? "'; no bonds here" : "", in,
+			snap->netns);
 	if (!o->n_bonds)
 		return 0;
 	keep = calloc(o->n_bonds, sizeof(*keep));

@@ -192,7 +192,8 @@ int store_open(struct store *st, struct bc_error *err)
 	rc = fetch_file(path, &b, NULL);
 	if (rc || !b.data || strcmp(b.data, FORMAT_MARKER)) {
 		bc_buf_free(&b);
-		return bc_error_set(err, rc ? rc : -EPROTO,
+		/* -EPROTO: the folder is readable but no recording (bad input) */
+		return bc_error_set(err, rc == -EACCES || rc == -EPERM ? rc : -EPROTO,
 				    "%s is not a bondcheck recording: expected %s saying '%.*s' "
 				    "(made by `bondcheck inspect --record DIR`)",
 				    st->dir, path, (int)strlen(FORMAT_MARKER) - 1, FORMAT_MARKER);

@@ -51,6 +51,16 @@ uint32_t bc_plan_max_length(int family)
 	return family == 6 ? 65527 : 65507;
 }
 
+uint32_t bc_plan_length_for_mtu(uint32_t mtu, int family)
+{
+	uint32_t hdr = family == 6 ? 48 : 28;
+	uint32_t len = mtu > hdr ? mtu - hdr : 0;
+
+	if (len > bc_plan_max_length(family))
+		len = bc_plan_max_length(family);
+	return len < 32 ? 32 : len;
+}
+
 int bc_plan_check(const struct bc_plan *p, const struct bc_plan_limits *lim, struct bc_error *err)
 {
 	uint32_t total = bc_plan_all_streams(p);

@@ -59,10 +59,55 @@ static void progress(const struct fo_setup *s, const char *fmt, ...)
 	s->c->progress(s->c->ctx, buf);
 }
 
+/*
+ * The bonds of this namespace and their slaves, from sysfs
+ * (/sys/class/net/bonding_masters, /sys/class/net/<bond>/bonding/slaves),
+ * into @buf: "bonds here: bond0 (eth0, eth1), bond1 (eth2)", or "no bonds
+ * here" (also when the bonding driver is not loaded).
+ */
+static void bonds_here(char *buf, size_t len)
+{
+	char masters[512] = "", path[128], slaves[256];
+	size_t used = 0;
+	FILE *f = fopen("/sys/class/net/bonding_masters", "re");
+	char *save = NULL;
+
+	snprintf(buf, len, "no bonds here");
+	if (!f)
+		return;
+	if (!fgets(masters, sizeof(masters), f))
+		masters[0] = '\0';
+	fclose(f);
+	for (char *b = strtok_r(masters, " \n", &save); b && used < len;
+	     b = strtok_r(NULL, " \n", &save)) {
+		char *nl;
+
+		if (!bc_ifname_valid(b))
+			continue;
+		slaves[0] = '\0';
+		snprintf(path, sizeof(path), "/sys/class/net/%s/bonding/slaves", b);
+		f = fopen(path, "re");
+		if (f) {
+			if (!fgets(slaves, sizeof(slaves), f))
+				slaves[0] = '\0';
+			fclose(f);
+		}
+		nl = strchr(slaves, '\n');
+		if (nl)
+			*nl = '\0';
+		for (char *p = slaves; *p; p++)
+			if (*p == ' ')
+				*p = ',';
+		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s)",
+					 used ? ", " : "bonds here: ", b,
+					 slaves[0] ? slaves : "no slaves");
+	}
+}
+
 /* The bond @slave belongs to (its sysfs master link), and the bond's configuration. */
 static int find_bond(struct fo_setup *s, struct bc_error *err)
 {
-	char path[128], target[PATH_MAX];
+	char path[128], target[PATH_MAX], here[256];
 	struct bc_snapshot snap = {0};
 	const struct bc_bond *b;
 	const struct bc_slave *sl = NULL;
@@ -70,12 +115,18 @@ static int find_bond(struct fo_setup *s, struct bc_error *err)
 	int r;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s", s->slave);
-	if (access(path, F_OK))
-		return bc_error_set(err, -ENODEV, "--slave %s: no such interface", s->slave);
+	if (access(path, F_OK)) {
+		bonds_here(here, sizeof(here));
+		return bc_error_set(err, -ENODEV, "--slave %s: no such interface; %s", s->slave,
+				    here);
+	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/master", s->slave);
 	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return bc_error_set(err, -ENODEV, "--slave %s is not enslaved to a bond", s->slave);
+	if (n < 0) {
+		bonds_here(here, sizeof(here));
+		return bc_error_set(err, -ENODEV, "--slave %s is not enslaved to a bond; %s",
+				    s->slave, here);
+	}
 	target[n] = 0;
 	snprintf(s->bond, sizeof(s->bond), "%s",
 		 strrchr(target, '/') ? strrchr(target, '/') + 1 : target);

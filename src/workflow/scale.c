@@ -789,8 +789,8 @@ int bc_scale_run(const struct bc_scale_cfg *c, struct json_object **out, struct 
 	}
 	s->udp_length = c->client.plan.length;
 	if (!s->udp_length)
-		s->udp_length = (s->e.dev.mtu ? s->e.dev.mtu : 1500) -
-				(s->local.ss_family == AF_INET6 ? 48 : 28);
+		s->udp_length = bc_plan_length_for_mtu(s->e.dev.mtu ? s->e.dev.mtu : 1500,
+						       s->local.ss_family == AF_INET6 ? 6 : 4);
 	r = bc_scale_links_prepare(s, err);
 	if (r < 0)
 		goto out;

@@ -500,7 +500,7 @@ int bc_suite_run(const struct bc_suite_cfg *c, struct json_object **out, struct 
 	plan_flows(&s, &snap, &local, &peer, &k, &place_k);
 	bc_snapshot_free(&snap);
 	mtu = (uint32_t)bc_json_i64(get(get(s.doc, "egress"), "client"), "mtu", 1500);
-	udp_len = mtu - (local.ss_family == AF_INET6 ? 48 : 28);
+	udp_len = bc_plan_length_for_mtu(mtu, local.ss_family == AF_INET6 ? 6 : 4);
 	o = get(s.doc, "options");
 	json_object_object_add(o, "udp_length", json_object_new_int((int)udp_len));
 	json_object_object_add(o, "ip_version",

@@ -60,7 +60,7 @@ static int apply(const struct bc_sweep_cfg *c, double v, struct bc_client_cfg *c
 	case BC_SWEEP_MTU:
 		/* UDP without -l: the largest unfragmented payload at this MTU */
 		if (cc->plan.proto == BC_L4_UDP && !c->length_given)
-			cc->plan.length = (uint32_t)v - (cc->plan.family == 6 ? 48 : 28);
+			cc->plan.length = bc_plan_length_for_mtu((uint32_t)v, cc->plan.family);
 		break;
 	}
 	return bc_plan_check(&cc->plan, NULL, err);

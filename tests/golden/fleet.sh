@@ -23,7 +23,8 @@ fails=0
 # node01 and node05 replay one recording: the same LACP actor system MAC on
 # two hosts (cloned VMs), which fleet must report; node03 has two slaves
 # where the others have three, node04 another driver and speed, node06 a
-# balance-rr bond0 among 802.3ad ones, node07 no bond (inspect exits 3).
+# balance-rr bond0 among 802.3ad ones, node07 no bond (inspect exits 3 and
+# prints its {"error": ...} object on one line: a failed host), node08 nothing.
 hosts="node01:mode-802.3ad node02:802.3ad-nonroot node03:lacp-no-partner node04:lacp-split
 node05:mode-802.3ad node06:mixed-drivers node07:no-bonds"
 for hr in $hosts; do
@@ -54,9 +55,8 @@ compare pdsh.json
 
 # one file per host (an Ansible fetch): the same findings and hosts
 mkdir "$tmp/dir"
-# (node07's inspect wrote nothing: in a folder that is an empty file, a failed
-# host; in pdsh output no line, a missing one: it is left out of both here)
-for h in node01 node02 node03 node04 node05 node06; do cp "$tmp/$h.json" "$tmp/dir/"; done
+# (node07's inspect -j --json-line printed its error object: a failed host both ways)
+for h in node01 node02 node03 node04 node05 node06 node07; do cp "$tmp/$h.json" "$tmp/dir/"; done
 "$bc" fleet --expect 'node[01-08]' -j "$tmp/dir" >"$tmp/dir.json"
 a=$(jq -c '[.findings, [.hosts[] | del(.origin)]]' "$tmp/dir.json")
 b=$(jq -c '[.findings, [.hosts[] | del(.origin)]]' "$tmp/pdsh.json")

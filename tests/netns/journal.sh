@@ -130,13 +130,14 @@ case_sigkill() {
 	check "the journal is removed" [ ! -e "$(JPATH)" ]
 }
 
-# write_bad NAME CONTENT: a hostile journal; restore must refuse it (exit 3) naming the problem.
+# write_bad NAME CONTENT: a hostile journal; restore must refuse it (exit 4, bad
+# input data) naming the problem.
 bad_journal() {
 	local name=$1 want=$2 f="$WORK/bad-$1.json"
 	cat >"$f"
 	bcr --journal "$f" >"$WORK/out" 2>"$WORK/err"
 	RC=$?
-	check "$name: exit 3 ($RC)" [ "$RC" -eq 3 ]
+	check "$name: exit 4 ($RC)" [ "$RC" -eq 4 ]
 	grep -q -- "$want" "$WORK/err" || fail "$name: message lacks '$want': $(cat "$WORK/err")"
 	check "$name: nothing changed" cmp -s "$WORK/changed" <(state)
 	check "$name: the file is kept" [ -e "$f" ]

@@ -2,7 +2,7 @@
 # netns tests of the run suite (bondcheck run --peer HOST without single-test
 # options): suite.sh CASE, with BC=<path to bondcheck>.  No bonding driver
 # here: the veth c0 is the client's one "link"; the testbed runs it on bonds.
-# Cases: quick peer-lost usage
+# Cases: quick peer-lost usage loopback
 . "$(dirname "$0")/lib.sh"
 
 case_quick() {
@@ -100,6 +100,30 @@ case_peer_lost() {
 	check "stderr says the suite stopped" grep -q "the suite stopped" "$WORK/err"
 }
 
+# Issue 15: the suite over loopback (lo's MTU 65536) ran into "--length 65508
+# exceeds IPv4's UDP maximum 65507", a length derived from the MTU, and
+# exited 3.  Agent and client in one namespace, over its lo.
+case_loopback() {
+	ip netns add "$C" || fail "cannot create namespace"
+	ip -n "$C" link set lo up
+	ip netns exec "$C" "$BC" serve --bind 127.0.0.1 2>"$WORK/agent.log" &
+	AGENT_PID=$!
+	for _ in $(seq 50); do
+		ip netns exec "$C" ss -ltn 2>/dev/null | grep -q ":5301 " && break
+		sleep 0.1
+	done
+	client --peer 127.0.0.1 --quick --json-file "$WORK/suite.json"
+	cp "$WORK/out" "$WORK/text"
+	cp "$WORK/suite.json" "$WORK/out"
+	note "exit $RC; $(head -c 300 "$WORK/err")"
+	check "the suite over loopback exits 0 or 1, not 3" [ "$RC" -le 1 ]
+	check "no derived length refused" bash -c "! grep -q 'exceeds IPv4' '$WORK/err'"
+	check "complete: every test ran, the probe too" \
+		[ "$(j '[.incomplete, .tests[-1].name] | map(tostring) | join(" ")')" = "false udp-over" ]
+	check "lo's MTU 65536 gives the IPv4 UDP maximum, 65507 bytes" \
+		[ "$(j '[.egress.client.mtu, .options.udp_length] | map(tostring) | join(" ")')" = "65536 65507" ]
+}
+
 case_usage() {
 	topo 20mbit
 	client --peer 10.77.2.1 --quick -u
@@ -120,7 +144,11 @@ case_usage() {
 	client --quick
 	check "the suite without --peer: exit 2" bash -c "[ $RC -eq 2 ] && grep -q -- '--peer HOST is required' '$WORK/err'"
 	client --from-json /nonexistent.json
-	check "--from-json of a missing file: exit 4 (bad input)" bash -c "[ $RC -eq 4 ] && grep -q 'cannot read it as JSON' '$WORK/err'"
+	check "--from-json of a missing file: exit 4 (bad input), one line" \
+		bash -c "[ $RC -eq 4 ] && grep -qx 'bondcheck run: --from-json /nonexistent.json: cannot open it: No such file or directory' '$WORK/err'"
+	client --from-json /nonexistent.json -j
+	check "-j: the input error on stdout too" \
+		[ "$(j '.error | [.exit, .kind] | map(tostring) | join(" ")')" = "4 input" ]
 	echo '{"kind": "scale"}' >"$WORK/scale.json"
 	client --from-json "$WORK/scale.json"
 	check "--from-json of another document: exit 4 naming its kind" \
@@ -128,6 +156,9 @@ case_usage() {
 	client --peer 10.77.2.1 --quick
 	check "no agent: exit 3, unreachable" bash -c "[ $RC -eq 3 ] && grep -q unreachable '$WORK/err'"
 	check "no agent: no report on stdout" [ ! -s "$WORK/out" ]
+	client --peer 10.77.2.1 --quick -j
+	check "no agent, -j: the environment error on stdout, with the message" \
+		[ "$(j '.error | [.exit, .kind, (.message | test("unreachable"))] | map(tostring) | join(" ")')" = "3 environment true" ]
 	client --peer 10.77.2.1 -j --csv -
 	check "-j with --csv -: exit 2" [ "$RC" -eq 2 ]
 	ip netns exec "$C" "$BC" run --help | grep -q "Any single-test option" ||

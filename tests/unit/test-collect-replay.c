@@ -443,7 +443,7 @@ static void t_errors(void **state)
 	assert_non_null(strstr(err.msg, "the bonds here are: bond0"));
 	teardown(NULL);
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(replay("no-such-recording", NULL, &err), -ENOENT);
+	assert_int_equal(replay("no-such-recording", NULL, &err), -EPROTO);
 	assert_non_null(strstr(err.msg, "not a bondcheck recording"));
 }
 

@@ -185,6 +185,30 @@ static void test_bad_json(void **state)
 	assert_int_equal(bc_plan_from_json(NULL, NULL, &p, NULL), -EINVAL);
 }
 
+/* A datagram length derived from an MTU fits the UDP length field (issue 15:
+ * lo's MTU 65536 gave 65508 for IPv4, which the client then refused). */
+static void test_length_for_mtu(void **state)
+{
+	struct bc_plan p;
+
+	(void)state;
+	assert_int_equal(bc_plan_length_for_mtu(1500, 4), 1472);
+	assert_int_equal(bc_plan_length_for_mtu(1500, 6), 1452);
+	assert_int_equal(bc_plan_length_for_mtu(9000, 4), 8972);
+	assert_int_equal(bc_plan_length_for_mtu(65536, 4), 65507);
+	assert_int_equal(bc_plan_length_for_mtu(65536, 6), 65488);
+	assert_int_equal(bc_plan_length_for_mtu(65535, 4), 65507);
+	assert_int_equal(bc_plan_length_for_mtu(65535, 6), 65487);
+	assert_int_equal(bc_plan_length_for_mtu(0, 4), 32);
+	assert_int_equal(bc_plan_length_for_mtu(20, 6), 32);
+	/* and the plan takes it */
+	bc_plan_defaults(&p);
+	p.proto = BC_L4_UDP;
+	p.family = 4;
+	p.length = bc_plan_length_for_mtu(65536, 4);
+	assert_int_equal(bc_plan_check(&p, NULL, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_bad_json),
 		cmocka_unit_test(test_tcp_alongside),
+		cmocka_unit_test(test_length_for_mtu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
