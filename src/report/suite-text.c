@@ -117,7 +117,7 @@ static void bond_end(FILE *out, struct json_object *doc, const char *end)
 			fprintf(out, ", active %s", bc_json_str(b, "active_slave"));
 		if (bc_json_str(e, "kernel_release")[0])
 			fprintf(out, ", kernel %s", bc_json_str(e, "kernel_release"));
-		fprintf(out, "; findings: %lld error, %lld warning, %lld info\n",
+		fprintf(out, "; inspect findings: %lld error, %lld warning, %lld info\n",
 			bc_json_i64(fc, "error", 0), bc_json_i64(fc, "warning", 0),
 			bc_json_i64(fc, "info", 0));
 	}
@@ -167,10 +167,15 @@ static void summary(FILE *out, struct json_object *doc)
 	wrap(out, "  ", "    ", line);
 }
 
+/* the last sentence of a search note up to 0.1.0: a definition, no value */
+#define LEGACY_RESOLUTION " Resolution: the last drop-free and the lowest dropping rate."
+
 static void tests(FILE *out, struct json_object *doc)
 {
 	struct json_object *ts = get(doc, "tests"), *us = get(doc, "udp_search");
-	char line[600];
+	const char *note;
+	char line[700];
+	size_t nl;
 
 	fprintf(out, "\nTests\n  %-12s %-10s %-8s %-9s %14s %14s  %s\n", "test", "role", "proto",
 		"flows", "offered", "goodput", "detail");
@@ -221,10 +226,17 @@ static void tests(FILE *out, struct json_object *doc)
 	}
 	if (!us)
 		return;
+	/* documents of 0.1.0 and before end the note with the resolution's definition
+	 * but no value: the value, when there is one, is printed with it */
+	note = bc_json_str(us, "note");
+	nl = strlen(note);
+	if (nl >= strlen(LEGACY_RESOLUTION) &&
+	    !strcmp(note + nl - strlen(LEGACY_RESOLUTION), LEGACY_RESOLUTION))
+		nl -= strlen(LEGACY_RESOLUTION);
 	snprintf(line, sizeof(line),
 		 "UDP search (%zu trial%s of %g s, %lld-byte datagrams, first at %s%s): no-drop "
 		 "rate "
-		 "%s%s%s; <= 0.5 %% loss up to %s. %s",
+		 "%s%s%s%s; <= 0.5 %% loss up to %s. %.*s",
 		 bc_json_len(get(us, "trials")), bc_json_len(get(us, "trials")) == 1 ? "" : "s",
 		 bc_json_dbl(us, "trial_s", 0), bc_json_i64(us, "length", 0),
 		 rate_of(us, "start_bps"),
@@ -234,8 +246,11 @@ static void tests(FILE *out, struct json_object *doc)
 							    : "not found",
 		 get(us, "resolution_bps") ? ", resolution " : "",
 		 get(us, "resolution_bps") ? rate_of(us, "resolution_bps") : "",
+		 get(us, "resolution_bps")
+			 ? " (the step from the last drop-free to the lowest dropping rate)"
+			 : "",
 		 bc_json_dbl(us, "pdr_rate_bps", 0) > 0 ? rate_of(us, "pdr_rate_bps") : "-",
-		 bc_json_str(us, "note"));
+		 (int)nl, note);
 	wrap(out, "  ", "    ", line);
 }
 
@@ -361,12 +376,56 @@ static bool same_finding(struct json_object *a, struct json_object *b)
 		       json_object_to_json_string(get(b, "evidence")));
 }
 
+/*
+ * The Findings heading: how many lines follow (a finding both ends made
+ * alike is one line), and how many each end made, so that the heading, the
+ * lines below it and the per-end counts agree: "Findings (6 listed: 5 alike
+ * on both ends, 1 on the agent alone; client 5, agent 6)".
+ */
+static void findings_head(FILE *out, struct json_object *fs)
+{
+	size_t listed = 0, both = 0, client = 0, agent = 0, other = 0;
+
+	for (size_t i = 0; i < bc_json_len(fs); i++) {
+		struct json_object *f = json_object_array_get_idx(fs, i);
+		bool dup = false, twin = false;
+
+		if (!strcmp(bc_json_str(f, "end"), "client"))
+			client++;
+		else if (!strcmp(bc_json_str(f, "end"), "agent"))
+			agent++;
+		else
+			other++;
+		for (size_t k = 0; k < bc_json_len(fs) && !dup; k++)
+			if (k != i && same_finding(f, json_object_array_get_idx(fs, k))) {
+				dup = k < i;
+				twin = true;
+			}
+		if (dup)
+			continue;
+		listed++;
+		both += twin;
+	}
+	if (!listed) {
+		fprintf(out, "\nFindings (none)\n");
+		return;
+	}
+	fprintf(out, "\nFindings (%zu listed", listed);
+	if (both)
+		fprintf(out, ": %zu alike on both ends, %zu on one end alone", both,
+			listed - both);
+	fprintf(out, "; client %zu, agent %zu", client, agent);
+	if (other)
+		fprintf(out, ", elsewhere %zu", other);
+	fprintf(out, ")\n");
+}
+
 static void findings(FILE *out, struct json_object *doc)
 {
 	struct json_object *fs = get(doc, "findings");
 	static const char *const sev[] = {"error", "warning", "info"};
 
-	fprintf(out, "\nFindings (%zu)\n", bc_json_len(fs));
+	findings_head(out, fs);
 	for (int s = 0; s < 3; s++) {
 		for (size_t i = 0; i < bc_json_len(fs); i++) {
 			struct json_object *f = json_object_array_get_idx(fs, i),
