@@ -254,6 +254,42 @@ static void tests(FILE *out, struct json_object *doc)
 	wrap(out, "  ", "    ", line);
 }
 
+/* Same test and end: rows whose shares split one total. */
+static bool same_group(struct json_object *a, struct json_object *b)
+{
+	return !strcmp(bc_json_str(a, "test"), bc_json_str(b, "test")) &&
+	       !strcmp(bc_json_str(a, "end"), bc_json_str(b, "end"));
+}
+
+/*
+ * Row @i's share as "34 %", rounded with the other rows of its test and end
+ * by largest remainder (bc_percent_round()), so that the shares shown for
+ * one test and end add up to 100 %, as the shares do; "-" without one.
+ */
+static void share_of(struct json_object *ls, size_t i, char *buf, size_t len)
+{
+	struct json_object *l = json_object_array_get_idx(ls, i);
+	double sh[64];
+	int pct[64];
+	unsigned n = 0, me = 0;
+
+	if (!get(l, "share")) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (size_t k = 0; k < bc_json_len(ls) && n < 64; k++) {
+		struct json_object *o = json_object_array_get_idx(ls, k);
+
+		if (!same_group(l, o) || !get(o, "share"))
+			continue;
+		if (k == i)
+			me = n;
+		sh[n++] = bc_json_dbl(o, "share", 0);
+	}
+	bc_percent_round(sh, n, pct);
+	snprintf(buf, len, "%d %%", pct[me]);
+}
+
 static void links(FILE *out, struct json_object *doc)
 {
 	struct json_object *ls = get(doc, "links");
@@ -268,11 +304,13 @@ static void links(FILE *out, struct json_object *doc)
 		"lost");
 	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
+		char share[16];
 
+		share_of(ls, i, share, sizeof(share));
 		fprintf(out, "  %-9s %-6s %-8s %-11s %13s %13s %6s %8s %6s %6s %6s\n",
 			bc_json_str(l, "test"), bc_json_str(l, "end"), bc_json_str(l, "name"),
 			bc_json_str(l, "driver")[0] ? bc_json_str(l, "driver") : "-",
-			rate_of(l, "ceiling_bps"), rate_of(l, "goodput_bps"), pct_of(l, "share"),
+			rate_of(l, "ceiling_bps"), rate_of(l, "goodput_bps"), share,
 			pct_of(l, "efficiency"), int_of(l, "retransmits"), int_of(l, "drops"),
 			int_of(l, "lost"));
 	}

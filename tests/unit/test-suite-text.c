@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The suite's text report on constructed documents: the numbers of one
+ * screen agree with each other (issue 15 item 3).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bondcheck/suite-report.h"
+
+static char *render(const char *json)
+{
+	struct json_object *o = json_tokener_parse(json);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(o);
+	bc_suite_report_text(f, o);
+	fclose(f);
+	json_object_put(o);
+	return buf;
+}
+
+/* @s holds @want; prints the report when not */
+static void has(const char *s, const char *want)
+{
+	if (!strstr(s, want))
+		fprintf(stderr, "wanted '%s' in:\n%s\n", want, s);
+	assert_non_null(strstr(s, want));
+}
+
+static void hasnt(const char *s, const char *want)
+{
+	if (strstr(s, want))
+		fprintf(stderr, "did not want '%s' in:\n%s\n", want, s);
+	assert_null(strstr(s, want));
+}
+
+/* shares of one test and end shown add up to 100 %: 34+34+33 was 101 */
+static void test_shares_add_up(void **state)
+{
+	char *got = render("{\"links\":["
+			   "{\"test\":\"tcp-k\",\"end\":\"client\",\"name\":\"eth0\",\"share\":0.336},"
+			   "{\"test\":\"tcp-k\",\"end\":\"client\",\"name\":\"eth1\",\"share\":0.336},"
+			   "{\"test\":\"tcp-k\",\"end\":\"client\",\"name\":\"eth2\",\"share\":0.328},"
+			   "{\"test\":\"tcp-k\",\"end\":\"agent\",\"name\":\"eth0\",\"share\":1}]}");
+	(void)state;
+	has(got, "eth0     -                       -             -   34 %");
+	has(got, "eth1     -                       -             -   33 %");
+	has(got, "eth2     -                       -             -   33 %");
+	has(got, "agent  eth0     -                       -             -  100 %");
+	free(got);
+}
+
+/* a recorded note's dangling "Resolution: ..." goes; a resolution has its value */
+static void test_resolution_has_a_value(void **state)
+{
+	char *got = render(
+		"{\"udp_search\":{\"trials\":[{},{}],\"trial_s\":0.75,\"length\":1472,"
+		"\"start_bps\":4e6,\"no_drop_rate_bps\":4e6,\"resolution_bps\":5e5,"
+		"\"pdr_rate_bps\":4e6,\"note\":\"RFC 2544 (26.1) asks for more. Resolution: the "
+		"last drop-free and the lowest dropping rate.\"}}");
+	(void)state;
+	hasnt(got, "Resolution:");
+	has(got, "resolution 500.00 kbit/s (the step from the last drop-free");
+	free(got);
+}
+
+/* the heading counts the lines listed, and each end's findings */
+static void test_findings_count(void **state)
+{
+	char *got = render(
+		"{\"findings\":["
+		"{\"id\":\"a\",\"subject\":\"bond0\",\"end\":\"client\",\"severity\":\"warning\","
+		"\"evidence\":{\"x\":1}},"
+		"{\"id\":\"a\",\"subject\":\"bond0\",\"end\":\"agent\",\"severity\":\"warning\","
+		"\"evidence\":{\"x\":1}},"
+		"{\"id\":\"b\",\"subject\":\"bond0\",\"end\":\"agent\",\"severity\":\"info\","
+		"\"evidence\":{\"x\":1}}]}");
+	(void)state;
+	has(got, "Findings (2 listed: 1 alike on both ends, 1 on one end alone; client 1, agent 2)");
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shares_add_up),
+		cmocka_unit_test(test_resolution_has_a_value),
+		cmocka_unit_test(test_findings_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
