@@ -385,8 +385,13 @@ static void reordering(FILE *out, struct json_object *doc)
 			     "UDP (udp-over): %lld of %lld datagrams out of order at the receiving "
 			     "app; reorder density (RFC 5236, displacement:count)",
 			     bc_json_i64(u, "out_of_order", 0), bc_json_i64(u, "received", 0));
-	json_object_object_foreach(d, k, v)
-	{
+	/* a document without the density (or not an object) must not crash */
+	if (!json_object_is_type(d, json_type_object))
+		d = NULL;
+	for (struct lh_entry *e = d ? json_object_get_object(d)->head : NULL; e; e = e->next) {
+		const char *k = (const char *)lh_entry_k(e);
+		struct json_object *v = (struct json_object *)lh_entry_v(e);
+
 		if (n < sizeof(line))
 			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s:%lld", k,
 					      (long long)json_object_get_int64(v));
@@ -398,9 +403,18 @@ static void reordering(FILE *out, struct json_object *doc)
 	for (size_t i = 0; i < bc_json_len(pairs) && i < 6 && n < sizeof(line); i++) {
 		struct json_object *p = json_object_array_get_idx(pairs, i);
 
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s late on %s behind %s %lld",
-				      i ? "," : ":", bc_json_str(p, "late_link"),
-				      bc_json_str(p, "early_link"), bc_json_i64(p, "count", 0));
+		/* a link with itself is no pair of links: the order changed on that link */
+		if (!strcmp(bc_json_str(p, "late_link"), bc_json_str(p, "early_link")))
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      "%s out of order within %s (the sender's order, a "
+					      "retransmission or the link's own queues) %lld",
+					      i ? "," : ":", bc_json_str(p, "late_link"),
+					      bc_json_i64(p, "count", 0));
+		else
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      "%s late on %s behind %s %lld", i ? "," : ":",
+					      bc_json_str(p, "late_link"), bc_json_str(p, "early_link"),
+					      bc_json_i64(p, "count", 0));
 	}
 	wrap(out, "  ", "    ", line);
 }

@@ -14,10 +14,13 @@
 
 #include "bondcheck/suite-report.h"
 
+/* the report of @json, its wrapped lines joined (a line break and the
+ * indent after it become one space), so that checks do not depend on where
+ * a line wraps */
 static char *render(const char *json)
 {
 	struct json_object *o = json_tokener_parse(json);
-	char *buf = NULL;
+	char *buf = NULL, *w, *r;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
@@ -25,6 +28,16 @@ static char *render(const char *json)
 	bc_suite_report_text(f, o);
 	fclose(f);
 	json_object_put(o);
+	for (r = w = buf; *r; r++) {
+		if (*r == '\n' && r[1] == ' ' && r[2] == ' ' && r[3] == ' ' && r[4] == ' ') {
+			*w++ = ' ';
+			while (r[1] == ' ')
+				r++;
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = 0;
 	return buf;
 }
 
@@ -89,12 +102,40 @@ static void test_findings_count(void **state)
 	free(got);
 }
 
+/* a link's pair with itself is shown as order changed within that link */
+static void test_same_link_pair(void **state)
+{
+	char *got = render(
+		"{\"reordering\":{\"udp\":{\"out_of_order\":9,\"received\":100,"
+		"\"reorder_density\":{\"0\":91},\"capture\":{\"reordered\":9,\"pairs\":["
+		"{\"early_link\":\"rx:agent/eth0\",\"late_link\":\"rx:agent/eth1\",\"count\":2},"
+		"{\"early_link\":\"rx:agent/eth1\",\"late_link\":\"rx:agent/eth1\",\"count\":7}"
+		"]}}}}");
+	(void)state;
+	hasnt(got, "behind rx:agent/eth1");
+	has(got, "late on rx:agent/eth1 behind rx:agent/eth0");
+	has(got, "out of order within rx:agent/eth1");
+	free(got);
+}
+
+/* a document without the reorder density renders (it crashed) */
+static void test_no_density(void **state)
+{
+	char *got = render("{\"reordering\":{\"udp\":{\"out_of_order\":0,\"received\":1}}}");
+
+	(void)state;
+	has(got, "UDP (udp-over): 0 of 1 datagrams");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shares_add_up),
 		cmocka_unit_test(test_resolution_has_a_value),
 		cmocka_unit_test(test_findings_count),
+		cmocka_unit_test(test_same_link_pair),
+		cmocka_unit_test(test_no_density),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
