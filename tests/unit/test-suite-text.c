@@ -128,6 +128,21 @@ static void test_no_density(void **state)
 	free(got);
 }
 
+/* a recorded top pair (71) beside n_reordered (49) is given with its total */
+static void test_legacy_top_pair(void **state)
+{
+	char *got = render(
+		"{\"reordering\":{\"udp\":{\"test\":\"udp-over\",\"out_of_order\":195,"
+		"\"received\":465,\"reorder_density\":{},\"capture\":{\"reordered\":194}}},"
+		"\"findings\":[{\"id\":\"reordering\",\"severity\":\"warning\",\"subject\":"
+		"\"rx:agent/eth1\",\"source\":\"udp-over\",\"end\":\"agent\",\"evidence\":{"
+		"\"n_reordered\":\"49 datagrams 3-reordered\",\"top_pair\":\"rx:agent/eth1 late "
+		"behind rx:agent/eth0: 71\"}}]}");
+	(void)state;
+	has(got, "top_pair=rx:agent/eth1 late behind rx:agent/eth0: 71 of the 194 late;");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_findings_count),
 		cmocka_unit_test(test_same_link_pair),
 		cmocka_unit_test(test_no_density),
+		cmocka_unit_test(test_legacy_top_pair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
