@@ -167,6 +167,29 @@ static void summary(FILE *out, struct json_object *doc)
 	wrap(out, "  ", "    ", line);
 }
 
+/*
+ * The receivers' measuring window of a test's streams @st, seconds: from the
+ * end of --omit to the last arrival (stream.c), the longest of the streams'
+ * receiver.measured_seconds, else received_bytes over the goodput; 0 if
+ * unknown.  The goodput column is over this window, the sent rate over the
+ * sending time (bc_suite_sent_bps()).
+ */
+static double rx_window_s(struct json_object *st)
+{
+	double w = 0;
+
+	for (size_t k = 0; k < bc_json_len(st); k++) {
+		struct json_object *s = json_object_array_get_idx(st, k);
+		double x = bc_json_dbl(get(s, "receiver"), "measured_seconds", 0);
+
+		if (x <= 0 && bc_json_dbl(s, "goodput_bps", 0) > 0)
+			x = 8 * bc_json_dbl(s, "received_bytes", 0) / bc_json_dbl(s, "goodput_bps", 0);
+		if (x > w)
+			w = x;
+	}
+	return w;
+}
+
 /* the last sentence of a search note up to 0.1.0: a definition, no value */
 #define LEGACY_RESOLUTION " Resolution: the last drop-free and the lowest dropping rate."
 
@@ -207,9 +230,23 @@ static void tests(FILE *out, struct json_object *doc)
 				get(get(get(get(r, "ends"), "client"), "counters"), "snmp"),
 				"Udp.SndbufErrors", 0);
 
-			fprintf(out, "sent %lld (%s), received %lld, lost %lld (%.2f %%)", sent,
-				rate(sent_bps), rcv, sent - rcv,
-				sent ? 100.0 * (double)(sent - rcv) / (double)sent : 0.0);
+			double rx_s = rx_window_s(st),
+			       tx_s = (bc_json_dbl(tp, "duration_ms", 0) -
+				       bc_json_dbl(tp, "omit_ms", 0)) /
+				      1000;
+
+			/* the sent rate is over the sending time, the goodput column
+			 * over the time to the last arrival: both windows are named */
+			if (rx_s > 0)
+				fprintf(out,
+					"sent %lld in %.2f s (%s), received %lld in %.2f s to the "
+					"last arrival, lost %lld (%.2f %%)",
+					sent, tx_s, rate(sent_bps), rcv, rx_s, sent - rcv,
+					sent ? 100.0 * (double)(sent - rcv) / (double)sent : 0.0);
+			else
+				fprintf(out, "sent %lld (%s), received %lld, lost %lld (%.2f %%)",
+					sent, rate(sent_bps), rcv, sent - rcv,
+					sent ? 100.0 * (double)(sent - rcv) / (double)sent : 0.0);
 			if (errs > sb)
 				sb = errs;
 			if (sb)

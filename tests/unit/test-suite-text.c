@@ -143,6 +143,20 @@ static void test_legacy_top_pair(void **state)
 	free(got);
 }
 
+/* sent and received rates over different windows: both windows named */
+static void test_rate_windows(void **state)
+{
+	char *got = render(
+		"{\"tests\":[{\"name\":\"udp-over\",\"role\":\"over-rate\",\"result\":{"
+		"\"goodput_bps\":4470000,\"test\":{\"protocol\":\"udp\",\"duration_ms\":1000,"
+		"\"omit_ms\":0},\"streams\":[{\"sent_packets\":455,\"received_packets\":455,"
+		"\"sent_bytes\":670000,\"received_bytes\":670000,\"goodput_bps\":4470000,"
+		"\"offered_bps\":5360000,\"receiver\":{\"measured_seconds\":1.2}}]}}]}");
+	(void)state;
+	has(got, "sent 455 in 1.00 s (5.36 Mbit/s), received 455 in 1.20 s to the last arrival");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_same_link_pair),
 		cmocka_unit_test(test_no_density),
 		cmocka_unit_test(test_legacy_top_pair),
+		cmocka_unit_test(test_rate_windows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
