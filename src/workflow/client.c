@@ -346,6 +346,12 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 			break;
 		if (!strcmp(bc_ctl_type(m), "result"))
 			break;
+		/* the interval that ends at the test's duration is sent as our stop
+		 * is on its way (or after it): kept, within the same bound */
+		if (!strcmp(bc_ctl_type(m), "interval") && n_ivl < max_ivl) {
+			bc_client_interval(c, t, &st, m);
+			n_ivl++;
+		}
 		if (!strcmp(bc_ctl_type(m), "error")) {
 			r = agent_error(m, err);
 			json_object_put(m);
