@@ -577,17 +577,16 @@ static void findings(FILE *out, struct json_object *doc)
 						: "");
 			json_object_object_foreach(get(f, "evidence"), k, v)
 			{
-				if (n < sizeof(line))
-					n += (size_t)snprintf(line + n, sizeof(line) - n, "%s=%s; ",
-							      k, json_object_get_string(v));
-				if (n < sizeof(line) && n >= 2 && legacy_top_pair(doc, f, k, v))
+				if (n < sizeof(line) && legacy_top_pair(doc, f, k, v))
 					n += (size_t)snprintf(
-						line + n - 2, sizeof(line) - n + 2,
-						" of the %lld late; ",
+						line + n, sizeof(line) - n, "%s=%s of the %lld late; ",
+						k, json_object_get_string(v),
 						bc_json_i64(get(get(get(doc, "reordering"), "udp"),
 								"capture"),
-							    "reordered", 0)) -
-					     2;
+							    "reordered", 0));
+				else if (n < sizeof(line))
+					n += (size_t)snprintf(line + n, sizeof(line) - n, "%s=%s; ",
+							      k, json_object_get_string(v));
 			}
 			if (n < sizeof(line) && !json_object_get_boolean(get(f, "expected")))
 				snprintf(line + n, sizeof(line) - n, "%s",
