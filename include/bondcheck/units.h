@@ -22,4 +22,14 @@ int bc_parse_seconds(const char *s, uint32_t *ms);
 /* bc_format_rate() - "95.61 Mbit/s" into @buf. */
 const char *bc_format_rate(double bps, char *buf, unsigned len);
 
+/*
+ * bc_percent_round() - shares (fractions, @n of them) as whole percents that
+ * add up to exactly the rounded sum of the shares (100 when they add up to
+ * 1), by the largest-remainder (Hamilton) method: each share is truncated,
+ * then the points left over go one each to the shares with the largest
+ * remainders (ties to the earlier one).  Negative or non-finite shares
+ * count as 0.  Writes @pct[0..n).
+ */
+void bc_percent_round(const double *share, unsigned n, int *pct);
+
 #endif

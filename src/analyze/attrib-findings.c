@@ -266,9 +266,21 @@ static int link_idle(struct bc_attrib *a)
 	return 0;
 }
 
+/*
+ * The reordering finding.  Two counts with two bases, both named: n_reordered
+ * (RFC 4737 section 5 n-reordering, packets n or more positions late, n =
+ * cfg.late_threshold) decides whether there is a finding; the link pairs
+ * charge every late packet (RFC 4737 section 3, s < NextExp) once, so the
+ * top pair is given out of n_late, the pairs' own total.  A pair of a link
+ * with itself is no reordering between links: the late packet arrived behind
+ * a later one on its own link, so the order changed before or on that one
+ * link (the sender's order, a retransmission, or the link's own tx/rx queues
+ * and their per-CPU timestamps); it is counted as out_of_order_on_one_link
+ * and never named the top pair.
+ */
 static int reordering(struct bc_attrib *a)
 {
-	uint64_t late = 0, best = 0;
+	uint64_t late = 0, best = 0, n_late = 0, same = 0;
 	size_t be = 0, bl = 0;
 	unsigned n = a->cfg.late_threshold;
 	struct bc_finding *f;
@@ -283,17 +295,31 @@ static int reordering(struct bc_attrib *a)
 	if (!late)
 		return 0;
 	for (size_t e = 0; e < a->n_links; e++)
-		for (size_t l = 0; l < a->n_links; l++)
+		for (size_t l = 0; l < a->n_links; l++) {
+			n_late += a->pairs[e][l];
+			if (e == l) {
+				same += a->pairs[e][l];
+				continue;
+			}
 			if (a->pairs[e][l] > best) {
 				best = a->pairs[e][l];
 				be = e;
 				bl = l;
 			}
-	f = add(a, "reordering", best ? a->links[bl].name : "rx",
-		"Datagrams or TCP segments arrived %u or more positions late (observation "
-		"point: merged receiver slave captures); most were late on %s behind %s: "
-		"compare that link's delay, queueing and driver with the others",
-		n, best ? a->links[bl].name : "?", best ? a->links[be].name : "?");
+		}
+	if (best)
+		f = add(a, "reordering", a->links[bl].name,
+			"Datagrams or TCP segments arrived %u or more positions late (observation "
+			"point: merged receiver slave captures); most were late on %s behind %s: "
+			"compare that link's delay, queueing and driver with the others",
+			n, a->links[bl].name, a->links[be].name);
+	else
+		f = add(a, "reordering", "rx",
+			"Datagrams or TCP segments arrived %u or more positions late (observation "
+			"point: merged receiver slave captures), each behind a later one on its "
+			"own link: out of order within one link (the sender's order, a "
+			"retransmission or the link's own queues), not reordered between links",
+			n);
 	if (!f)
 		return -ENOMEM;
 	if (best)
@@ -301,9 +327,18 @@ static int reordering(struct bc_attrib *a)
 	bc_finding_evidence(f, "n_reordered", "%llu packets %u-reordered", (unsigned long long)late,
 			    n);
 	bc_finding_evidence(f, "reordered_ratio", "%.4f", bc_attrib_reordered_ratio(a));
+	if (n_late)
+		bc_finding_evidence(f, "n_late", "%llu packets late (any extent), charged to "
+				    "link pairs", (unsigned long long)n_late);
 	if (best)
-		bc_finding_evidence(f, "top_pair", "%s late behind %s: %llu", a->links[bl].name,
-				    a->links[be].name, (unsigned long long)best);
+		bc_finding_evidence(f, "top_pair", "%s late behind %s: %llu of the %llu late",
+				    a->links[bl].name, a->links[be].name, (unsigned long long)best,
+				    (unsigned long long)n_late);
+	if (same)
+		bc_finding_evidence(f, "out_of_order_on_one_link",
+				    "%llu late behind a later packet on their own link (the "
+				    "sender's order, a retransmission or the link's own queues)",
+				    (unsigned long long)same);
 	bc_finding_evidence(f, "observation_point", "merged-rx-slave-captures");
 	return 0;
 }

@@ -106,3 +106,37 @@ const char *bc_format_rate(double bps, char *buf, unsigned len)
 		snprintf(buf, len, "%.0f bit/s", bps);
 	return buf;
 }
+
+void bc_percent_round(const double *share, unsigned n, int *pct)
+{
+	double sum = 0;
+	long left;
+
+	for (unsigned i = 0; i < n; i++) {
+		double v = isfinite(share[i]) && share[i] > 0 ? 100 * share[i] : 0;
+
+		sum += v;
+		pct[i] = (int)floor(v);
+	}
+	left = lround(sum);
+	for (unsigned i = 0; i < n; i++)
+		left -= pct[i];
+	/* one point each to the largest remainders, at most once per share */
+	for (; left > 0; left--) {
+		double best = -1;
+		unsigned b = n;
+
+		for (unsigned i = 0; i < n; i++) {
+			double v = isfinite(share[i]) && share[i] > 0 ? 100 * share[i] : 0,
+			       rem = v - floor(v);
+
+			if (pct[i] == (int)floor(v) && rem > best) {
+				best = rem;
+				b = i;
+			}
+		}
+		if (b == n)
+			break;
+		pct[b]++;
+	}
+}

@@ -18,8 +18,14 @@ static void pair_text(FILE *out, const struct bc_attrib *a, size_t e, size_t l)
 	uint64_t disc = bc_attrib_pair_rd_discarded(a, e, l);
 	const char *sep = "";
 
-	fprintf(out, "  late on %-20s behind %-20s %8" PRIu64 " (extent max %" PRIu64,
-		a->links[l].name, a->links[e].name, a->pairs[e][l], a->pair_extent_max[e][l]);
+	/* a link with itself: no pair of links (attrib-findings.c reordering()) */
+	if (e == l)
+		fprintf(out, "  out of order within %-35s %8" PRIu64 " (extent max %" PRIu64,
+			a->links[l].name, a->pairs[e][l], a->pair_extent_max[e][l]);
+	else
+		fprintf(out, "  late on %-20s behind %-20s %8" PRIu64 " (extent max %" PRIu64,
+			a->links[l].name, a->links[e].name, a->pairs[e][l],
+			a->pair_extent_max[e][l]);
 	if (a->tcp_pairs[e][l])
 		fprintf(out, ", TCP %" PRIu64, a->tcp_pairs[e][l]);
 	fprintf(out, "; RFC 5236 D ");
@@ -162,6 +168,13 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 		for (size_t l = 0; l < a->n_links; l++)
 			if (a->pairs[e][l])
 				pair_text(out, a, e, l);
+	for (size_t e = 0; e < a->n_links; e++)
+		if (a->pairs[e][e]) {
+			fprintf(out, "  (out of order within a link: behind a later packet on the "
+				     "same link, so not reordering between links: the sender's "
+				     "order, a retransmission or the link's own queues)\n");
+			break;
+		}
 	if (a->frag.fragments[0] || a->frag.fragments[1])
 		fprintf(out,
 			"\nFragments: %" PRIu64 " left, %" PRIu64 " arrived; messages %" PRIu64

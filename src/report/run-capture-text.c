@@ -136,9 +136,18 @@ static void reordering(FILE *out, struct json_object *an)
 		struct json_object *rd = json_object_object_get(p, "reorder_density");
 		const char *sep = "";
 
-		fprintf(out, "    late on %s behind %s: %lld (extent max %lld, TCP %lld; RFC 5236 D ",
-			bc_json_str(p, "late_link"), bc_json_str(p, "early_link"), bc_json_i64(p, "count", 0),
-			bc_json_i64(p, "extent_max", 0), bc_json_i64(p, "tcp_count", 0));
+		/* a link with itself is no pair of links: the order changed on that link */
+		if (!strcmp(bc_json_str(p, "late_link"), bc_json_str(p, "early_link")))
+			fprintf(out, "    out of order within %s (behind a later packet on the same "
+				     "link: the sender's order, a retransmission or the link's own "
+				     "queues): %lld (extent max %lld, TCP %lld; RFC 5236 D ",
+				bc_json_str(p, "late_link"), bc_json_i64(p, "count", 0),
+				bc_json_i64(p, "extent_max", 0), bc_json_i64(p, "tcp_count", 0));
+		else
+			fprintf(out, "    late on %s behind %s: %lld (extent max %lld, TCP %lld; RFC 5236 D ",
+				bc_json_str(p, "late_link"), bc_json_str(p, "early_link"),
+				bc_json_i64(p, "count", 0), bc_json_i64(p, "extent_max", 0),
+				bc_json_i64(p, "tcp_count", 0));
 		if (rd && json_object_is_type(rd, json_type_object)) {
 			json_object_object_foreach(rd, k, bin) {
 				fprintf(out, "%s%s: %lld", sep, k, (long long)json_object_get_int64(bin));

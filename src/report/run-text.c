@@ -115,7 +115,16 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 			fputc('\n', out);
 		}
 	}
-	if (link && bc_json_str(link, "rate_source")[0])
+	/* a link without a rate (rate_source "none", as lo) says so: no "0 bit/s" */
+	if (link && bc_json_str(link, "rate_source")[0] &&
+	    (!strcmp(bc_json_str(link, "rate_source"), "none") ||
+	     bc_json_dbl(link, "rate_bps", 0) <= 0))
+		fprintf(out,
+			"link %s: rate unknown (no qdisc, speed or --link-rate gives one), %s "
+			"accounting, MTU %lld\n",
+			bc_json_str(link, "interface"), bc_json_str(link, "accounting"),
+			bc_json_i64(link, "mtu", 0));
+	else if (link && bc_json_str(link, "rate_source")[0])
 		fprintf(out, "link %s: %s from %s, %s accounting, MTU %lld\n",
 			bc_json_str(link, "interface"),
 			bc_format_rate(bc_json_dbl(link, "rate_bps", 0), a, sizeof(a)),

@@ -117,7 +117,7 @@ static void bond_end(FILE *out, struct json_object *doc, const char *end)
 			fprintf(out, ", active %s", bc_json_str(b, "active_slave"));
 		if (bc_json_str(e, "kernel_release")[0])
 			fprintf(out, ", kernel %s", bc_json_str(e, "kernel_release"));
-		fprintf(out, "; findings: %lld error, %lld warning, %lld info\n",
+		fprintf(out, "; inspect findings: %lld error, %lld warning, %lld info\n",
 			bc_json_i64(fc, "error", 0), bc_json_i64(fc, "warning", 0),
 			bc_json_i64(fc, "info", 0));
 	}
@@ -167,10 +167,38 @@ static void summary(FILE *out, struct json_object *doc)
 	wrap(out, "  ", "    ", line);
 }
 
+/*
+ * The receivers' measuring window of a test's streams @st, seconds: from the
+ * end of --omit to the last arrival (stream.c), the longest of the streams'
+ * receiver.measured_seconds, else received_bytes over the goodput; 0 if
+ * unknown.  The goodput column is over this window, the sent rate over the
+ * sending time (bc_suite_sent_bps()).
+ */
+static double rx_window_s(struct json_object *st)
+{
+	double w = 0;
+
+	for (size_t k = 0; k < bc_json_len(st); k++) {
+		struct json_object *s = json_object_array_get_idx(st, k);
+		double x = bc_json_dbl(get(s, "receiver"), "measured_seconds", 0);
+
+		if (x <= 0 && bc_json_dbl(s, "goodput_bps", 0) > 0)
+			x = 8 * bc_json_dbl(s, "received_bytes", 0) / bc_json_dbl(s, "goodput_bps", 0);
+		if (x > w)
+			w = x;
+	}
+	return w;
+}
+
+/* the last sentence of a search note up to 0.1.0: a definition, no value */
+#define LEGACY_RESOLUTION " Resolution: the last drop-free and the lowest dropping rate."
+
 static void tests(FILE *out, struct json_object *doc)
 {
 	struct json_object *ts = get(doc, "tests"), *us = get(doc, "udp_search");
-	char line[600];
+	const char *note;
+	char line[700];
+	size_t nl;
 
 	fprintf(out, "\nTests\n  %-12s %-10s %-8s %-9s %14s %14s  %s\n", "test", "role", "proto",
 		"flows", "offered", "goodput", "detail");
@@ -202,9 +230,23 @@ static void tests(FILE *out, struct json_object *doc)
 				get(get(get(get(r, "ends"), "client"), "counters"), "snmp"),
 				"Udp.SndbufErrors", 0);
 
-			fprintf(out, "sent %lld (%s), received %lld, lost %lld (%.2f %%)", sent,
-				rate(sent_bps), rcv, sent - rcv,
-				sent ? 100.0 * (double)(sent - rcv) / (double)sent : 0.0);
+			double rx_s = rx_window_s(st),
+			       tx_s = (bc_json_dbl(tp, "duration_ms", 0) -
+				       bc_json_dbl(tp, "omit_ms", 0)) /
+				      1000;
+
+			/* the sent rate is over the sending time, the goodput column
+			 * over the time to the last arrival: both windows are named */
+			if (rx_s > 0)
+				fprintf(out,
+					"sent %lld in %.2f s (%s), received %lld in %.2f s to the "
+					"last arrival, lost %lld (%.2f %%)",
+					sent, tx_s, rate(sent_bps), rcv, rx_s, sent - rcv,
+					sent ? 100.0 * (double)(sent - rcv) / (double)sent : 0.0);
+			else
+				fprintf(out, "sent %lld (%s), received %lld, lost %lld (%.2f %%)",
+					sent, rate(sent_bps), rcv, sent - rcv,
+					sent ? 100.0 * (double)(sent - rcv) / (double)sent : 0.0);
 			if (errs > sb)
 				sb = errs;
 			if (sb)
@@ -221,10 +263,17 @@ static void tests(FILE *out, struct json_object *doc)
 	}
 	if (!us)
 		return;
+	/* documents of 0.1.0 and before end the note with the resolution's definition
+	 * but no value: the value, when there is one, is printed with it */
+	note = bc_json_str(us, "note");
+	nl = strlen(note);
+	if (nl >= strlen(LEGACY_RESOLUTION) &&
+	    !strcmp(note + nl - strlen(LEGACY_RESOLUTION), LEGACY_RESOLUTION))
+		nl -= strlen(LEGACY_RESOLUTION);
 	snprintf(line, sizeof(line),
 		 "UDP search (%zu trial%s of %g s, %lld-byte datagrams, first at %s%s): no-drop "
 		 "rate "
-		 "%s%s%s; <= 0.5 %% loss up to %s. %s",
+		 "%s%s%s%s; <= 0.5 %% loss up to %s. %.*s",
 		 bc_json_len(get(us, "trials")), bc_json_len(get(us, "trials")) == 1 ? "" : "s",
 		 bc_json_dbl(us, "trial_s", 0), bc_json_i64(us, "length", 0),
 		 rate_of(us, "start_bps"),
@@ -234,9 +283,48 @@ static void tests(FILE *out, struct json_object *doc)
 							    : "not found",
 		 get(us, "resolution_bps") ? ", resolution " : "",
 		 get(us, "resolution_bps") ? rate_of(us, "resolution_bps") : "",
+		 get(us, "resolution_bps")
+			 ? " (the step from the last drop-free to the lowest dropping rate)"
+			 : "",
 		 bc_json_dbl(us, "pdr_rate_bps", 0) > 0 ? rate_of(us, "pdr_rate_bps") : "-",
-		 bc_json_str(us, "note"));
+		 (int)nl, note);
 	wrap(out, "  ", "    ", line);
+}
+
+/* Same test and end: rows whose shares split one total. */
+static bool same_group(struct json_object *a, struct json_object *b)
+{
+	return !strcmp(bc_json_str(a, "test"), bc_json_str(b, "test")) &&
+	       !strcmp(bc_json_str(a, "end"), bc_json_str(b, "end"));
+}
+
+/*
+ * Row @i's share as "34 %", rounded with the other rows of its test and end
+ * by largest remainder (bc_percent_round()), so that the shares shown for
+ * one test and end add up to 100 %, as the shares do; "-" without one.
+ */
+static void share_of(struct json_object *ls, size_t i, char *buf, size_t len)
+{
+	struct json_object *l = json_object_array_get_idx(ls, i);
+	double sh[64];
+	int pct[64];
+	unsigned n = 0, me = 0;
+
+	if (!get(l, "share")) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (size_t k = 0; k < bc_json_len(ls) && n < 64; k++) {
+		struct json_object *o = json_object_array_get_idx(ls, k);
+
+		if (!same_group(l, o) || !get(o, "share"))
+			continue;
+		if (k == i)
+			me = n;
+		sh[n++] = bc_json_dbl(o, "share", 0);
+	}
+	bc_percent_round(sh, n, pct);
+	snprintf(buf, len, "%d %%", pct[me]);
 }
 
 static void links(FILE *out, struct json_object *doc)
@@ -253,11 +341,13 @@ static void links(FILE *out, struct json_object *doc)
 		"lost");
 	for (size_t i = 0; i < bc_json_len(ls); i++) {
 		struct json_object *l = json_object_array_get_idx(ls, i);
+		char share[16];
 
+		share_of(ls, i, share, sizeof(share));
 		fprintf(out, "  %-9s %-6s %-8s %-11s %13s %13s %6s %8s %6s %6s %6s\n",
 			bc_json_str(l, "test"), bc_json_str(l, "end"), bc_json_str(l, "name"),
 			bc_json_str(l, "driver")[0] ? bc_json_str(l, "driver") : "-",
-			rate_of(l, "ceiling_bps"), rate_of(l, "goodput_bps"), pct_of(l, "share"),
+			rate_of(l, "ceiling_bps"), rate_of(l, "goodput_bps"), share,
 			pct_of(l, "efficiency"), int_of(l, "retransmits"), int_of(l, "drops"),
 			int_of(l, "lost"));
 	}
@@ -332,8 +422,13 @@ static void reordering(FILE *out, struct json_object *doc)
 			     "UDP (udp-over): %lld of %lld datagrams out of order at the receiving "
 			     "app; reorder density (RFC 5236, displacement:count)",
 			     bc_json_i64(u, "out_of_order", 0), bc_json_i64(u, "received", 0));
-	json_object_object_foreach(d, k, v)
-	{
+	/* a document without the density (or not an object) must not crash */
+	if (!json_object_is_type(d, json_type_object))
+		d = NULL;
+	for (struct lh_entry *e = d ? json_object_get_object(d)->head : NULL; e; e = e->next) {
+		const char *k = (const char *)lh_entry_k(e);
+		struct json_object *v = (struct json_object *)lh_entry_v(e);
+
 		if (n < sizeof(line))
 			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s:%lld", k,
 					      (long long)json_object_get_int64(v));
@@ -345,9 +440,18 @@ static void reordering(FILE *out, struct json_object *doc)
 	for (size_t i = 0; i < bc_json_len(pairs) && i < 6 && n < sizeof(line); i++) {
 		struct json_object *p = json_object_array_get_idx(pairs, i);
 
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s late on %s behind %s %lld",
-				      i ? "," : ":", bc_json_str(p, "late_link"),
-				      bc_json_str(p, "early_link"), bc_json_i64(p, "count", 0));
+		/* a link with itself is no pair of links: the order changed on that link */
+		if (!strcmp(bc_json_str(p, "late_link"), bc_json_str(p, "early_link")))
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      "%s out of order within %s (the sender's order, a "
+					      "retransmission or the link's own queues) %lld",
+					      i ? "," : ":", bc_json_str(p, "late_link"),
+					      bc_json_i64(p, "count", 0));
+		else
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      "%s late on %s behind %s %lld", i ? "," : ":",
+					      bc_json_str(p, "late_link"), bc_json_str(p, "early_link"),
+					      bc_json_i64(p, "count", 0));
 	}
 	wrap(out, "  ", "    ", line);
 }
@@ -361,12 +465,74 @@ static bool same_finding(struct json_object *a, struct json_object *b)
 		       json_object_to_json_string(get(b, "evidence")));
 }
 
+/*
+ * The Findings heading: how many lines follow (a finding both ends made
+ * alike is one line), and how many each end made, so that the heading, the
+ * lines below it and the per-end counts agree: "Findings (6 listed: 5 alike
+ * on both ends, 1 on the agent alone; client 5, agent 6)".
+ */
+static void findings_head(FILE *out, struct json_object *fs)
+{
+	size_t listed = 0, both = 0, client = 0, agent = 0, other = 0;
+
+	for (size_t i = 0; i < bc_json_len(fs); i++) {
+		struct json_object *f = json_object_array_get_idx(fs, i);
+		bool dup = false, twin = false;
+
+		if (!strcmp(bc_json_str(f, "end"), "client"))
+			client++;
+		else if (!strcmp(bc_json_str(f, "end"), "agent"))
+			agent++;
+		else
+			other++;
+		for (size_t k = 0; k < bc_json_len(fs) && !dup; k++)
+			if (k != i && same_finding(f, json_object_array_get_idx(fs, k))) {
+				dup = k < i;
+				twin = true;
+			}
+		if (dup)
+			continue;
+		listed++;
+		both += twin;
+	}
+	if (!listed) {
+		fprintf(out, "\nFindings (none)\n");
+		return;
+	}
+	fprintf(out, "\nFindings (%zu listed", listed);
+	if (both)
+		fprintf(out, ": %zu alike on both ends, %zu on one end alone", both,
+			listed - both);
+	fprintf(out, "; client %zu, agent %zu", client, agent);
+	if (other)
+		fprintf(out, ", elsewhere %zu", other);
+	fprintf(out, ")\n");
+}
+
+/*
+ * A reordering finding of 0.1.0 gives its top pair without the total it is
+ * part of (every late packet), beside n_reordered (the 3-reordered only):
+ * true when evidence @k = @v of @f is such a top_pair of the UDP test whose
+ * capture total the suite's Reordering section shows, so that the total can
+ * be named after it.
+ */
+static bool legacy_top_pair(struct json_object *doc, struct json_object *f, const char *k,
+			    struct json_object *v)
+{
+	struct json_object *u = get(get(doc, "reordering"), "udp");
+
+	return !strcmp(k, "top_pair") && !strcmp(bc_json_str(f, "id"), "reordering") &&
+	       !strstr(json_object_get_string(v) ? json_object_get_string(v) : "", " of the ") &&
+	       bc_json_str(u, "test")[0] && !strcmp(bc_json_str(f, "source"), bc_json_str(u, "test")) &&
+	       bc_json_i64(get(u, "capture"), "reordered", 0) > 0;
+}
+
 static void findings(FILE *out, struct json_object *doc)
 {
 	struct json_object *fs = get(doc, "findings");
 	static const char *const sev[] = {"error", "warning", "info"};
 
-	fprintf(out, "\nFindings (%zu)\n", bc_json_len(fs));
+	findings_head(out, fs);
 	for (int s = 0; s < 3; s++) {
 		for (size_t i = 0; i < bc_json_len(fs); i++) {
 			struct json_object *f = json_object_array_get_idx(fs, i),
@@ -411,7 +577,14 @@ static void findings(FILE *out, struct json_object *doc)
 						: "");
 			json_object_object_foreach(get(f, "evidence"), k, v)
 			{
-				if (n < sizeof(line))
+				if (n < sizeof(line) && legacy_top_pair(doc, f, k, v))
+					n += (size_t)snprintf(
+						line + n, sizeof(line) - n, "%s=%s of the %lld late; ",
+						k, json_object_get_string(v),
+						bc_json_i64(get(get(get(doc, "reordering"), "udp"),
+								"capture"),
+							    "reordered", 0));
+				else if (n < sizeof(line))
 					n += (size_t)snprintf(line + n, sizeof(line) - n, "%s=%s; ",
 							      k, json_object_get_string(v));
 			}

@@ -614,6 +614,15 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 			next += (int64_t)t->plan.interval_ms * 1000000;
 		}
 	}
+	/* a stop that came before the interval ending at the test's duration
+	 * (the client's clock starts after ours; a busy host sends late): that
+	 * interval is sent now, so that the client has duration / interval
+	 * of them */
+	if (t->plan.interval_ms && idx < t->plan.duration_ms / t->plan.interval_ms) {
+		o = snapshot_msg(t, idx++);
+		bc_ctl_send(fd, o, 2000, NULL);
+		json_object_put(o);
+	}
 	/* the client's final sequence numbers: loss at the tail counts after Tmax */
 	if (json_object_object_get_ex(m, "sent", &v))
 		bc_test_set_peer_sent(t, v);

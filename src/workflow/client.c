@@ -114,6 +114,15 @@ static int agent_error(struct json_object *m, struct bc_error *err)
 }
 
 /* Receive a message of @type; an error reply or another type fails. */
+/* Any stream of @t sent by this end (the client): forward or bidirectional. */
+static bool client_sends(const struct bc_test *t)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		if (!bc_plan_stream_reverse(&t->plan, i))
+			return true;
+	return false;
+}
+
 static int expect(int fd, const char *type, int timeout_ms, struct json_object **out,
 		  struct bc_error *err)
 {
@@ -309,9 +318,15 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 	json_object_object_add(o, "sent", bc_test_sent_json(t));
 	r = bc_ctl_send(fd, o, 5000, err);
 	json_object_put(o);
-	/* our capture has seen everything once Tmax has passed (the same wait as
-	 * the agent's, RFC 7680): stop it while the agent finishes its end */
-	if (cap && r == 0) {
+	/* When we only receive, our capture has seen everything once Tmax has
+	 * passed (the same wait as the agent's, RFC 7680): stop it while the
+	 * agent finishes its end, so that it stops before the sender's.  When we
+	 * send, ours must stop after the agent's (after its result, below): a
+	 * TCP socket buffer or a slave's qdisc still drains after the stop, and
+	 * what the agent's capture saw arrive must have been seen leaving here,
+	 * else it counts as arrived_not_left (capture-incomplete on a healthy
+	 * run, issue 15). */
+	if (cap && r == 0 && !client_sends(t)) {
 		int64_t until = bc_mono_ns() + (int64_t)t->plan.tmax_ms * 1000000;
 
 		while (bc_mono_ns() < until) {
@@ -346,6 +361,12 @@ static int run_test(const struct bc_client_cfg *c, int fd, struct bc_test *t,
 			break;
 		if (!strcmp(bc_ctl_type(m), "result"))
 			break;
+		/* the interval that ends at the test's duration is sent as our stop
+		 * is on its way (or after it): kept, within the same bound */
+		if (!strcmp(bc_ctl_type(m), "interval") && n_ivl < max_ivl) {
+			bc_client_interval(c, t, &st, m);
+			n_ivl++;
+		}
 		if (!strcmp(bc_ctl_type(m), "error")) {
 			r = agent_error(m, err);
 			json_object_put(m);

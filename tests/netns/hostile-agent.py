@@ -8,6 +8,8 @@ hostile-agent.py ACTION PORT [ARGS...] serves one client on PORT, then exits:
   interval-flood N      a normal session, but N interval messages right after `started`
   no-result             a normal session, but after `stop` only intervals, one a second,
                         never a result
+  late-interval         a normal session whose last interval (of duration / interval)
+                        comes after `stop`, just before the result
 Prints one JSON line {"action": ..., ...} when the client has gone.
 Framing: docs/protocol.md.
 """
@@ -137,6 +139,24 @@ def a_no_result(port):
     c.close()
     print(json.dumps({"action": "no-result", "intervals_after_stop": k,
                       "client_gone_after": round(time.monotonic() - t0, 2)}), flush=True)
+
+
+def a_late_interval(port):
+    c = accept_one(port)
+    plan, _ = session_to_start(c)
+    n = plan["duration_ms"] // plan["interval_ms"]
+    for k in range(n - 1):
+        c.sendall(interval(k + 1))
+    while True:
+        m = read_msg(c)
+        if m is None or m.get("type") == "stop":
+            break
+    if m is not None:
+        c.sendall(interval(n))
+        c.sendall(result(plan))
+        time.sleep(0.5)
+    c.close()
+    print(json.dumps({"action": "late-interval", "intervals_sent": n}), flush=True)
 
 
 if __name__ == "__main__":

@@ -321,6 +321,30 @@ case_agent() {
 	check "... 0.5 s + Tmax 0.1 s + 30 s after it started (30-36 s: $el s)" within "$el" 30 36
 }
 
+# The interval that ends at the test's duration arrives after the client's
+# stop (issue 15: the last interval line was missing for -t 2 and -t 3): the
+# client keeps it, in the JSON and as a text line.
+case_late_interval() {
+	topo 100mbit
+	local HA ha
+	HA="python3 $(dirname "$0")/hostile-agent.py"
+	ip netns exec "$A" $HA late-interval 5314 >"$WORK/ha4" 2>&1 &
+	ha=$!
+	wait_listen 5314
+	client --peer 10.77.2.1 --port 5314 --dport 5602 -u -b 1M -t 2 --tmax 0.1 --json
+	wait "$ha"
+	check "late last interval: exit 0 ($RC: $(head -c 200 "$WORK/err"))" [ "$RC" -eq 0 ]
+	check "... 2 intervals for -t 2 ($(j '.intervals | length'))" \
+		[ "$(j '.intervals | length')" -eq 2 ]
+	ip netns exec "$A" $HA late-interval 5315 >"$WORK/ha5" 2>&1 &
+	ha=$!
+	wait_listen 5315
+	client --peer 10.77.2.1 --port 5315 --dport 5702 -u -b 1M -t 3 --tmax 0.1
+	wait "$ha"
+	check "... 3 interval lines for -t 3 in the text ($(grep -c '^\[' "$WORK/out"))" \
+		[ "$(grep -c '^\[' "$WORK/out")" -eq 3 ]
+}
+
 name=${1:-}
 fn="case_${name//-/_}"
 declare -F "$fn" >/dev/null || fail "unknown case '$name'"

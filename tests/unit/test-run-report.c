@@ -55,6 +55,23 @@ static void test_result(void **state)
 	free(got);
 }
 
+/* a link without a known rate (lo): no "0 bit/s from none" (issue 15) */
+static void test_link_rate_unknown(void **state)
+{
+	static const char json[] =
+		"{\"tmax_ms\":1000,\"streams\":[],\"link\":{\"interface\":\"lo\",\"rate_bps\":0,"
+		"\"rate_source\":\"none\",\"accounting\":\"ethernet\",\"mtu\":65536}}";
+	static const char want[] =
+		"\nResults (Tmax 1000 ms; goodput from the end of --omit to the last arrival)\n"
+		"link lo: rate unknown (no qdisc, speed or --link-rate gives one), ethernet "
+		"accounting, MTU 65536\n";
+	char *got = render(bc_run_report_text, json);
+
+	(void)state;
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void test_interval(void **state)
 {
 	static const char json[] =
@@ -79,6 +96,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_result),
 		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_link_rate_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

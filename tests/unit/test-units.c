@@ -46,11 +46,37 @@ static void test_sizes_and_seconds(void **state)
 	assert_int_equal(bc_parse_seconds("100000", &ms), -EINVAL);
 }
 
+/* shares that round to 34+34+33 = 101 % add up to 100 % (issue 15) */
+static void test_percent_round(void **state)
+{
+	const double three[] = {0.335, 0.335, 0.33}, thirds[] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+	const double part[] = {0.125, 0.5}, bad[] = {-1, 0.5, 0.5};
+	int p[3];
+
+	(void)state;
+	bc_percent_round(three, 3, p);
+	assert_int_equal(p[0] + p[1] + p[2], 100);
+	assert_int_equal(p[0], 34);
+	assert_int_equal(p[1], 33);
+	assert_int_equal(p[2], 33);
+	bc_percent_round(thirds, 3, p);
+	assert_int_equal(p[0], 34);
+	assert_int_equal(p[1], 33);
+	assert_int_equal(p[2], 33);
+	/* a sum below 1 keeps its own rounded sum: 62.5 -> 63 */
+	bc_percent_round(part, 2, p);
+	assert_int_equal(p[0] + p[1], 63);
+	bc_percent_round(bad, 3, p);
+	assert_int_equal(p[0], 0);
+	assert_int_equal(p[1] + p[2], 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_sizes_and_seconds),
+		cmocka_unit_test(test_percent_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
