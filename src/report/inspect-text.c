@@ -399,6 +399,8 @@ int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 		if (!quiet) {
 			if (i)
 				fputc('\n', out);
+			bc_inspect_text_answers(out, snap, b);
+			fputc('\n', out);
 			summary(out, snap, b);
 			slaves_table(out, b);
 			if (verbose)
