@@ -21,6 +21,7 @@ struct json_object;
 struct bc_inspect_render_opts {
 	bool quiet;		  /* text: one line per finding, nothing else */
 	bool verbose;		  /* text: per-slave LACP/churn details and unknown keys */
+	bool brief;		  /* text: each bond's answer block alone */
 	const char *generated_at; /* JSON: RFC 3339 UTC time; NULL -> null */
 	const char *version;	  /* JSON: bondcheck_version; NULL -> BC_VERSION */
 };

@@ -105,7 +105,9 @@ static void redundancy(const struct bc_bond *b, struct bc_answer *a)
 	}
 	if (mode == BC_MODE_8023AD && !bc_u32_known(&b->ad_aggregator_id))
 		bc_answer_set(a, "Redundancy", BC_ANSWER_UNSURE,
-			      "%zu of %zu slaves up; active aggregator unknown", n_up, b->n_slaves);
+			      "%zu of %zu slaves up; active aggregator %s", n_up, b->n_slaves,
+			      b->ad_info_status == BC_HIDDEN ? "hidden (needs CAP_NET_ADMIN)"
+							     : "unknown");
 	else
 		bc_answer_set(a, "Redundancy", BC_ANSWER_PASS, "%zu of %zu slaves up, %zu carry",
 			      n_up, b->n_slaves, carry);
