@@ -55,8 +55,13 @@ static void one(struct json_object *doc, struct json_object *d, struct bc_answer
 			      st == BC_ANSWER_PASS	 ? ""
 			      : !strcmp(v, "black-hole") ? "black hole"
 							 : v);
-	if (!strcmp(v, "black-hole"))
+	if (!strcmp(v, "black-hole") && x && !strcmp(bc_json_str(x, "detector"), "nothing")) {
+		bc_answer_set(a, lab, st, "gap %.0f ms: black hole, nothing detects the cut",
+			      bc_json_dbl(d, "gap_ms", 0));
+		bc_answer_next(a, "set miimon or ARP monitoring");
+	} else if (!strcmp(v, "black-hole")) {
 		bc_answer_next(a, "see the findings");
+	}
 }
 
 void bc_failover_report_answers(FILE *out, struct json_object *doc)
