@@ -123,15 +123,14 @@ static int short_cause(const struct bc_verdict *v, const char *h, char *c, size_
 		snprintf(c, clen, "%s idle (ad_select %s)", v->where, ev(v, "ad_select"));
 		snprintf(next, nlen, "ad_select bandwidth");
 	} else if (is(v, "active-slave")) {
-		snprintf(c, clen, "active slave %s, not the best (%s)", v->where,
-			 ev(v, "best_slave"));
-		snprintf(next, nlen, "make %s the primary", ev(v, "best_slave"));
+		snprintf(c, clen, "active %s, not the best (%s)", v->where, ev(v, "best_slave"));
+		snprintf(next, nlen, "make %s primary", ev(v, "best_slave"));
 	} else if (is(v, "slave-down")) {
 		snprintf(c, clen, "%s is down", v->where);
 		snprintf(next, nlen, "bring it up");
 	} else if (is(v, "hash-placement")) {
-		snprintf(c, clen, "the hashes of %s flows left %s idle", ev(v, "flows"), v->where);
-		snprintf(next, nlen, "more flows, or layer3+4");
+		snprintf(c, clen, "%s flows' hashes left %s idle", ev(v, "flows"), v->where);
+		snprintf(next, nlen, "use layer3+4");
 	} else if (is(v, "lacp-key")) {
 		snprintf(c, clen, "speed keys keep %s out", v->where);
 		snprintf(next, nlen, "use slaves of one speed");
@@ -146,10 +145,10 @@ static int short_cause(const struct bc_verdict *v, const char *h, char *c, size_
 	} else if (is(v, "equal-shares")) {
 		if (!h[0])
 			return 0;
-		snprintf(c, clen, "the slowest, %s (%s), caps balance-rr at %s", v->where,
+		snprintf(c, clen, "%s (%s) caps balance-rr at %s", v->where,
 			 ev_rate(v, "ceiling", r, sizeof(r)),
 			 pair(v->lhs_bps, v->rhs_bps, p, sizeof(p)));
-		snprintf(next, nlen, "remove %s", v->where);
+		snprintf(next, nlen, "remove it");
 		return 2;
 	} else if (is(v, "reordering")) {
 		snprintf(c, clen, "TCP reordering (%s seen)", ev(v, "reord_seen"));
@@ -160,19 +159,20 @@ static int short_cause(const struct bc_verdict *v, const char *h, char *c, size_
 		snprintf(c, clen, "a CPU >= 90 %% busy");
 		snprintf(next, nlen, "rerun with idle hosts");
 	} else if (is(v, "single-flow")) {
-		snprintf(c, clen, "%s flow on a hash mode: no aggregation test", ev(v, "flows"));
-		snprintf(next, nlen, "run several flows");
+		snprintf(c, clen, "%s flow on a hash mode: not a test", ev(v, "flows"));
+		snprintf(next, nlen, "run more flows");
 	} else if (is(v, "holds-back")) {
-		snprintf(c, clen, "%s%s%s%s holds the bond back (%s of its ceiling)", v->where,
+		/* the shape of issue 15: "eth1 (8139cp) holds the bond to 4.3 of 16.7 Mbit/s" */
+		snprintf(c, clen, "%s%s%s%s holds the bond %s%s", v->where,
 			 bc_verdict_get(v, "driver") ? " (" : "",
 			 bc_verdict_get(v, "driver") ? ev(v, "driver") : "",
-			 bc_verdict_get(v, "driver") ? ")" : "",
-			 bc_verdict_get(v, "utilization") ? ev(v, "utilization") : "drops");
-		snprintf(next, nlen, "remove or replace it");
+			 bc_verdict_get(v, "driver") ? ")" : "", h[0] ? "to " : "back",
+			 h[0] ? pair(v->lhs_bps, v->rhs_bps, p, sizeof(p)) : "");
+		snprintf(next, nlen, "replace it");
+		return 2;
 	} else if (is(v, "falls-short")) {
-		snprintf(c, clen, "%s falls short (%s of its ceiling)", v->where,
-			 ev(v, "utilization"));
-		snprintf(next, nlen, "compare its driver and queue");
+		snprintf(c, clen, "%s short: %s of its ceiling", v->where, ev(v, "utilization"));
+		snprintf(next, nlen, "check its driver");
 	} else if (is(v, "no-mismatch")) {
 		snprintf(c, clen, "no mismatch between the slaves");
 	} else if (is(v, "cost-nothing") || is(v, "active-ok")) {
@@ -183,27 +183,23 @@ static int short_cause(const struct bc_verdict *v, const char *h, char *c, size_
 	} else if (is(v, "no-evidence") || is(v, "not-measured")) {
 		snprintf(c, clen, "not measured");
 	} else if (is(v, "unplaced")) {
-		snprintf(c, clen, "%s mismatch; flows not placed, shares do not compare",
-			 ev(v, "mismatch"));
+		snprintf(c, clen, "flows not placed: shares do not compare");
 	} else if (is(v, "active-low")) {
 		snprintf(c, clen, "active %s at %s of its ceiling", ev(v, "active_slave"),
 			 ev(v, "utilization"));
 	} else if (is(v, "active-missing")) {
 		snprintf(c, clen, "the active slave's evidence is missing");
 	} else if (is(v, "missing-input")) {
-		snprintf(c, clen, "not judged: the document lacks an input");
-		snprintf(next, nlen, "rerun with this version");
+		snprintf(c, clen, "not judged: an input is missing");
+		snprintf(next, nlen, "rerun the suite");
 	} else if (is(v, "not-a-bond")) {
 		snprintf(c, clen, "one interface, not a bond");
 	} else if (!strcmp(v->mechanism, "tx-loss") || !strcmp(v->mechanism, "wire-loss") ||
 		   !strncmp(v->mechanism, "rx-loss-", 8)) {
-		snprintf(c, clen, "%s lost at %s%s%s", ev(v, "count"), ev(v, "stage"),
-			 v->where[0] ? " on " : "", v->where);
-		snprintf(next, nlen, "see the loss ledger");
+		snprintf(c, clen, "%s lost%s%s (%s)", ev(v, "count"), v->where[0] ? " on " : "",
+			 v->where, v->mechanism);
 	} else if (is(v, "send-refused")) {
-		snprintf(c, clen, "sends refused%s%s (ENOBUFS)", v->where[0] ? " on " : "",
-			 v->where);
-		snprintf(next, nlen, "find the full qdisc or buffer");
+		snprintf(c, clen, "the sender's kernel refused sends (ENOBUFS)");
 	} else if (is(v, "ledger-stage")) {
 		snprintf(c, clen, "%s lost at %s", ev(v, "count"), v->where);
 	} else if (is(v, "rate-search")) {

@@ -206,6 +206,67 @@ static void test_verdict_answer(void **state)
 	json_object_put(o);
 }
 
+/*
+ * Every mechanism's short line, with typical evidence (the testbed's sizes:
+ * four-letter slave names, rates in Mbit/s), fits one line of 100 columns:
+ * the answer block's promise for the suite's three questions.
+ */
+static void test_every_mechanism_fits(void **state)
+{
+	static const char *const mechs[] = {
+		"aggregator-selection", "active-slave", "slave-down", "hash-placement",
+		"lacp-key", "shaper", "equal-shares", "reordering", "cpu-bound", "single-flow",
+		"holds-back", "falls-short", "no-mismatch", "cost-nothing", "ceilings-unknown",
+		"no-evidence", "unplaced", "active-ok", "active-low", "active-missing",
+		"missing-input", "not-a-bond", "tx-loss", "wire-loss", "rx-loss-socket",
+		"send-refused", "ledger-stage", "rate-search", "not-measured", "ceiling-unknown",
+		"unattributed"};
+	static const char *const questions[] = {"aggregation", "udp_gap", "drivers"};
+	int bad = 0;
+
+	(void)state;
+	for (size_t q = 0; q < 3; q++)
+		for (size_t i = 0; i < sizeof(mechs) / sizeof(mechs[0]); i++) {
+			struct bc_verdict v;
+			struct bc_answer a;
+			const char *s;
+
+			bc_verdict_init(&v, questions[q]);
+			v.status = BC_VERDICT_FAIL;
+			v.has_levels = true;
+			v.lhs = q == 2 ? BC_CAP_POTENTIAL : BC_CAP_CARRIED;
+			v.rhs = q == 2 ? BC_CAP_INSTALLED : BC_CAP_POTENTIAL;
+			v.lhs_bps = 123.45e6;
+			v.rhs_bps = 987.65e6;
+			snprintf(v.mechanism, sizeof(v.mechanism), "%s", mechs[i]);
+			snprintf(v.where, sizeof(v.where), "eth1");
+			bc_verdict_add(&v, "ad_select", "stable");
+			bc_verdict_add(&v, "best_slave", "eth0");
+			bc_verdict_add(&v, "flows", "3");
+			bc_verdict_add(&v, "qdisc", "tbf");
+			bc_verdict_add(&v, "rate", "1.50 Mbit/s");
+			bc_verdict_add(&v, "ceiling", "1.43 Mbit/s");
+			bc_verdict_add(&v, "reord_seen", "66");
+			bc_verdict_add(&v, "driver", "8139cp");
+			bc_verdict_add(&v, "utilization", "91 %%");
+			bc_verdict_add(&v, "mismatch", "driver, speed");
+			bc_verdict_add(&v, "count", "1234");
+			bc_verdict_add(&v, "stage", "arrived_on_link");
+			if (q == 1) {
+				bc_verdict_add(&v, "sent", "4650");
+				bc_verdict_add(&v, "received", "4600");
+			}
+			bc_verdict_answer(&v, "Aggregation", &a);
+			s = print(&a, 1, 100);
+			if (strchr(s, '\n') != s + strlen(s) - 1) {
+				print_error("%s/%s wraps at 100 columns: %s", questions[q], mechs[i],
+					    s);
+				bad++;
+			}
+		}
+	assert_int_equal(bad, 0);
+}
+
 /* A run's answers from the mixed-drivers suite's udp-over result. */
 static void test_run_answers(void **state)
 {
@@ -243,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_100),	 cmocka_unit_test(test_wrap_narrow),
 		cmocka_unit_test(test_wrap_very_narrow), cmocka_unit_test(test_width),
 		cmocka_unit_test(test_verdict_answer),	 cmocka_unit_test(test_run_answers),
+		cmocka_unit_test(test_every_mechanism_fits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
