@@ -21,7 +21,18 @@
  */
 struct json_object *bc_analyze_json(const struct bc_attrib *a);
 
-/* bc_analyze_text() - per-link table, paths, reordering pairs, ledger, findings. */
+/*
+ * bc_analyze_text() - the answer block (bc_analyze_answers()), per-link
+ * table, paths, reordering pairs, ledger, findings.
+ */
 void bc_analyze_text(FILE *out, const struct bc_attrib *a);
+
+/*
+ * bc_analyze_answers() - the answer block (bondcheck/answer.h): Loss (lost
+ * of what left, the link with the most; UNSURE when nothing was
+ * attributed), Reordering (late of what arrived, the largest pair of two
+ * links), Capture (complete on every link, or which are not).
+ */
+void bc_analyze_answers(FILE *out, const struct bc_attrib *a);
 
 #endif

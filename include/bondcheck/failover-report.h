@@ -86,7 +86,8 @@ int bc_failover_reread(struct json_object *doc, struct bc_error *err);
 /*
  * bc_failover_report_text() - the text report of a `bondcheck failover`
  * document (bc_failover_json() members plus the workflow's peer, bond,
- * slave, cut, hold_ms, plots, restore, notes): what the configuration
+ * slave, cut, hold_ms, plots, restore, notes): the answer block
+ * (bc_failover_report_answers()), what the configuration
  * implies (the ends' difference first, each end's detection and sight, one
  * range per direction; a document without expected.directions, from an
  * older bondcheck, gets its single combined line), one line per direction
@@ -96,5 +97,13 @@ int bc_failover_reread(struct json_object *doc, struct bc_error *err);
  * recovery, findings and notes.
  */
 void bc_failover_report_text(FILE *out, struct json_object *doc);
+
+/*
+ * bc_failover_report_answers() - the answer block (bondcheck/answer.h): per
+ * direction ("To agent", "To client") the gap against the expected range
+ * (expected.directions[]: min_ms..limit_ms and the detector); PASS within,
+ * FAIL black-hole or slow, UNSURE inconclusive, INFO not interrupted.
+ */
+void bc_failover_report_answers(FILE *out, struct json_object *doc);
 
 #endif

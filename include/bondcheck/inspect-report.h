@@ -21,6 +21,7 @@ struct json_object;
 struct bc_inspect_render_opts {
 	bool quiet;		  /* text: one line per finding, nothing else */
 	bool verbose;		  /* text: per-slave LACP/churn details and unknown keys */
+	bool brief;		  /* text: each bond's answer block alone */
 	const char *generated_at; /* JSON: RFC 3339 UTC time; NULL -> null */
 	const char *version;	  /* JSON: bondcheck_version; NULL -> BC_VERSION */
 	const char *host;	  /* JSON: the host inspected (--host, or the node name of a
@@ -38,6 +39,17 @@ struct bc_inspect_render_opts {
  */
 int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 			  const struct bc_inspect_render_opts *opts);
+
+/*
+ * bc_inspect_text_answers() - the answer block of bond @b (bondcheck/answer.h):
+ * Health (the worst of its findings, and the error and warning counts),
+ * Redundancy (slaves up and carrying: the active aggregator's on 802.3ad,
+ * the active slave on active-backup; FAIL under 2 up, WARN when a slave is
+ * down or idle), Monitoring (miimon or
+ * ARP and the worst finding about it), wrapped to @out's width.
+ * bc_inspect_text_write() opens each bond with it.
+ */
+void bc_inspect_text_answers(FILE *out, const struct bc_snapshot *snap, const struct bc_bond *b);
 
 /*
  * bc_inspect_json_offloads() - a slave's offloads as the JSON object of the

@@ -143,8 +143,18 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
 int bc_matrix_analyze(struct json_object *doc, struct bc_error *err);
 
 /* Output (pure; report/matrix-report.c). */
-/* The matrix of goodput and efficiency, the path MTU table, hosts, findings. */
+/*
+ * The answer block (bc_matrix_report_answers()), the matrix of goodput and
+ * efficiency, the path MTU table, hosts, findings.
+ */
 void bc_matrix_report_text(FILE *out, struct json_object *doc);
+/*
+ * bc_matrix_report_answers() - the answer block (bondcheck/answer.h): Slow
+ * hosts (the subjects of host-slow, host-link-slower, host-unreachable) and
+ * MTU (of host-mtu-mismatch, path-mtu-blackhole), the worst severity as the
+ * status.
+ */
+void bc_matrix_report_answers(FILE *out, struct json_object *doc);
 /*
  * One CSV row per ordered pair, RFC 4180 quoting, header:
  * from,to,status,goodput_bps,ceiling_bps,efficiency,limited_by,retransmits,

@@ -13,8 +13,21 @@
 /* One line per stream and a sum line for an interval object. */
 void bc_run_report_interval(FILE *out, struct json_object *interval);
 
-/* The final table: per stream, per direction sum with ceiling and efficiency, notes. */
+/*
+ * The final report: the answer block (bc_run_report_answers()), then per
+ * stream, per direction sum with ceiling and efficiency, notes.
+ */
 void bc_run_report_text(FILE *out, struct json_object *result);
+
+/*
+ * bc_run_report_answers() - the answer block of a run (bondcheck/answer.h):
+ * Goodput (of the first direction's ceiling; PASS at >= 80 %, INFO when the
+ * offered rate was lower, WARN else), Loss (datagrams, the link with the
+ * most; the status of a loss finding), Reordering (out of order, the late
+ * link and the early one of the largest pair, never a link behind itself),
+ * wrapped to @out's width.  What `run --brief` prints.
+ */
+void bc_run_report_answers(FILE *out, struct json_object *result);
 
 /*
  * bc_run_report_capture() - the "capture" member of a run --capture result:

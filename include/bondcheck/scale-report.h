@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 /*
- * bc_scale_report_text() - the report: what was measured, a table of the
+ * bc_scale_report_text() - the report: the answer block, what was measured, a table of the
  * configurations (goodput per run in Mbit/s, mean, geometric mean and its
  * 95 % CI, efficiency against the configuration's ceiling), a table of the
  * comparisons (speed-up, CI, Welch's t, df, p, marginal efficiency,
@@ -19,6 +19,14 @@
  * verdict line.
  */
 void bc_scale_report_text(FILE *out, struct json_object *doc);
+
+/*
+ * bc_scale_report_answers() - the answer block (bondcheck/answer.h): does
+ * N+1 beat N, one line per adjacent comparison ("TCP 2 -> 3": PASS gain,
+ * WARN flat, FAIL negative, UNSURE not compared) with the speed-up, its
+ * 95 % CI and the capture's cause; bc_scale_report_text() opens with it.
+ */
+void bc_scale_report_answers(FILE *out, struct json_object *doc);
 
 /*
  * bc_scale_report_csv() - one table (RFC 4180, comma separated, header

@@ -12,12 +12,20 @@
 #include <json-c/json.h>
 
 /*
- * bc_suite_report_text() - the report for people: header, bond summary of
- * both ends (slaves, rates, ceilings), tests, per-link table, per-flow
- * table, loss ledger, reordering, findings, then the three verdict lines.
+ * bc_suite_report_text() - the report for people: the answer block
+ * (bc_suite_report_answers()), header, bond summary of both ends (slaves,
+ * rates, ceilings), tests, per-link table, per-flow table, loss ledger,
+ * reordering, findings, then the three verdicts in full.
  * Returns 0, or -EIO when writing failed.
  */
 int bc_suite_report_text(FILE *out, struct json_object *doc);
+
+/*
+ * bc_suite_report_answers() - the answer block alone (bondcheck/answer.h):
+ * Aggregation, UDP gap and Drivers, one line each, wrapped to @out's width
+ * (bc_answer_width()).  What `run --brief` prints.  Returns 0 or -EIO.
+ */
+int bc_suite_report_answers(FILE *out, struct json_object *doc);
 
 /*
  * bc_suite_report_csv() - one table, RFC 4180, a header line then one row

@@ -128,8 +128,17 @@ void bc_sweep_point_in_free(struct bc_sweep_point_in *p);
 void bc_sweep_point_finish(struct json_object *point, double conf);
 
 /* Output (pure; report/sweep-report.c). */
-/* A table: value, n, mean, CI, ceiling, efficiency (and loss for UDP), notes. */
+/*
+ * The answer block (bc_sweep_report_answers()), then a table: value, n,
+ * mean, CI, ceiling, efficiency (and loss for UDP), notes.
+ */
 void bc_sweep_report_text(FILE *out, struct json_object *doc);
+/*
+ * bc_sweep_report_answers() - the answer block (bondcheck/answer.h): the
+ * point with the highest mean against its ceiling (PASS >= 80 %, WARN
+ * below, UNSURE when the ceiling is unknown).
+ */
+void bc_sweep_report_answers(FILE *out, struct json_object *doc);
 /*
  * One CSV row per point (RFC 4180), header:
  * param,value,n,mean_bps,sd_bps,ci_low_bps,ci_high_bps,ceiling_bps,efficiency,loss_ratio,mtu

@@ -105,4 +105,23 @@ void bc_suite_verdicts_answer(struct json_object *doc, const struct bc_suite_ver
  */
 int bc_verdict_render(const struct bc_verdict *v, char *buf, size_t len);
 
+struct bc_answer;
+
+/*
+ * bc_verdict_answer() - @v as one line of the answer block (bondcheck/answer.h)
+ * under @label: the status, the two levels as "A of B unit" (3 significant
+ * digits), the mechanism in a few words and a short next step, sized to fit
+ * 80 columns of text for the report's 100.  bc_verdict_render() keeps the
+ * long sentence for the report's Verdicts section and the JSON "answer".
+ */
+void bc_verdict_answer(const struct bc_verdict *v, const char *label, struct bc_answer *a);
+
+/*
+ * bc_verdict_from_json() - @v back from the members bc_verdict_json_put()
+ * wrote into @o (a saved document's verdict), @question its key (kept, not
+ * copied: a string that outlives @v).  Members that are absent stay unknown.
+ * Returns 0, or -EINVAL when @o is not an object.
+ */
+int bc_verdict_from_json(struct json_object *o, const char *question, struct bc_verdict *v);
+
 #endif

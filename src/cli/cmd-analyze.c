@@ -47,6 +47,8 @@ static void usage(FILE *out)
 		"                      ledger.svg (loss ledger waterfall), each where the\n"
 		"                      captures hold its data\n"
 		"  -j, --json          JSON instead of text\n"
+		"  --brief             only the answers (Loss, Reordering, Capture), same exit\n"
+		"                      status\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 no error-level finding, 1 error-level findings (wire-loss,\n"
@@ -115,6 +117,7 @@ int bc_cmd_analyze(int argc, char **argv)
 		{"bin-ms", required_argument, NULL, 'B'},
 		{"plot", required_argument, NULL, 'P'},
 		{"json", no_argument, NULL, 'j'},
+		{"brief", no_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -123,7 +126,7 @@ int bc_cmd_analyze(int argc, char **argv)
 	struct json_object *an = NULL;
 	struct bc_attrib a;
 	const char *plot = NULL;
-	bool json = false;
+	bool json = false, brief = false;
 	int c, rc, status = BC_EXIT_OK;
 	char *end;
 
@@ -183,7 +186,8 @@ int bc_cmd_analyze(int argc, char **argv)
 
 			if (*end || !(ms >= 0.001 && ms <= 3600000)) {
 				fprintf(stderr,
-					"bondcheck analyze: --bin-ms '%s': expected milliseconds in "
+					"bondcheck analyze: --bin-ms '%s': expected milliseconds "
+					"in "
 					"[0.001, 3600000]\n",
 					optarg);
 				return BC_EXIT_USAGE;
@@ -201,12 +205,20 @@ int bc_cmd_analyze(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'b':
+			brief = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
 		default:
 			return bc_cli_opt_error("analyze", c, argv, opts);
 		}
+	}
+	if (brief && json) {
+		fprintf(stderr,
+			"bondcheck analyze: --brief is text; it cannot be combined with -j\n");
+		return BC_EXIT_USAGE;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "bondcheck analyze: no capture given; expected tx:LINK=FILE and/or "
@@ -257,7 +269,9 @@ int bc_cmd_analyze(int argc, char **argv)
 	if (!rc && (json || plot) && !(an = bc_analyze_json(&a)))
 		rc = -ENOMEM;
 	if (!rc)
-		rc = json ? print_json(an) : (bc_analyze_text(stdout, &a), 0);
+		rc = json    ? print_json(an)
+		     : brief ? (bc_analyze_answers(stdout, &a), 0)
+			     : (bc_analyze_text(stdout, &a), 0);
 	if (rc) {
 		json_object_put(an);
 		fprintf(stderr, "bondcheck analyze: %s\n", err.msg[0] ? err.msg : strerror(-rc));

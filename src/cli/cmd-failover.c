@@ -76,6 +76,7 @@ static void usage(FILE *out)
 		"  --keep-pcaps DIR    keep both ends' per-slave pcaps in DIR\n"
 		"  --plot DIR          write the timeline plot (datagrams per 10 ms per slave)\n"
 		"  -j, --json          the JSON document (docs/failover.md)\n"
+		"  --brief             only the answers (gap vs expected), same exit status\n"
 		"  --from-json FILE    no test: read a saved document (-j output) and print\n"
 		"                      its report (text, -j, --plot) again\n"
 		"\n"
@@ -114,9 +115,14 @@ static bool has_error(struct json_object *doc)
 	return false;
 }
 
+/* --brief: the answer block alone (one run per process: a file-scope flag) */
+static bool brief;
+
 static int print_doc(struct json_object *doc, bool json)
 {
-	if (json)
+	if (brief)
+		bc_failover_report_answers(stdout, doc);
+	else if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	else
@@ -177,6 +183,7 @@ int bc_cmd_failover(int argc, char **argv)
 		{"plot", required_argument, NULL, 'G'},
 		{"json", no_argument, NULL, 'j'},
 		{"from-json", required_argument, NULL, 'F'},
+		{"brief", no_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -283,6 +290,9 @@ int bc_cmd_failover(int argc, char **argv)
 		case 'F':
 			from = optarg;
 			break;
+		case 'B':
+			brief = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
@@ -292,6 +302,11 @@ int bc_cmd_failover(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "bondcheck failover: unexpected argument '%s'\n", argv[optind]);
+		return BC_EXIT_USAGE;
+	}
+	if (brief && json) {
+		fprintf(stderr,
+			"bondcheck failover: --brief is text; it cannot be combined with -j\n");
 		return BC_EXIT_USAGE;
 	}
 	if (from)

@@ -42,7 +42,7 @@ struct inspect_opts {
 	char **bonds; /* live: BOND... */
 	size_t n_bonds;
 	const char *netns, *record_dir, *replay_dir; /* live only */
-	bool json, quiet, verbose, json_line;
+	bool json, quiet, verbose, json_line, brief;
 	const char *json_file;
 	const char *host; /* --host: the JSON's host member */
 	const char *sos; /* --from-sos DIR|TARBALL */
@@ -105,6 +105,7 @@ static void usage(FILE *out)
 		"                    live; none for a paste); network namespaces share one\n"
 		"                    node name, so name each one\n"
 		"  -q, --quiet       print only the findings, one line each, and no warnings\n"
+		"      --brief       print only the answers (Health, Redundancy, Monitoring)\n"
 		"  -v, --verbose     also print per-slave LACPDU/churn details and any lines\n"
 		"                    of the file that were not understood\n"
 		"  -h, --help        this help\n"
@@ -162,6 +163,7 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		OPT_FROM_IP,
 		OPT_JSON_LINE,
 		OPT_HOST,
+		OPT_BRIEF,
 	};
 	static const struct option longopts[] = {
 		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
@@ -170,6 +172,7 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		{"json", no_argument, NULL, 'j'},
 		{"json-file", required_argument, NULL, OPT_JSON_FILE},
 		{"quiet", no_argument, NULL, 'q'},
+		{"brief", no_argument, NULL, OPT_BRIEF},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{"netns", required_argument, NULL, OPT_NETNS},
@@ -220,6 +223,9 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case OPT_BRIEF:
+			o->brief = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -247,6 +253,12 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 	}
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other; give one%s", "");
+	if (o->brief && (o->quiet || o->verbose || o->json))
+		return usage_error(
+			"--brief prints the answers alone; it cannot be combined with %s",
+			o->json	   ? "-j"
+			: o->quiet ? "-q"
+				   : "-v");
 	if (o->sos && (o->n_files || o->n_ip_files || o->n_names || o->netns || o->record_dir ||
 		       o->replay_dir || optind < argc))
 		return usage_error(
@@ -417,7 +429,8 @@ static int write_json_file(const char *path, const struct bc_snapshot *snap,
 
 static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 {
-	struct bc_inspect_render_opts ro = {.quiet = o->quiet, .verbose = o->verbose};
+	struct bc_inspect_render_opts ro = {
+		.quiet = o->quiet, .verbose = o->verbose, .brief = o->brief};
 	struct utsname u;
 	char when[32];
 	int rc;

@@ -44,6 +44,7 @@ static void usage(FILE *out)
 		"  --dport N              agents' data port base (default %d)\n"
 		"  --no-pmtu              skip the DF probes\n"
 		"  -j, --json             the matrix document (docs/matrix.md)\n"
+		"  --brief                only the answers (slow hosts, MTU)\n"
 		"  --csv FILE             one row per ordered pair (- : standard output, the\n"
 		"                         CSV alone)\n"
 		"  --plot DIR             DIR/matrix.svg: the goodput heatmap (PLplot)\n"
@@ -109,6 +110,7 @@ int bc_cmd_matrix(int argc, char **argv)
 		{"dport", required_argument, NULL, 'd'},
 		{"no-pmtu", no_argument, NULL, 'N'},
 		{"json", no_argument, NULL, 'j'},
+		{"brief", no_argument, NULL, 'B'},
 		{"csv", required_argument, NULL, 'C'},
 		{"plot", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
@@ -120,7 +122,7 @@ int bc_cmd_matrix(int argc, char **argv)
 	struct json_object *doc = NULL, *fs;
 	const char *csv = NULL, *why = "", *plot = NULL;
 	char *host_list = NULL;
-	bool json = false, have_key = false, have_len = false;
+	bool json = false, have_key = false, have_len = false, brief = false;
 	double rate = 0;
 	uint64_t sz;
 	char *end;
@@ -193,6 +195,9 @@ int bc_cmd_matrix(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'B':
+			brief = true;
+			break;
 		case 'C':
 			csv = optarg;
 			break;
@@ -209,6 +214,12 @@ int bc_cmd_matrix(int argc, char **argv)
 	if (json && csv && !strcmp(csv, "-")) {
 		fprintf(stderr, "bondcheck matrix: -j and --csv - both want standard output; give "
 				"--csv a file\n");
+		return BC_EXIT_USAGE;
+	}
+	if (brief && (json || (csv && !strcmp(csv, "-")))) {
+		fprintf(stderr,
+			"bondcheck matrix: --brief is text; it cannot be combined with %s\n",
+			json ? "-j" : "--csv -");
 		return BC_EXIT_USAGE;
 	}
 	if (optind < argc) {
@@ -273,6 +284,8 @@ int bc_cmd_matrix(int argc, char **argv)
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+	else if (brief)
+		bc_matrix_report_answers(stdout, doc);
 	else if (!csv || strcmp(csv, "-")) /* --csv -: the table alone on stdout */
 		bc_matrix_report_text(stdout, doc);
 	if (rc == BC_EXIT_OK) {

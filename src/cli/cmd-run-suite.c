@@ -149,6 +149,11 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 				"file or use --json-file\n");
 		return BC_EXIT_USAGE;
 	}
+	if (o->brief && o->csv && !strcmp(o->csv, "-")) {
+		fprintf(stderr, "bondcheck run: --brief and --csv - both write to stdout; give "
+				"--csv a file\n");
+		return BC_EXIT_USAGE;
+	}
 #ifndef BC_SUITE_PLOTS
 	if (o->plot) {
 		fprintf(stderr,
@@ -203,7 +208,9 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 	if (o->csv && strcmp(o->csv, "-") &&
 	    write_file("--csv", o->csv, doc, bc_suite_report_csv) < 0)
 		rc = BC_EXIT_ENV;
-	if (o->csv && !strcmp(o->csv, "-"))
+	if (o->brief)
+		bc_suite_report_answers(stdout, doc);
+	else if (o->csv && !strcmp(o->csv, "-"))
 		bc_suite_report_csv(stdout, doc);
 	else if (o->json)
 		json_render(stdout, doc);
@@ -215,7 +222,8 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 			rc = BC_EXIT_ENV;
 		else /* the last line of the text report; on stderr when stdout is JSON or CSV */
 			rc = bc_cli_exit_status(
-				o->json || (o->csv && !strcmp(o->csv, "-")) ? stderr : stdout,
+				o->json || o->brief || (o->csv && !strcmp(o->csv, "-")) ? stderr
+											: stdout,
 				"run", json_object_object_get(doc, "verdicts"),
 				json_object_object_get(doc, "findings"));
 	}

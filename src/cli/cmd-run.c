@@ -91,6 +91,8 @@ static void usage(FILE *out)
 		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (IP length + "
 		"14)\n"
 		"  -j, --json             JSON to stdout instead of text\n"
+		"  --brief                the answer block alone (the exit line on stderr);\n"
+		"                         the same exit status as the full report\n"
 		"  --json-file FILE       also write the JSON to FILE\n"
 		"\n"
 		"Suite only:\n"
@@ -177,6 +179,7 @@ int bc_cmd_run(int argc, char **argv)
 		OPT_FROM_JSON,
 		OPT_CAPTURE_BUFFER,
 		OPT_TEST_CAPTURE_STALL,
+		OPT_BRIEF,
 	};
 	static const struct option opts[] = {
 		{"peer", required_argument, NULL, 'c'},
@@ -209,6 +212,7 @@ int bc_cmd_run(int argc, char **argv)
 		{"csv", required_argument, NULL, OPT_CSV},
 		{"plot", required_argument, NULL, OPT_PLOT},
 		{"from-json", required_argument, NULL, OPT_FROM_JSON},
+		{"brief", no_argument, NULL, OPT_BRIEF},
 		{"capture-buffer", required_argument, NULL, OPT_CAPTURE_BUFFER},
 		/* test only, not in --help (docs/run.md "Test-only options") */
 		{"test-capture-stall", required_argument, NULL, OPT_TEST_CAPTURE_STALL},
@@ -383,6 +387,9 @@ int bc_cmd_run(int argc, char **argv)
 		case OPT_FROM_JSON:
 			so.from_json = optarg;
 			break;
+		case OPT_BRIEF:
+			so.brief = true;
+			break;
 		case OPT_CAPTURE_BUFFER:
 			if (bc_parse_size(optarg, &sz) < 0 || sz < BC_PLAN_CAPTURE_BUFFER_MIN ||
 			    sz > BC_PLAN_CAPTURE_BUFFER_MAX)
@@ -407,6 +414,11 @@ int bc_cmd_run(int argc, char **argv)
 		fprintf(stderr,
 			"bondcheck run: unexpected argument '%s'; the agent is given with --peer\n",
 			argv[optind]);
+		return BC_EXIT_USAGE;
+	}
+	if (so.brief && out.mode != OUT_TEXT) {
+		fprintf(stderr, "bondcheck run: --brief is text; it cannot be combined with %s\n",
+			out.mode == OUT_JSON ? "-j" : "--json-stream");
 		return BC_EXIT_USAGE;
 	}
 	if (!single) {
@@ -463,7 +475,7 @@ int bc_cmd_run(int argc, char **argv)
 		return BC_EXIT_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (out.mode != OUT_JSON)
+	if (out.mode != OUT_JSON && !so.brief)
 		cfg.on_interval = on_interval;
 	cfg.ctx = &out;
 	r = bc_client_run(&cfg, &res, &err);
@@ -471,7 +483,9 @@ int bc_cmd_run(int argc, char **argv)
 		fprintf(stderr, "bondcheck run: %s\n", err.msg);
 		return exit_for(r);
 	}
-	if (out.mode == OUT_TEXT) {
+	if (so.brief) {
+		bc_run_report_answers(stdout, res);
+	} else if (out.mode == OUT_TEXT) {
 		bc_run_report_text(stdout, res);
 	} else if (out.mode == OUT_JSON) {
 		printf("%s\n", json_object_to_json_string_ext(
@@ -506,7 +520,8 @@ int bc_cmd_run(int argc, char **argv)
 	if (errs && json_object_array_length(errs))
 		r = BC_EXIT_ENV;
 	else /* an error-level finding (wire-loss, ...) fails the run, as in the suite */
-		r = bc_cli_exit_status(out.mode == OUT_TEXT ? stdout : stderr, "run", NULL,
+		r = bc_cli_exit_status(out.mode == OUT_TEXT && !so.brief ? stdout : stderr, "run",
+				       NULL,
 				       json_object_object_get(res, "findings"));
 	json_object_put(res);
 	return r;

@@ -81,6 +81,7 @@ static void usage(FILE *out)
 		"  --no-diagnose          no capture run for comparisons that are not a gain\n"
 		"  -4, -6                 IPv4 or IPv6 only\n"
 		"  -j, --json             the scale document as JSON\n"
+		"  --brief                only the answers (does N+1 beat N), same exit status\n"
 		"  --json-file FILE       also write the JSON document to FILE (keep it for\n"
 		"                         --from-json later)\n"
 		"  --csv FILE             a CSV table (a row per run, configuration, comparison);\n"
@@ -186,6 +187,7 @@ static int write_plots(const char *dir, struct json_object *doc)
 struct outputs {
 	bool json;
 	const char *csv, *plot, *json_file;
+	bool brief; /* --brief: the answer block alone */
 };
 
 static int emit(struct json_object *doc, const struct outputs *o)
@@ -196,6 +198,8 @@ static int emit(struct json_object *doc, const struct outputs *o)
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+	else if (o->brief)
+		bc_scale_report_answers(stdout, doc);
 	else if (!csv || strcmp(csv, "-"))
 		bc_scale_report_text(stdout, doc);
 	if (o->json_file &&
@@ -282,6 +286,7 @@ int bc_cmd_scale(int argc, char **argv)
 		{"from-json", required_argument, NULL, 'J'},
 		{"plot", required_argument, NULL, 'G'},
 		{"json-file", required_argument, NULL, 'W'},
+		{"brief", no_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -292,6 +297,7 @@ int bc_cmd_scale(int argc, char **argv)
 	struct outputs outs;
 	char order_buf[256];
 	bool json = false, quick = false, have_t = false, have_o = false, have_r = false;
+	bool brief = false;
 	double margin = -1;
 	struct sigaction sa;
 	uint64_t sz;
@@ -433,6 +439,9 @@ int bc_cmd_scale(int argc, char **argv)
 		case 'W':
 			json_file = optarg;
 			break;
+		case 'B':
+			brief = true;
+			break;
 		case 'G':
 			if (!*optarg)
 				return bad("--plot", optarg, "a folder for the SVG files");
@@ -457,7 +466,12 @@ int bc_cmd_scale(int argc, char **argv)
 				"--csv a file\n");
 		return BC_EXIT_USAGE;
 	}
-	outs = (struct outputs){json, csv, plot, json_file};
+	if (brief && (json || (csv && !strcmp(csv, "-")))) {
+		fprintf(stderr, "bondcheck scale: --brief is text; it cannot be combined with %s\n",
+			json ? "-j" : "--csv -");
+		return BC_EXIT_USAGE;
+	}
+	outs = (struct outputs){json, csv, plot, json_file, brief};
 	if (plot && (rc = bc_cli_plot_dir("scale", plot)) != BC_EXIT_OK) {
 		return rc;
 	}

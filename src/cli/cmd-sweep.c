@@ -64,6 +64,7 @@ static void usage(FILE *out)
 		"  --link-accounting A    ethernet (IP length + 38 per frame) or tbf (+ 14)\n"
 		"  --dport N              agent data port base (default %d)\n"
 		"  -j, --json             the sweep document (docs/sweep.md)\n"
+		"  --brief                only the answer (the best point against its ceiling)\n"
 		"  --csv FILE             one row per point (- : standard output, the\n"
 		"                         CSV alone)\n"
 		"  --plot DIR             DIR/sweep.svg: goodput with its CI and the ceiling\n"
@@ -105,6 +106,7 @@ int bc_cmd_sweep(int argc, char **argv)
 		{"link-accounting", required_argument, NULL, 'a'},
 		{"dport", required_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
+		{"brief", no_argument, NULL, 'B'},
 		{"csv", required_argument, NULL, 'C'},
 		{"plot", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
@@ -114,7 +116,7 @@ int bc_cmd_sweep(int argc, char **argv)
 	struct bc_error err = {0};
 	struct json_object *doc = NULL, *points;
 	const char *csv = NULL, *param = NULL, *plot = NULL;
-	bool json = false, ok_all = true, any = false;
+	bool json = false, ok_all = true, any = false, brief = false;
 	double rate = 0;
 	uint32_t ms;
 	uint64_t sz;
@@ -214,6 +216,9 @@ int bc_cmd_sweep(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'B':
+			brief = true;
+			break;
 		case 'C':
 			csv = optarg;
 			break;
@@ -230,6 +235,11 @@ int bc_cmd_sweep(int argc, char **argv)
 	if (json && csv && !strcmp(csv, "-")) {
 		fprintf(stderr, "bondcheck sweep: -j and --csv - both want standard output; give "
 				"--csv a file\n");
+		return BC_EXIT_USAGE;
+	}
+	if (brief && (json || (csv && !strcmp(csv, "-")))) {
+		fprintf(stderr, "bondcheck sweep: --brief is text; it cannot be combined with %s\n",
+			json ? "-j" : "--csv -");
 		return BC_EXIT_USAGE;
 	}
 	if (optind < argc) {
@@ -298,6 +308,8 @@ int bc_cmd_sweep(int argc, char **argv)
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+	else if (brief)
+		bc_sweep_report_answers(stdout, doc);
 	else if (!csv || strcmp(csv, "-")) /* --csv -: the table alone on stdout */
 		bc_sweep_report_text(stdout, doc);
 	points = json_object_object_get(doc, "points");

@@ -16,6 +16,7 @@
 
 struct suite_opts {
 	bool quick, json;
+	bool brief; /* --brief: the answer block alone on stdout */
 	const char *json_file, *csv, *plot, *from_json;
 };
 

@@ -101,7 +101,8 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	char rate[32];
 	bool any = false;
 
-	fprintf(out, "Links (forward = away from the sender)\n");
+	bc_analyze_answers(out, a);
+	fprintf(out, "\nLinks (forward = away from the sender)\n");
 	fprintf(out, "  %-20s %10s %12s %14s %6s %6s %8s %8s %6s %s\n", "link", "frames", "bytes",
 		"wire rate", "flows", "super", "left", "arrived", "lost", "peer");
 	for (size_t i = 0; i < a->n_links; i++) {

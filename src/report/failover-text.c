@@ -349,6 +349,8 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 {
 	struct json_object *notes = get(doc, "notes"), *plots = get(doc, "plots");
 
+	bc_failover_report_answers(out, doc);
+	fputc('\n', out);
 	header(out, doc);
 	directions(out, doc);
 	tcp(out, doc);

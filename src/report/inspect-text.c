@@ -396,9 +396,17 @@ int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 	for (size_t i = 0; i < snap->n_bonds; i++) {
 		const struct bc_bond *b = &snap->bonds[i];
 
+		if (opts && opts->brief) { /* the bond's name only where several share the block */
+			if (snap->n_bonds > 1)
+				fprintf(out, "%s%s:\n", i ? "\n" : "", b->name);
+			bc_inspect_text_answers(out, snap, b);
+			continue;
+		}
 		if (!quiet) {
 			if (i)
 				fputc('\n', out);
+			bc_inspect_text_answers(out, snap, b);
+			fputc('\n', out);
 			summary(out, snap, b);
 			slaves_table(out, b);
 			if (verbose)
@@ -406,7 +414,7 @@ int bc_inspect_text_write(FILE *out, const struct bc_snapshot *snap,
 		}
 		findings(out, snap, b, quiet);
 	}
-	if (!quiet && snap->lacp_hidden)
+	if (!quiet && !(opts && opts->brief) && snap->lacp_hidden)
 		fprintf(out, "\nNote: LACP details were hidden from this reader (CAP_NET_ADMIN); "
 			     "checks that need them were skipped.\n");
 	return ferror(out) ? -EIO : 0;

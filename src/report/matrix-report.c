@@ -84,8 +84,9 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 		if (l > w)
 			w = l;
 	}
+	bc_matrix_report_answers(out, doc);
 	fprintf(out,
-		"Matrix: %zu hosts, %zu ordered pairs in %lld rounds (concurrency %lld), %s, %lld "
+		"\nMatrix: %zu hosts, %zu ordered pairs in %lld rounds (concurrency %lld), %s, %lld "
 		"stream(s)",
 		n, bc_json_len(pairs), bc_json_i64(doc, "rounds", 0),
 		bc_json_i64(doc, "concurrency", 1), udp ? "UDP" : "TCP",

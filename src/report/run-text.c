@@ -89,6 +89,8 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 	struct json_object *link = json_object_object_get(res, "link");
 	char a[32], b[32];
 
+	fputc('\n', out);
+	bc_run_report_answers(out, res);
 	fprintf(out,
 		"\nResults (Tmax %lld ms; goodput from the end of --omit to the last arrival)\n",
 		bc_json_i64(res, "tmax_ms", 0));

@@ -248,6 +248,8 @@ void bc_scale_report_text(FILE *out, struct json_object *doc)
 	struct json_object *findings = json_object_object_get(doc, "findings");
 	struct json_object *v = json_object_object_get(doc, "verdict");
 
+	bc_scale_report_answers(out, doc);
+	fputc('\n', out);
 	header(out, doc);
 	configs(out, doc);
 	if (json_object_object_get(doc, "comparisons"))

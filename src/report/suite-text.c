@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/answer.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/suite-report.h"
 #include "bondcheck/units.h"
+#include "bondcheck/verdict.h"
 
 #define WRAP 100
 
@@ -618,19 +620,44 @@ static void verdicts(FILE *out, struct json_object *doc)
 			status[k] = (char)(status[k] >= 'a' && status[k] <= 'z' ? status[k] - 32
 										: status[k]);
 		snprintf(first, sizeof(first), "  %-12s %-13s ", names[i], status);
-		/* the answer rendered from the verdict's structure, then the older
-		 * per-link evidence text where the verdict still has one */
-		snprintf(line, sizeof(line), "%s%s%s", bc_json_str(x, "answer"),
-			 bc_json_str(x, "answer")[0] && bc_json_str(x, "text")[0] ? " Evidence: "
-										  : "",
-			 bc_json_str(x, "text"));
+		/* the answer rendered from the verdict's structure; the older
+		 * per-link text ("text" in the JSON) restates the per-link table */
+		snprintf(line, sizeof(line), "%s",
+			 bc_json_str(x, "answer")[0] ? bc_json_str(x, "answer")
+						     : bc_json_str(x, "text"));
 		wrap(out, first, "                             ", line);
 	}
+}
+
+int bc_suite_report_answers(FILE *out, struct json_object *doc)
+{
+	static const char *const keys[] = {"aggregation", "udp_gap", "drivers"};
+	static const char *const names[] = {"Aggregation", "UDP gap", "Drivers"};
+	struct bc_answer a[3];
+	struct bc_verdict v;
+
+	for (int i = 0; i < 3; i++) {
+		struct json_object *x = get(get(doc, "verdicts"), keys[i]);
+
+		bc_verdict_from_json(x, keys[i], &v);
+		/* the verdict's older figures: the probe's counts, CPU-bound */
+		if (i == 1 && !bc_verdict_get(&v, "sent") && get(x, "sent_packets")) {
+			bc_verdict_add(&v, "sent", "%s", int_of(x, "sent_packets"));
+			bc_verdict_add(&v, "received", "%s", int_of(x, "received_packets"));
+		}
+		if (json_object_get_boolean(get(x, "cpu_bound")) && !bc_verdict_get(&v, "cpu_bound"))
+			bc_verdict_add(&v, "cpu_bound", "yes");
+		bc_verdict_answer(&v, names[i], &a[i]);
+	}
+	return bc_answer_print(out, a, 3, bc_answer_width(out));
 }
 
 int bc_suite_report_text(FILE *out, struct json_object *doc)
 {
 	struct json_object *errs = get(doc, "errors");
+
+	bc_suite_report_answers(out, doc);
+	fputc('\n', out);
 
 	fprintf(out,
 		"bondcheck run: test suite against %s%s, %zu tests in %.1f s (bondcheck %s, %s)\n",

@@ -38,7 +38,8 @@ void bc_sweep_report_text(FILE *out, struct json_object *doc)
 	bool udp = !strcmp(bc_json_str(doc, "protocol"), "udp");
 	const char *param = bc_json_str(doc, "param");
 
-	fprintf(out, "Sweep of %s against %s: %s, ", param, bc_json_str(doc, "peer"),
+	bc_sweep_report_answers(out, doc);
+	fprintf(out, "\nSweep of %s against %s: %s, ", param, bc_json_str(doc, "peer"),
 		udp ? "UDP" : "TCP");
 	if (strcmp(param, "streams"))
 		fprintf(out, "%lld stream(s), ", bc_json_i64(base, "streams", 1));

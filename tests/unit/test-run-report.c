@@ -41,6 +41,10 @@ static void test_result(void **state)
 		"\"mtu\":1500},"
 		"\"notes\":[\"n1\"]}";
 	static const char want[] =
+		"\n"
+		"Goodput      PASS   97.20 Mbit/s of a 97.23 Mbit/s ceiling (100 %), client-to-agent\n"
+		"Loss         WARN   16951 of 33954 datagrams (49.92 %): locate it with --capture\n"
+		"Reordering   WARN   2 of 17003 datagrams out of order: find the pair with --capture\n"
 		"\nResults (Tmax 1000 ms; goodput from the end of --omit to the last arrival)\n"
 		"#0   udp -> 40000->5302    97.20 Mbit/s  sent 33954  received 17003  lost 16951  "
 		"dup 0  ooo 2  jitter 0.050 ms  extent max 3 p99 3\n"
@@ -62,6 +66,9 @@ static void test_link_rate_unknown(void **state)
 		"{\"tmax_ms\":1000,\"streams\":[],\"link\":{\"interface\":\"lo\",\"rate_bps\":0,"
 		"\"rate_source\":\"none\",\"accounting\":\"ethernet\",\"mtu\":65536}}";
 	static const char want[] =
+		"\nGoodput      UNSURE no stream finished\n"
+		"Loss         UNSURE no stream finished\n"
+		"Reordering   N/A    TCP: needs --capture\n"
 		"\nResults (Tmax 1000 ms; goodput from the end of --omit to the last arrival)\n"
 		"link lo: rate unknown (no qdisc, speed or --link-rate gives one), ethernet "
 		"accounting, MTU 65536\n";
