@@ -8,6 +8,7 @@
 #ifndef BONDCHECK_FLEET_REPORT_H
 #define BONDCHECK_FLEET_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "bondcheck/fleet.h"
@@ -35,8 +36,12 @@ void bc_fleet_count(const struct bc_fleet *f, struct bc_fleet_counts *c);
  */
 struct json_object *bc_fleet_json(const struct bc_fleet *f, const char *generated_at);
 
-/* bc_fleet_text() - the text report to @out.  Returns 0 or -EIO. */
-int bc_fleet_text(FILE *out, const struct bc_fleet *f);
+/*
+ * bc_fleet_text() - the text report to @out: the answers (answer.h), then,
+ * unless @brief, the fleet findings and a line per host and bond.  Returns 0
+ * or -EIO.
+ */
+int bc_fleet_text(FILE *out, const struct bc_fleet *f, bool brief);
 
 /*
  * bc_fleet_csv() - one row per host and bond (a failed host: one row with

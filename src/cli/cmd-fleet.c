@@ -56,6 +56,7 @@ static void usage(FILE *out)
 		"                  (node[01-16],login1); the others are reported missing\n"
 		"  -j, --json      the fleet document on stdout (docs/fleet.md)\n"
 		"  --csv FILE|-    one row per host and bond\n"
+		"  --brief         the answers alone (hosts read, health, drift), same exit\n"
 		"  -h, --help      this text\n"
 		"\n"
 		"Examples:\n"
@@ -250,13 +251,14 @@ int bc_cmd_fleet(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, 'c' },
+		{ "brief", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct bc_hostlist expect = { 0 };
 	struct bc_fleet f = { 0 };
 	const char *csv = NULL;
-	bool json = false;
+	bool json = false, brief = false;
 	int c, rc = 0, status;
 	char err[256];
 
@@ -277,6 +279,9 @@ int bc_cmd_fleet(int argc, char **argv)
 		case 'c':
 			csv = optarg;
 			break;
+		case 'b':
+			brief = true;
+			break;
 		case 'h':
 			usage(stdout);
 			bc_hostlist_free(&expect);
@@ -285,6 +290,12 @@ int bc_cmd_fleet(int argc, char **argv)
 			bc_hostlist_free(&expect);
 			return bc_cli_opt_error("fleet", c, argv, opts);
 		}
+	}
+	if (brief && (json || (csv && !strcmp(csv, "-")))) {
+		bc_hostlist_free(&expect);
+		fprintf(stderr, "bondcheck fleet: --brief is text; it cannot be combined with -j or "
+				"--csv -\n");
+		return BC_EXIT_USAGE;
 	}
 	if (optind >= argc && isatty(STDIN_FILENO)) {
 		fprintf(stderr, "bondcheck fleet: no input: give files or folders of inspect -j "
@@ -348,7 +359,7 @@ int bc_cmd_fleet(int argc, char **argv)
 			json_object_put(o);
 		}
 	} else if (!csv || strcmp(csv, "-")) {
-		bc_fleet_text(stdout, &f);
+		bc_fleet_text(stdout, &f, brief);
 	}
 	bc_fleet_free(&f);
 	return status;

@@ -8,10 +8,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "bondcheck/answer.h"
 #include "bondcheck/fleet-report.h"
-
-/* An answer line's width (issue 15: at most 100 columns). */
-#define ANSWER_COLS 100
 
 /* "a, b, c" of the first @max hosts of @x, "... (N more)" after. */
 static void host_names(const struct bc_fleet_finding *x, size_t max, char *buf, size_t len)
@@ -33,24 +31,27 @@ static const char *dash(const char *s)
 	return s && *s ? s : "-";
 }
 
+/* The answers (answer.h): hosts read, their health, drift; at most a line each. */
 static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_counts *c)
 {
 	size_t expected = c->read + c->failed + c->missing, used = 0, listed = 0;
+	int width = bc_answer_width(out);
+	struct bc_answer a[3];
 	char list[200] = "";
 
-	fprintf(out, "Answers\n");
-	fprintf(out, "  %-8s %-5s %zu of %zu host%s read", "Hosts",
-		c->failed || c->missing ? "FAIL" : "OK", c->read, expected, expected == 1 ? "" : "s");
+	bc_answer_set(&a[0], "Hosts", c->failed || c->missing ? BC_ANSWER_FAIL : BC_ANSWER_PASS,
+		      "%zu of %zu host%s read", c->read, expected, expected == 1 ? "" : "s");
 	if (c->failed || c->missing)
-		fprintf(out, " (%zu failed, %zu missing: see the findings)", c->failed, c->missing);
-	fputc('\n', out);
+		bc_answer_next(&a[0], "%zu failed, %zu missing (see the findings)", c->failed,
+			       c->missing);
+	/* hosts named while they fit the line; the rest counted */
 	for (size_t i = 0; i < f->n_hosts && used < sizeof(list); i++) {
 		const struct bc_fleet_host *h = &f->host[i];
 		bool err = false;
 
 		for (size_t b = 0; !h->failed && b < h->n_bonds; b++)
 			err = err || h->bonds[b].n_error;
-		if (err && used + strlen(h->host) + 2 + 16 < ANSWER_COLS - 50) {
+		if (err && used + strlen(h->host) + 2 + 16 < (size_t)width - BC_ANSWER_TEXT_COL - 40) {
 			int w = snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
 					 h->host);
 
@@ -61,17 +62,17 @@ static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_c
 	if (c->with_errors > listed)
 		snprintf(list + used, sizeof(list) - used, " and %zu more", c->with_errors - listed);
 	if (c->with_errors)
-		fprintf(out, "  %-8s %-5s %zu host%s with error-level findings: %s\n", "Health", "FAIL",
-			c->with_errors, c->with_errors == 1 ? "" : "s", list);
+		bc_answer_set(&a[1], "Health", BC_ANSWER_FAIL,
+			      "%zu host%s with error-level findings: %s", c->with_errors,
+			      c->with_errors == 1 ? "" : "s", list);
 	else
-		fprintf(out, "  %-8s %-5s no host has error-level findings\n", "Health", "OK");
-	/* "driver on node04; lacp_rate on node05, node07" within the answer's 100
-	 * columns (the findings below give every host); what does not fit is
-	 * counted */
+		bc_answer_set(&a[1], "Health", BC_ANSWER_PASS, "no host has error-level findings");
+	/* "driver on node04; lacp_rate on node05, node07" while it fits one line
+	 * (the findings below give every host); what does not fit is counted */
 	list[0] = '\0';
 	used = 0;
 	{
-		size_t shown = 0, total = 0, room = ANSWER_COLS - 17;
+		size_t shown = 0, total = 0, room = (size_t)width - BC_ANSWER_TEXT_COL - 14;
 
 		for (size_t i = 0; i < f->n_findings; i++) {
 			const struct bc_fleet_finding *x = &f->finding[i];
@@ -89,7 +90,7 @@ static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_c
 								 : bc_fleet_attr_name(x->attr),
 				 x->kind == BC_FLEET_DIFFERS ? "differs on" : "on", h);
 			n = strlen(item);
-			if (used + n + 12 > room)
+			if (used + n > room || used + n >= sizeof(list))
 				continue;
 			memcpy(list + used, item, n + 1);
 			used += n;
@@ -100,10 +101,12 @@ static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_c
 				 shown ? "; " : "", total - shown);
 	}
 	if (c->drift + c->differs + c->alone + c->dup_actor)
-		fprintf(out, "  %-8s %-5s %s\n", "Drift", c->dup_actor ? "FAIL" : "WARN", list);
+		bc_answer_set(&a[2], "Drift", c->dup_actor ? BC_ANSWER_FAIL : BC_ANSWER_WARN, "%s",
+			      list);
 	else
-		fprintf(out, "  %-8s %-5s comparable bonds agree on every compared setting\n", "Drift",
-			"OK");
+		bc_answer_set(&a[2], "Drift", BC_ANSWER_PASS,
+			      "comparable bonds agree on every compared setting");
+	bc_answer_print(out, a, 3, width);
 }
 
 static void finding(FILE *out, const struct bc_fleet_finding *x)
@@ -145,13 +148,15 @@ static void finding(FILE *out, const struct bc_fleet_finding *x)
 	}
 }
 
-int bc_fleet_text(FILE *out, const struct bc_fleet *f)
+int bc_fleet_text(FILE *out, const struct bc_fleet *f, bool brief)
 {
 	struct bc_fleet_counts c;
 	int wh = 4, wd = 7, wf = 8, ws = 5;
 
 	bc_fleet_count(f, &c);
 	answers(out, f, &c);
+	if (brief)
+		return ferror(out) ? -EIO : 0;
 	fprintf(out, "\nFleet findings (%zu)\n", f->n_findings);
 	if (!f->n_findings)
 		fprintf(out, "  none\n");
