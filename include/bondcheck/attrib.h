@@ -139,6 +139,9 @@ struct bc_attrib_link {
 	uint64_t lacpdus;
 	struct bc_lacpdu last_lacp;
 	uint64_t other_frames; /* not IP and not LACP (ARP, ...) */
+	uint64_t udp_other;    /* UDP datagrams without bondcheck's header (another generator's:
+				* iperf3, an application), counted once each (unfragmented, or
+				* by their first fragment), not attributed */
 	uint64_t foreign;      /* IP neither from nor to the sending host (with cfg.local),
 				* or our header past BC_ATTRIB_MAX_SEQ / _MAX_STREAMS */
 	uint64_t snapped;      /* our header or a needed header cut by the snap length */

@@ -490,6 +490,7 @@ static int frag(struct merge *m, uint32_t gi, const struct rec *r)
 	}
 	if (!r->off8) {
 		e->foreign = 1; /* first fragment of a datagram that is not ours */
+		m->a->links[r->link].udp_other += r->proto == 17;
 		e->pending = 0;
 		return 0;
 	}

@@ -351,8 +351,10 @@ int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const ui
 		if (p.proto == 6 && !p.frag)
 			return attrib_tcp_add(a, link, flow, ts_ns, &p, data, caplen);
 	}
-	if (p.layer != BC_PKT_OURS && !p.frag)
+	if (p.layer != BC_PKT_OURS && !p.frag) {
+		l->udp_other += p.proto == 17 && p.layer >= BC_PKT_L4;
 		return 0;
+	}
 	memset(&r, 0, sizeof(r));
 	r.ts = ts_ns;
 	r.link = (uint8_t)link;

@@ -13,7 +13,7 @@
 
 static void loss(const struct bc_attrib *a, struct bc_answer *x)
 {
-	uint64_t left = 0, lost = 0;
+	uint64_t left = 0, lost = 0, other = 0, other_side[2] = { 0, 0 };
 	size_t top = SIZE_MAX;
 
 	for (size_t i = 0; i < a->n_links; i++) {
@@ -21,6 +21,18 @@ static void loss(const struct bc_attrib *a, struct bc_answer *x)
 		lost += a->links[i].lost;
 		if (a->links[i].lost && (top == SIZE_MAX || a->links[i].lost > a->links[top].lost))
 			top = i;
+	}
+	/* each datagram once: from the tx: links when there are some */
+	for (size_t i = 0; i < a->n_links; i++)
+		other_side[a->links[i].side == BC_SIDE_TX] += a->links[i].udp_other;
+	other = other_side[1] ? other_side[1] : other_side[0];
+	if (!left && other) {
+		bc_answer_set(x, "Loss", BC_ANSWER_UNSURE,
+			      "not measured: the UDP datagrams (%" PRIu64
+			      " counted) carry no bondcheck header",
+			      other);
+		bc_answer_next(x, "send with bondcheck run --capture, or analyze TCP");
+		return;
 	}
 	if (!left) {
 		bc_answer_set(x, "Loss", BC_ANSWER_UNSURE,
@@ -56,6 +68,12 @@ static void reordering(const struct bc_attrib *a, struct bc_answer *x)
 	if (bc_attrib_reorder_bound(a) == BC_BOUND_UNKNOWN) {
 		bc_answer_set(x, "Reordering", BC_ANSWER_UNSURE,
 			      "unknown: a receiver capture is incomplete");
+		return;
+	}
+	if (!a->rx_received) {
+		bc_answer_set(x, "Reordering", BC_ANSWER_UNSURE,
+			      "not measured: no bondcheck datagram or TCP segment arrived on an rx: "
+			      "capture");
 		return;
 	}
 	if (!a->rx_reordered) {

@@ -139,6 +139,7 @@ static struct json_object *links_json(const struct bc_attrib *a)
 		}
 		json_object_object_add(o, "other_frames", U64(l->other_frames));
 		json_object_object_add(o, "foreign", U64(l->foreign));
+		json_object_object_add(o, "udp_other", U64(l->udp_other));
 		json_object_object_add(o, "snapped", U64(l->snapped));
 		json_object_object_add(o, "malformed", U64(l->malformed));
 		json_object_object_add(o, "truncated", json_object_new_boolean(l->truncated));

@@ -43,6 +43,26 @@ static void pair_text(FILE *out, const struct bc_attrib *a, size_t e, size_t l)
 }
 
 /* TCP flows and links (attrib-tcp.c), when any TCP flow carried data. */
+/*
+ * UDP datagrams that carry no bondcheck header (iperf3, an application) are
+ * counted per link, never silently dropped: said once, from the tx: links
+ * when there are some (each datagram left once), else from the rx: links.
+ */
+static void other_udp_note(FILE *out, const struct bc_attrib *a)
+{
+	uint64_t n[2] = { 0, 0 };
+
+	for (size_t i = 0; i < a->n_links; i++)
+		n[a->links[i].side == BC_SIDE_TX] += a->links[i].udp_other;
+	if (!n[0] && !n[1])
+		return;
+	fprintf(out,
+		"  %" PRIu64 " UDP datagrams of another generator (no bondcheck header) %s:\n"
+		"  counted, not attributed; loss, reordering and the ledger cover bondcheck's\n"
+		"  own datagrams (run --capture) and TCP (its own table)\n",
+		n[1] ? n[1] : n[0], n[1] ? "left on the tx: links" : "arrived on the rx: links");
+}
+
 static void tcp_text(FILE *out, const struct bc_attrib *a)
 {
 	char src[64], dst[64];
@@ -102,21 +122,24 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	bool any = false;
 
 	bc_analyze_answers(out, a);
-	fprintf(out, "\nLinks (forward = away from the sender)\n");
-	fprintf(out, "  %-20s %10s %12s %14s %6s %6s %8s %8s %6s %s\n", "link", "frames", "bytes",
-		"wire rate", "flows", "super", "left", "arrived", "lost", "peer");
+	fprintf(out, "\nLinks (forward = away from the sender; left/arrived/lost: bondcheck's UDP "
+		     "datagrams)\n");
+	fprintf(out, "  %-20s %10s %12s %14s %6s %6s %8s %8s %6s %9s %s\n", "link", "frames",
+		"bytes", "wire rate", "flows", "super", "left", "arrived", "lost", "other UDP",
+		"peer");
 	for (size_t i = 0; i < a->n_links; i++) {
 		const struct bc_attrib_link *l = &a->links[i];
 		const struct bc_link_dir *d = &l->dir[BC_DIR_FWD];
 
 		fprintf(out,
 			"  %-20s %10" PRIu64 " %12" PRIu64 " %14s %6u %6" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %6" PRIu64 " %s\n",
+			" %8" PRIu64 " %6" PRIu64 " %9" PRIu64 " %s\n",
 			l->name, d->frames, d->bytes,
 			bc_format_rate(bc_attrib_wire_bps(l, BC_DIR_FWD), rate, sizeof(rate)),
 			d->flows, d->super_frames, l->units_left, l->units_arrived, l->lost,
-			l->peer >= 0 ? a->links[l->peer].name : "-");
+			l->udp_other, l->peer >= 0 ? a->links[l->peer].name : "-");
 	}
+	other_udp_note(out, a);
 	for (size_t i = 0; i < a->n_links; i++)
 		if (bc_attrib_link_incomplete(a, i))
 			fprintf(out,
@@ -182,7 +205,7 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 			" complete, %" PRIu64 " incomplete, %" PRIu64 " too far\n",
 			a->frag.fragments[0], a->frag.fragments[1], a->frag.complete,
 			a->frag.incomplete, a->frag.too_far);
-	fprintf(out, "\nLoss ledger (forward, from the captures)\n");
+	fprintf(out, "\nLoss ledger (forward, bondcheck's UDP datagrams, from the captures)\n");
 	analyze_ledger(a, st);
 	for (int i = 0; i < LEDGER_STAGES; i++) {
 		if (st[i].absent)
