@@ -15,9 +15,11 @@
  *     group differs (fleet-differs), and no side is blamed.
  * Slave attributes (driver, firmware, speed, MTU) compare the distinct
  * values of the bond's slaves, sorted ("e1000e", "8139cp, e1000e"); the
- * slave count is an attribute of its own.  Driver versions are
- * compared only between hosts of one kernel release, since in-tree drivers
- * report the kernel's version.
+ * slave count is an attribute of its own.  Driver versions and firmware
+ * are compared only between hosts of one kernel release and one set of
+ * slave drivers: in-tree drivers report the kernel's version, and a version
+ * means something only beside the same driver's (a host with another driver
+ * is the driver attribute's drift, not also a version drift).
  * Further findings: a bond that no other host has in that mode
  * (fleet-bond-alone), one LACP actor system MAC on ports of two hosts
  * (fleet-duplicate-actor-system; the ports' actor system of the LACPDU

@@ -193,7 +193,7 @@ static int compare(struct bc_fleet *f, struct ref *m, size_t n, int a)
 				snprintf(x->bond, sizeof(x->bond), "%s", m[i].b->name);
 				snprintf(x->mode, sizeof(x->mode), "%s", m[i].b->mode);
 				x->attr = a;
-				if (a == BC_FLEET_DRIVER_VERSION)
+				if (a == BC_FLEET_DRIVER_VERSION || a == BC_FLEET_FIRMWARE)
 					snprintf(x->kernel_release, sizeof(x->kernel_release), "%s",
 						 m[i].h->kernel_release);
 				snprintf(x->majority, sizeof(x->majority), "%s", m[best].b->value[a]);
@@ -215,7 +215,7 @@ static int compare(struct bc_fleet *f, struct ref *m, size_t n, int a)
 	snprintf(x->bond, sizeof(x->bond), "%s", m[first].b->name);
 	snprintf(x->mode, sizeof(x->mode), "%s", m[first].b->mode);
 	x->attr = a;
-	if (a == BC_FLEET_DRIVER_VERSION)
+	if (a == BC_FLEET_DRIVER_VERSION || a == BC_FLEET_FIRMWARE)
 		snprintf(x->kernel_release, sizeof(x->kernel_release), "%s", m[first].h->kernel_release);
 	x->group_hosts = (unsigned)known;
 	for (size_t i = first, used = 0; i < n;) {
@@ -236,12 +236,21 @@ static int compare(struct bc_fleet *f, struct ref *m, size_t n, int a)
 	return 0;
 }
 
+/* driver versions and firmware: by kernel release, then by the slaves' drivers */
 static int by_release(const void *a, const void *b)
 {
 	const struct ref *x = a, *y = b;
 	int c = strcmp(x->h->kernel_release, y->h->kernel_release);
 
+	if (!c)
+		c = strcmp(x->b->value[BC_FLEET_DRIVER], y->b->value[BC_FLEET_DRIVER]);
 	return c ? c : strcmp(x->h->host, y->h->host);
+}
+
+static bool same_release_driver(const struct ref *x, const struct ref *y)
+{
+	return !strcmp(x->h->kernel_release, y->h->kernel_release) &&
+	       !strcmp(x->b->value[BC_FLEET_DRIVER], y->b->value[BC_FLEET_DRIVER]);
 }
 
 /* Every attribute of one group @m[0..@n). */
@@ -265,12 +274,15 @@ static int group(struct bc_fleet *f, struct ref *m, size_t n)
 					c[k++] = m[i];
 			cn = k;
 		}
-		if (a == BC_FLEET_DRIVER_VERSION) {
+		if (a == BC_FLEET_DRIVER_VERSION || a == BC_FLEET_FIRMWARE) {
+			/* a version means something only beside the same driver's (in-tree
+			 * drivers report the kernel's): compared per kernel release and
+			 * driver set; another driver is the driver attribute's drift */
 			qsort(c, cn, sizeof(*c), by_release);
 			for (size_t i = 0; i < cn;) {
 				size_t k = i;
 
-				while (k < cn && !strcmp(c[k].h->kernel_release, c[i].h->kernel_release))
+				while (k < cn && same_release_driver(&c[k], &c[i]))
 					k++;
 				rc = compare(f, c + i, k - i, a);
 				if (rc) {

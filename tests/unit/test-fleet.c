@@ -33,6 +33,19 @@ static struct json_object *doc(const char *host, const char *kernel, const char 
 	return json_tokener_parse(text);
 }
 
+/* a host of doc() whose slaves' driver_version is @ver instead of the kernel's */
+static struct json_object *doc_ver(const char *host, const char *drv, const char *ver)
+{
+	struct json_object *o = doc(host, "6.1", "fast", drv, drv, ""), *b, *sl;
+
+	b = json_object_array_get_idx(json_object_object_get(o, "bonds"), 0);
+	sl = json_object_object_get(b, "slaves");
+	for (size_t i = 0; i < json_object_array_length(sl); i++)
+		json_object_object_add(json_object_array_get_idx(sl, i), "driver_version",
+				       json_object_new_string(ver));
+	return o;
+}
+
 static void read_one(struct bc_fleet *f, struct json_object *o)
 {
 	assert_non_null(o);
@@ -99,6 +112,24 @@ static void test_tie_and_versions(void **state)
 	bc_fleet_free(&f);
 }
 
+/* another driver is one driver drift, not also a driver_version drift */
+static void test_version_beside_its_driver(void **state)
+{
+	struct bc_fleet f = { 0 };
+
+	(void)state;
+	read_one(&f, doc_ver("a", "e1000e", "3.2.6-k"));
+	read_one(&f, doc_ver("b", "e1000e", "3.2.6-k"));
+	read_one(&f, doc_ver("c", "e1000e", "3.2.6-k"));
+	read_one(&f, doc_ver("d", "r8169", "9.9"));
+	read_one(&f, doc_ver("e", "e1000e", "3.8.4"));
+	assert_int_equal(bc_fleet_analyze(&f, NULL), 0);
+	assert_int_equal(f.n_findings, 2);
+	assert_string_equal(line(&f, 0), "fleet-drift driver r8169 vs e1000e: d");
+	assert_string_equal(line(&f, 1), "fleet-drift driver_version 3.8.4 vs 3.2.6-k: e");
+	bc_fleet_free(&f);
+}
+
 static void test_alone_dup_failed_missing(void **state)
 {
 	struct bc_fleet f = { 0 };
@@ -144,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_drifts),
 		cmocka_unit_test(test_tie_and_versions),
+		cmocka_unit_test(test_version_beside_its_driver),
 		cmocka_unit_test(test_alone_dup_failed_missing),
 	};
 
