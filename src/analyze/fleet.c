@@ -416,12 +416,23 @@ static int dup_actors(struct bc_fleet *f)
 	return rc;
 }
 
+/* The host named @name in f->host (sorted by name), or NULL. */
 static const struct bc_fleet_host *host_named(const struct bc_fleet *f, const char *name)
 {
-	struct bc_fleet_host key;
+	size_t lo = 0, hi = f->n_hosts;
 
-	snprintf(key.host, sizeof(key.host), "%s", name);
-	return bsearch(&key, f->host, f->n_hosts, sizeof(*f->host), by_host);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(f->host[mid].host, name);
+
+		if (!c)
+			return &f->host[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 static int by_ptr_str(const void *a, const void *b)
@@ -447,7 +458,8 @@ int bc_fleet_analyze(struct bc_fleet *f, const struct bc_hostlist *expect)
 		n += f->host[i].failed ? 0 : f->host[i].n_bonds;
 		ok_hosts += !f->host[i].failed;
 	}
-	if (n && !(m = malloc(n * sizeof(*m))))
+	m = malloc((n ? n : 1) * sizeof(*m));
+	if (!m)
 		return -ENOMEM;
 	n = 0;
 	for (size_t i = 0; i < f->n_hosts; i++)

@@ -293,6 +293,8 @@ static void incomplete_protocols(const struct bc_scale_doc_in *d, bool bad[2])
 static void carry_diagnosis(const struct bc_scale_doc_in *d, struct json_object *cmps,
 			    const struct bc_scale_cmp_in *t)
 {
+	if (!t)
+		return; /* no comparison was made */
 	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);
 
@@ -350,7 +352,8 @@ int bc_scale_doc_compare(struct json_object *doc, struct bc_error *err)
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(d.configs[i].protocol, protos[p]))
 				sel[m++] = &d.configs[i];
-		qsort(sel, m, sizeof(sel[0]), by_n);
+		/* an array of pointers to configurations is sorted */
+		qsort(sel, m, sizeof(sel[0]), by_n); // NOLINT(bugprone-sizeof-expression)
 		for (size_t i = 0; i + 1 < m && !r; i++) {
 			size_t ia = (size_t)(sel[i] - d.configs), ib = (size_t)(sel[i + 1] - d.configs);
 			size_t i0 = (size_t)(sel[0] - d.configs);

@@ -214,7 +214,7 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 			o->json_line = true;
 			break;
 		case OPT_HOST:
-			if (!*optarg || strlen(optarg) > 64 || strpbrk(optarg, " \t\r\n:"))
+			if (!optarg || !*optarg || strlen(optarg) > 64 || strpbrk(optarg, " \t\r\n:"))
 				return usage_error("--host '%s': expected a host name of 1 to 64 "
 						   "characters without spaces or ':'",
 						   optarg);

@@ -140,8 +140,6 @@ static void finding(FILE *out, const struct bc_fleet_finding *x)
 			x->value, hosts);
 		break;
 	case BC_FLEET_HOST_FAILED:
-		fprintf(out, "  %s: %s\n", hosts, x->detail);
-		break;
 	case BC_FLEET_HOST_MISSING:
 		fprintf(out, "  %s: %s\n", hosts, x->detail);
 		break;
