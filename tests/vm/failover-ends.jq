@@ -6,6 +6,12 @@ if $check == "asym-expect" then
   .expected | .ends_differ == "lacp_rate client fast, agent slow"
   and ([.directions[] | [.detected_by, .min_ms, .worst_ms]]
        == [[["client"], 1900, 3100], [["agent"], 59900, 90100]])
+elif $check == "lacp-gaps" then
+  # 4a: the flows on the cut slave, interrupted for the LACP timeout: 1900 ms less cut_took_ms
+  # (the two-way cut is two qdisc replaces, not one moment) .. 4075 ms plus the host's stall
+  .cut_took_ms as $c
+  | [.streams[] | select(.used_cut_slave)
+     | .interrupted and .down.gap_ms >= 1900 - $c and .down.gap_ms <= 4075 + $s] == [true, true]
 elif $check == "asym-verdict" then
   # the lower bound less cut_took_ms: the two-way cut is two qdisc replaces, not one moment (failover.scn 4a)
   .cut_took_ms as $c
