@@ -429,6 +429,34 @@ static void t_faults(void **state)
 	same_as_live("inspect-faults");
 }
 
+/* the recordings behind tests/fleet/engines.sh (tests/data/recordings/fleet-*.scn) */
+static void t_fleet(void **state)
+{
+	const struct bc_bond *b;
+
+	(void)state;
+	replay_ok("fleet-8023ad-slow");
+	b = bond("bond0");
+	assert_known(&b->mode, BC_MODE_8023AD);
+	assert_int_equal(b->n_slaves, 3);
+	assert_true(has("bond0", "lacp-slow-rate"));
+	same_as_live("fleet-8023ad-slow");
+}
+
+static void t_fleet_virtio(void **state)
+{
+	const struct bc_bond *b;
+
+	(void)state;
+	replay_ok("fleet-8023ad-virtio");
+	b = bond("bond0");
+	assert_int_equal(b->n_slaves, 3);
+	/* virtio-net (speed unknown) beside two veths: another driver, another key */
+	assert_true(has("bond0", "driver-mismatch"));
+	assert_true(has("bond0", "lacp-split-aggregator"));
+	same_as_live("fleet-8023ad-virtio");
+}
+
 static void t_errors(void **state)
 {
 	struct bc_error err = {0};
@@ -513,6 +541,8 @@ int main(void)
 		cmocka_unit_test_teardown(t_faults, teardown),
 		cmocka_unit_test_teardown(t_errors, teardown),
 		cmocka_unit_test(t_damaged),
+		cmocka_unit_test_teardown(t_fleet, teardown),
+		cmocka_unit_test_teardown(t_fleet_virtio, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
