@@ -6,6 +6,7 @@
  * that src/report and src/workflow share (bondcheck/suite-analyze.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,58 @@ static void ifcs(struct bc_suite_input *in, struct json_object *res, struct bc_s
 	}
 }
 
+/*
+ * The verdicts that read the per-link rows of test @name (bondcheck/suite-doc.h's
+ * BC_SUITE_DOC_*, as bits): the model's per-slave shares of tcp-k (Aggregation)
+ * and of udp-over (UDP gap), Drivers' per-link judgement of both; 0 for the others.
+ */
+static unsigned row_readers(const char *name)
+{
+	if (!strcmp(name, "tcp-k"))
+		return 1u << BC_SUITE_DOC_AGG | 1u << BC_SUITE_DOC_DRV;
+	if (!strcmp(name, "udp-over"))
+		return 1u << BC_SUITE_DOC_UDP | 1u << BC_SUITE_DOC_DRV;
+	return 0;
+}
+
+/*
+ * What the rows of test @name need from its capture analysis @an: each
+ * link's forward wire bytes (its share of the test's goodput; absent, the
+ * link carried nothing, and the model blamed hash placement for it) and
+ * the test's protocol (which ceiling a row is judged against; absent, a
+ * UDP test's rows were judged against the TCP ceilings).  Recorded in
+ * in->need[] of the verdicts that read those rows, when the client's
+ * interface is a bond (one interface: its share is the whole, and neither
+ * verdict reads it).  Called after end(): in->end[0] is decoded.
+ */
+static void analysis_need(struct bc_suite_input *in, const char *name, struct json_object *tp,
+			  struct json_object *an)
+{
+	unsigned w = row_readers(name);
+	struct json_object *ls = obj(an, "links");
+	char p[96], pl[128];
+	double v;
+
+	if (!in->end[0].egress_is_bond)
+		return;
+	for (int k = 0; k < 3; k++) {
+		char proto[8];
+
+		if (!(w & 1u << k))
+			continue;
+		snprintf(p, sizeof(p), "tests[%s].result.test", name);
+		if (k == BC_SUITE_DOC_DRV)
+			bc_doc_str(&in->need[k], tp, p, "protocol", BC_DOC_REQUIRED, proto,
+				   sizeof(proto));
+		for (size_t i = 0; i < len(ls); i++) {
+			snprintf(pl, sizeof(pl), "tests[%s].result.capture.analysis.links[%zu].forward",
+				 name, i);
+			bc_doc_dbl(&in->need[k], obj(at(ls, i), "forward"), pl, "wire_bytes",
+				   BC_DOC_REQUIRED, &v);
+		}
+	}
+}
+
 static void analysis(struct bc_suite_input *in, struct json_object *an, struct bc_si_result *r)
 {
 	struct json_object *ls = obj(an, "links"), *fl = obj(an, "flows");
@@ -279,7 +332,8 @@ static void analysis(struct bc_suite_input *in, struct json_object *an, struct b
 	}
 }
 
-static struct bc_si_result *result(struct bc_suite_input *in, struct json_object *res)
+static struct bc_si_result *result(struct bc_suite_input *in, const char *name,
+				   struct json_object *res)
 {
 	struct bc_si_result *r = alloc(in, 1, sizeof(*r));
 	struct json_object *tp = obj(res, "test"), *st = obj(res, "streams"), *ts, *pl;
@@ -309,6 +363,8 @@ static struct bc_si_result *result(struct bc_suite_input *in, struct json_object
 		r->placed_slave[i] = str(at(pl, i), "predicted_slave");
 	}
 	analysis(in, obj(obj(res, "capture"), "analysis"), r);
+	if (r->has_analysis)
+		analysis_need(in, name, tp, obj(obj(res, "capture"), "analysis"));
 	r->finding = findings(in, obj(res, "findings"), &nf);
 	r->n_findings = nf;
 	return r;
@@ -362,7 +418,7 @@ int bc_suite_input_read(struct json_object *doc, struct bc_suite_input *in)
 
 		y->name = str(t, "name");
 		y->role = str(t, "role");
-		y->res = res ? result(in, res) : NULL;
+		y->res = res ? result(in, y->name, res) : NULL;
 	}
 	in->udp_search = obj(doc, "udp_search");
 	tr = obj(in->udp_search, "trials");
