@@ -91,8 +91,7 @@ static void *alloc(struct bc_suite_input *in, size_t n, size_t size)
 }
 
 /* The object findings of array @fs into a new array; its length in *@n. */
-static struct bc_si_finding *findings(struct bc_suite_input *in, struct json_object *fs,
-				      size_t *n)
+static struct bc_si_finding *findings(struct bc_suite_input *in, struct json_object *fs, size_t *n)
 {
 	struct bc_si_finding *out = alloc(in, len(fs), sizeof(*out));
 
@@ -212,7 +211,8 @@ static void stream(struct bc_suite_input *in, struct json_object *s, struct bc_s
 		return;
 	json_object_object_foreach(d, k, v)
 	{
-		y->bin[y->n_bins++] = (struct bc_si_bin){.key = k, .count = json_object_get_int64(v)};
+		y->bin[y->n_bins++] =
+			(struct bc_si_bin){.key = k, .count = json_object_get_int64(v)};
 	}
 }
 
@@ -287,8 +287,8 @@ static void analysis_need(struct bc_suite_input *in, const char *name, struct js
 			bc_doc_str(&in->need[k], tp, p, "protocol", BC_DOC_REQUIRED, proto,
 				   sizeof(proto));
 		for (size_t i = 0; i < len(ls); i++) {
-			snprintf(pl, sizeof(pl), "tests[%s].result.capture.analysis.links[%zu].forward",
-				 name, i);
+			snprintf(pl, sizeof(pl),
+				 "tests[%s].result.capture.analysis.links[%zu].forward", name, i);
 			bc_doc_dbl(&in->need[k], obj(at(ls, i), "forward"), pl, "wire_bytes",
 				   BC_DOC_REQUIRED, &v);
 		}
@@ -348,8 +348,8 @@ static struct bc_si_result *result(struct bc_suite_input *in, const char *name,
 	r->length = i64(tp, "length", 0);
 	ts = obj(obj(obj(obj(obj(res, "ends"), "client"), "metadata"), "sysctls"),
 		 "net.ipv4.tcp_timestamps");
-	r->tcp_timestamps = json_object_is_type(ts, json_type_string) ? json_object_get_string(ts)
-								       : NULL;
+	r->tcp_timestamps =
+		json_object_is_type(ts, json_type_string) ? json_object_get_string(ts) : NULL;
 	r->goodput_bps = dbl(res, "goodput_bps", 0);
 	r->stream = alloc(in, len(st), sizeof(*r->stream));
 	for (size_t i = 0; r->stream && i < len(st); i++)
@@ -470,8 +470,7 @@ void bc_suite_input_free(struct bc_suite_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-const struct bc_si_result *bc_suite_input_result(const struct bc_suite_input *in,
-						 const char *name)
+const struct bc_si_result *bc_suite_input_result(const struct bc_suite_input *in, const char *name)
 {
 	for (size_t i = 0; i < in->n_tests; i++)
 		if (!strcmp(in->test[i].name, name))

@@ -44,17 +44,17 @@ struct bc_si_eslave {
 	const char *name, *driver;
 	/* the member is there, a JSON null included (the ceilings' "missing" list) */
 	bool has_tbf, has_mtu, has_speed, has_driver, has_virtual;
-	double tbf_bps;	     /* 0 absent */
+	double tbf_bps;	      /* 0 absent */
 	long long speed_mbps; /* 0 absent or null */
-	long long mtu;	     /* 1500 absent or null */
-	bool virt;	     /* "virtual" */
+	long long mtu;	      /* 1500 absent or null */
+	bool virt;	      /* "virtual" */
 };
 
 /* One slave of ends.END.bonds[0].slaves[] (the inspection). */
 struct bc_si_islave {
 	const char *name, *mii_status, *driver;
-	bool speed_present;   /* speed_mbps there, a JSON null included */
-	bool has_speed;	      /* speed_mbps a value */
+	bool speed_present; /* speed_mbps there, a JSON null included */
+	bool has_speed;	    /* speed_mbps a value */
 	long long speed_mbps;
 	bool has_aggregator_id;
 	long long aggregator_id;
@@ -89,7 +89,7 @@ struct bc_si_link {
 
 /* A flow of a capture analysis: the links its frames crossed. */
 struct bc_si_flow {
-	bool forward; /* direction "forward" */
+	bool forward;	 /* direction "forward" */
 	long long sport; /* -1 absent */
 	size_t n_links;
 	const char **link; /* NULL for a JSON null element */
@@ -102,9 +102,9 @@ struct bc_si_bin {
 };
 
 struct bc_si_stream {
-	long long id, client_port; /* -1 absent */
+	long long id, client_port;				       /* -1 absent */
 	long long retransmits, received_packets, out_of_order_packets; /* 0 absent */
-	long long reord_seen, dsack_dups;			       /* sender.tcp_info; 0 absent */
+	long long reord_seen, dsack_dups; /* sender.tcp_info; 0 absent */
 	size_t n_bins;
 	struct bc_si_bin *bin;
 	/* verbatim into doc.flows */
@@ -174,7 +174,7 @@ struct bc_suite_input {
 /* One slave's rate and ceilings (a row of doc.ceilings.END.slaves[]). */
 struct bc_si_ceiling {
 	const char *name;
-	const char *driver; /* NULL unknown */
+	const char *driver;   /* NULL unknown */
 	long long speed_mbps; /* <= 0 unknown */
 	const char *rate_source;
 	double tcp_ceiling_bps, udp_ceiling_bps; /* <= 0 unknown */
@@ -199,8 +199,7 @@ int bc_suite_input_read(struct json_object *doc, struct bc_suite_input *in);
 void bc_suite_input_free(struct bc_suite_input *in);
 
 /* bc_suite_input_result() - the result of the test named @name, or NULL. */
-const struct bc_si_result *bc_suite_input_result(const struct bc_suite_input *in,
-						 const char *name);
+const struct bc_si_result *bc_suite_input_result(const struct bc_suite_input *in, const char *name);
 
 /* bc_suite_input_need() - appends in->need[] to d->need[] (after bc_suite_doc_read()). */
 void bc_suite_input_need(const struct bc_suite_input *in, struct bc_suite_doc *d);

@@ -30,8 +30,7 @@ void bc_suite_ceilings_free(struct bc_si_ceilings *c);
  * either end (capture share x goodput, wire rate, drops, retransmits of
  * flows that kept to one link, efficiency against the slave's ceiling @c).
  */
-struct json_object *bc_suite_links(const struct bc_suite_input *in,
-				   const struct bc_si_ceilings *c);
+struct json_object *bc_suite_links(const struct bc_suite_input *in, const struct bc_si_ceilings *c);
 
 /* bc_suite_flows() - doc.flows: the aggregate test's flows with their links. */
 struct json_object *bc_suite_flows(const struct bc_suite_input *in);

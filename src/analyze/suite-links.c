@@ -189,10 +189,9 @@ static struct json_object *end_ceilings(const struct bc_suite_input *in, const s
 				 x->eslave[i].name);
 		else
 			snprintf(path, sizeof(path), "egress.%s", ends[e]);
-		json_object_array_add(a, slave_ceiling(p, &x->eslave[i], path,
-						       x->egress_is_bond ? x : NULL,
-						       x->egress_is_bond ? mode : -1,
-						       &c->slave[e][c->n[e]++]));
+		json_object_array_add(
+			a, slave_ceiling(p, &x->eslave[i], path, x->egress_is_bond ? x : NULL,
+					 x->egress_is_bond ? mode : -1, &c->slave[e][c->n[e]++]));
 	}
 	json_object_object_add(o, "slaves", a);
 	return o;
@@ -293,8 +292,8 @@ static const struct bc_si_ifc *find_ifc(const struct bc_si_result *r, int e, con
  * The ceiling of the client slave whose frames arrived on the agent's capture link
  * @al (its learned "peer", "tx:client/NAME"), for the test's protocol; 0 unknown.
  */
-static double sender_ceiling(const struct bc_si_link *al, const struct bc_si_ceilings *c,
-			     bool udp, const char **peer)
+static double sender_ceiling(const struct bc_si_link *al, const struct bc_si_ceilings *c, bool udp,
+			     const char **peer)
 {
 	const char *p = al ? al->peer : "";
 
@@ -303,7 +302,8 @@ static double sender_ceiling(const struct bc_si_link *al, const struct bc_si_cei
 		return 0;
 	for (size_t i = 0; i < c->n[0]; i++)
 		if (!strcmp(c->slave[0][i].name, p + 10))
-			return udp ? c->slave[0][i].udp_ceiling_bps : c->slave[0][i].tcp_ceiling_bps;
+			return udp ? c->slave[0][i].udp_ceiling_bps
+				   : c->slave[0][i].tcp_ceiling_bps;
 	return 0;
 }
 
@@ -370,8 +370,7 @@ static struct json_object *link_row(const struct bc_si_test *t, int e,
 	return o;
 }
 
-struct json_object *bc_suite_links(const struct bc_suite_input *in,
-				   const struct bc_si_ceilings *c)
+struct json_object *bc_suite_links(const struct bc_suite_input *in, const struct bc_si_ceilings *c)
 {
 	struct json_object *rows = json_object_new_array();
 

@@ -83,7 +83,8 @@ static void merge_one(struct merge *mg, const struct bc_si_finding *f, const cha
 		    !strcmp(m->end, end)) {
 			json_object_array_add(m->sources, json_object_new_string(source));
 			if (!expected) {
-				json_object_object_add(m->o, "expected", json_object_new_boolean(0));
+				json_object_object_add(m->o, "expected",
+						       json_object_new_boolean(0));
 				m->expected = false;
 			}
 			return;
@@ -216,7 +217,8 @@ static struct json_object *reordering(const struct bc_suite_input *in)
 			}
 		}
 		for (size_t k = 0; k < nb; k++)
-			json_object_object_add(dens, sum[k].key, json_object_new_int64(sum[k].count));
+			json_object_object_add(dens, sum[k].key,
+					       json_object_new_int64(sum[k].count));
 		free(sum);
 		json_object_object_add(udp, "test", json_object_new_string("udp-over"));
 		json_object_object_add(udp, "received", json_object_new_int64(rx));
