@@ -12,35 +12,28 @@
 #include "bondcheck/suite-verdict.h"
 #include "bondcheck/verdict.h"
 
-/* Member @k of @o (NULL when @o is not an object or lacks it). */
-struct json_object *bc_sj(struct json_object *o, const char *k);
-
-/* The test named @name in doc.tests (its object {name, role, result}), or NULL. */
-struct json_object *bc_suite_test(struct json_object *doc, const char *name);
-
-/* The result of test @name, or NULL. */
-struct json_object *bc_suite_result(struct json_object *doc, const char *name);
-
-/* Either end's counters say cpu_bound, or a UDP sender was limited by its CPU. */
-bool bc_suite_cpu_bound(struct json_object *result);
+struct bc_suite_input;
+struct bc_si_ceilings;
 
 /*
- * bc_suite_ceilings() - doc.ceilings from doc.egress, doc.ends and
- * doc.options: per end and slave the rate (tbf, --link-rate, negotiated
+ * bc_suite_ceilings() - doc.ceilings from the decoded inputs @in (egress,
+ * ends, options): per end and slave the rate (tbf, --link-rate, negotiated
  * speed), its accounting, the TCP and UDP ceilings (bondcheck/ceiling.h)
- * and whether the slave is usable; the mode-aware bond ceilings.
+ * and whether the slave is usable.  The slaves' rows also go to @c, for
+ * bc_suite_links() (bc_suite_ceilings_free() it).
  */
-struct json_object *bc_suite_ceilings(struct json_object *doc);
+struct json_object *bc_suite_ceilings(const struct bc_suite_input *in, struct bc_si_ceilings *c);
+void bc_suite_ceilings_free(struct bc_si_ceilings *c);
 
 /*
  * bc_suite_links() - doc.links: one row per captured test and slave of
  * either end (capture share x goodput, wire rate, drops, retransmits of
- * flows that kept to one link, efficiency against the slave's ceiling).
+ * flows that kept to one link, efficiency against the slave's ceiling @c).
  */
-struct json_object *bc_suite_links(struct json_object *doc, struct json_object *ceilings);
+struct json_object *bc_suite_links(const struct bc_suite_input *in, const struct bc_si_ceilings *c);
 
 /* bc_suite_flows() - doc.flows: the aggregate test's flows with their links. */
-struct json_object *bc_suite_flows(struct json_object *doc);
+struct json_object *bc_suite_flows(const struct bc_suite_input *in);
 
 /* bc_suite_loss_id() - a loss-ledger finding id (tx-loss, wire-loss, rx-loss-*). */
 bool bc_suite_loss_id(const char *id);

@@ -9,47 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/suite-input.h"
 #include "analyze/suite-int.h"
-#include "bondcheck/json-get.h"
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/udp-search.h"
 
-double bc_suite_sent_bps(struct json_object *res)
+/* The search's per-trial figures written into each trial, and its summary into @in->udp_search. */
+static void search_summary(const struct bc_suite_input *in)
 {
-	struct json_object *st = bc_sj(res, "streams"), *tp = bc_sj(res, "test");
-	double secs = (bc_json_dbl(tp, "duration_ms", 0) - bc_json_dbl(tp, "omit_ms", 0)) / 1000;
-	double bytes = 0;
-
-	for (size_t i = 0; i < bc_json_len(st); i++)
-		bytes += bc_json_dbl(json_object_array_get_idx(st, i), "sent_bytes", 0);
-	return secs > 0 ? 8 * bytes / secs : 0;
-}
-
-void bc_suite_trial_from_json(struct json_object *o, struct bc_udp_trial *t)
-{
-	*t = (struct bc_udp_trial){
-		.rate_bps = bc_json_dbl(o, "rate_bps", 0),
-		.sent_bps = bc_json_dbl(o, "sent_bps", 0),
-		.sent = (uint64_t)bc_json_i64(o, "sent_packets", 0),
-		.received = (uint64_t)bc_json_i64(o, "received_packets", 0),
-		.refused = (uint64_t)bc_json_i64(o, "refused", 0),
-		.received_bps = bc_json_dbl(o, "received_bps", 0),
-	};
-}
-
-static void search_summary(struct json_object *us)
-{
-	struct json_object *tr = bc_sj(us, "trials");
 	struct bc_udp_trial t[32];
 	struct bc_udp_search_result r;
 	size_t n = 0;
 
-	if (!us)
+	if (!in->udp_search)
 		return;
-	for (size_t i = 0; i < bc_json_len(tr) && n < 32; i++, n++) {
-		struct json_object *o = json_object_array_get_idx(tr, i);
+	for (size_t i = 0; i < in->n_trials && n < 32; i++, n++) {
+		struct json_object *o = in->trial[i].obj;
 
-		bc_suite_trial_from_json(o, &t[n]);
+		t[n] = in->trial[i].t;
 		json_object_object_add(o, "effective_bps",
 				       json_object_new_double(bc_udp_trial_rate(&t[n])));
 		json_object_object_add(o, "loss_ratio",
@@ -58,14 +35,15 @@ static void search_summary(struct json_object *us)
 				       json_object_new_boolean(bc_udp_trial_no_drop(&t[n])));
 	}
 	bc_udp_search_result(t, n, &r);
-	json_object_object_add(us, "no_drop_rate_bps", json_object_new_double(r.no_drop_bps));
-	json_object_object_add(us, "drop_rate_bps",
+	json_object_object_add(in->udp_search, "no_drop_rate_bps",
+			       json_object_new_double(r.no_drop_bps));
+	json_object_object_add(in->udp_search, "drop_rate_bps",
 			       r.drop_bps > 0 ? json_object_new_double(r.drop_bps) : NULL);
-	json_object_object_add(us, "resolution_bps",
+	json_object_object_add(in->udp_search, "resolution_bps",
 			       r.resolution_bps > 0 ? json_object_new_double(r.resolution_bps)
 						    : NULL);
-	json_object_object_add(us, "pdr_rate_bps", json_object_new_double(r.pdr_bps));
-	json_object_object_add(us, "pdr_loss", json_object_new_double(BC_UDP_PDR_LOSS));
+	json_object_object_add(in->udp_search, "pdr_rate_bps", json_object_new_double(r.pdr_bps));
+	json_object_object_add(in->udp_search, "pdr_loss", json_object_new_double(BC_UDP_PDR_LOSS));
 }
 
 bool bc_suite_loss_id(const char *id)
@@ -79,176 +57,193 @@ bool bc_suite_loss_id(const char *id)
 	return false;
 }
 
-/* Add @f (a finding object) once per (id, subject, end); later sources are listed. */
-static void merge_one(struct json_object *out, struct json_object *f, const char *source,
+/* One finding of doc.findings as merged, with what the merge and the summary compare. */
+struct merged {
+	struct json_object *o, *sources;
+	const char *id, *subject, *end, *severity;
+	bool expected;
+};
+
+struct merge {
+	struct json_object *out; /* doc.findings */
+	struct merged *m;
+	size_t n, max;
+};
+
+/* Add @f once per (id, subject, end); later sources are listed. */
+static void merge_one(struct merge *mg, const struct bc_si_finding *f, const char *source,
 		      const char *end, bool expected)
 {
 	struct json_object *o;
+	struct merged *m;
 
-	for (size_t i = 0; i < bc_json_len(out); i++) {
-		o = json_object_array_get_idx(out, i);
-		if (!strcmp(bc_json_str(o, "id"), bc_json_str(f, "id")) &&
-		    !strcmp(bc_json_str(o, "subject"), bc_json_str(f, "subject")) &&
-		    !strcmp(bc_json_str(o, "end"), end)) {
-			json_object_array_add(bc_sj(o, "sources"), json_object_new_string(source));
-			if (!expected)
-				json_object_object_add(o, "expected", json_object_new_boolean(0));
+	for (size_t i = 0; i < mg->n; i++) {
+		m = &mg->m[i];
+		if (!strcmp(m->id, f->id) && !strcmp(m->subject, f->subject) &&
+		    !strcmp(m->end, end)) {
+			json_object_array_add(m->sources, json_object_new_string(source));
+			if (!expected) {
+				json_object_object_add(m->o, "expected",
+						       json_object_new_boolean(0));
+				m->expected = false;
+			}
 			return;
 		}
 	}
+	if (mg->n >= mg->max)
+		return;
+	m = &mg->m[mg->n++];
 	o = json_object_new_object();
-	json_object_object_foreach(f, k, v) json_object_object_add(o, k, json_object_get(v));
+	/* a verbatim copy: the finding's members are not interpreted here */
+	json_object_object_foreach(f->obj, k, v) json_object_object_add(o, k, json_object_get(v));
 	json_object_object_add(o, "source", json_object_new_string(source));
-	json_object_object_add(o, "sources", json_object_new_array());
-	json_object_array_add(bc_sj(o, "sources"), json_object_new_string(source));
+	m->sources = json_object_new_array();
+	json_object_object_add(o, "sources", m->sources);
+	json_object_array_add(m->sources, json_object_new_string(source));
 	json_object_object_add(o, "end", json_object_new_string(end));
 	json_object_object_add(o, "expected", json_object_new_boolean(expected));
-	json_object_array_add(out, o);
+	json_object_array_add(mg->out, o);
+	*m = (struct merged){.o = o,
+			     .sources = m->sources,
+			     .id = f->id,
+			     .subject = f->subject,
+			     .end = end,
+			     .severity = f->severity,
+			     .expected = expected};
 }
 
 /*
  * Inspect findings of both ends, then each test's (run findings are about
  * the client's view: capture links carry their side in the subject).  Loss
  * findings of the over-rate probe and the search trials are "expected":
- * they offer more than the bond carries on purpose.
+ * they offer more than the bond carries on purpose.  *@errs: the merged
+ * error-level findings that are not expected (doc.summary.error_findings).
  */
-static struct json_object *merged_findings(struct json_object *doc)
+static struct json_object *merged_findings(const struct bc_suite_input *in, int *errs)
 {
 	static const char *const ends[2] = {"client", "agent"};
-	struct json_object *out = json_object_new_array(), *tests = bc_sj(doc, "tests");
+	struct merge mg = {.out = json_object_new_array()};
 
+	*errs = 0;
+	mg.max = in->end[0].n_findings + in->end[1].n_findings + in->n_placement_findings;
+	for (size_t t = 0; t < in->n_tests; t++)
+		mg.max += in->test[t].res ? in->test[t].res->n_findings : 0;
+	mg.m = mg.max ? calloc(mg.max, sizeof(*mg.m)) : NULL;
+	if (!mg.m)
+		return mg.out;
 	for (int e = 0; e < 2; e++) {
-		struct json_object *b = bc_sj(bc_sj(bc_sj(doc, "ends"), ends[e]), "bonds");
 		char src[32];
 
 		snprintf(src, sizeof(src), "inspect:%s", ends[e]);
-		for (size_t k = 0; k < bc_json_len(b); k++) {
-			struct json_object *fs = bc_sj(json_object_array_get_idx(b, k), "findings");
+		for (size_t i = 0; i < in->end[e].n_findings; i++)
+			merge_one(&mg, &in->end[e].finding[i], src, ends[e], false);
+	}
+	for (size_t i = 0; i < in->n_placement_findings; i++)
+		merge_one(&mg, &in->placement_finding[i], "placement", "client", false);
+	for (size_t t = 0; t < in->n_tests; t++) {
+		const struct bc_si_test *to = &in->test[t];
+		bool probe = !strcmp(to->role, "over-rate") || !strcmp(to->role, "search");
 
-			for (size_t i = 0; i < bc_json_len(fs); i++)
-				merge_one(out, json_object_array_get_idx(fs, i), src, ends[e],
-					  false);
+		for (size_t i = 0; to->res && i < to->res->n_findings; i++) {
+			const struct bc_si_finding *f = &to->res->finding[i];
+			const char *end = strstr(f->subject, "agent/") ? "agent" : "client";
+
+			merge_one(&mg, f, to->name, end, probe && bc_suite_loss_id(f->id));
 		}
 	}
-	{
-		struct json_object *fs = bc_sj(bc_sj(doc, "placement"), "findings");
-
-		for (size_t i = 0; i < bc_json_len(fs); i++)
-			merge_one(out, json_object_array_get_idx(fs, i), "placement", "client",
-				  false);
-	}
-	for (size_t t = 0; t < bc_json_len(tests); t++) {
-		struct json_object *to = json_object_array_get_idx(tests, t);
-		struct json_object *fs = bc_sj(bc_sj(to, "result"), "findings");
-		const char *role = bc_json_str(to, "role");
-		bool probe = !strcmp(role, "over-rate") || !strcmp(role, "search");
-
-		for (size_t i = 0; i < bc_json_len(fs); i++) {
-			struct json_object *f = json_object_array_get_idx(fs, i);
-			const char *subj = bc_json_str(f, "subject");
-			const char *end = strstr(subj, "agent/") ? "agent" : "client";
-
-			merge_one(out, f, bc_json_str(to, "name"), end,
-				  probe && bc_suite_loss_id(bc_json_str(f, "id")));
-		}
-	}
-	return out;
+	for (size_t i = 0; i < mg.n; i++)
+		*errs += !strcmp(mg.m[i].severity, "error") && !mg.m[i].expected;
+	free(mg.m);
+	return mg.out;
 }
 
-/* The over-rate probe's loss ledger (its capture analysis' "ledger" stages), or NULL. */
-static struct json_object *ledger(struct json_object *doc)
+/* The over-rate probe's loss ledger (its capture analysis' "ledger" stages, copied), or NULL. */
+static struct json_object *ledger(const struct bc_suite_input *in, struct json_object *doc)
 {
-	struct json_object *an =
-		bc_sj(bc_sj(bc_suite_result(doc, "udp-over"), "capture"), "analysis");
+	const struct bc_si_result *over = bc_suite_input_result(in, "udp-over");
+	bool an = over && over->has_analysis;
 
 	json_object_object_add(doc, "ledger_test", an ? json_object_new_string("udp-over") : NULL);
 	json_object_object_add(doc, "ledger_direction",
-			       json_object_get(bc_sj(an, "ledger_direction")));
-	return json_object_get(bc_sj(an, "ledger"));
+			       an ? json_object_get(over->j_ledger_direction) : NULL);
+	return an ? json_object_get(over->j_ledger) : NULL;
 }
 
 /* TCP: the aggregate test's tcp_info reordering per flow; UDP: the probe's pairs and density. */
-static struct json_object *reordering(struct json_object *doc)
+static struct json_object *reordering(const struct bc_suite_input *in)
 {
 	struct json_object *o = json_object_new_object(), *tcp, *udp = NULL, *dens;
-	struct json_object *agg = bc_suite_result(doc, "tcp-k"),
-			   *over = bc_suite_result(doc, "udp-over");
+	const struct bc_si_result *agg = bc_suite_input_result(in, "tcp-k"),
+				  *over = bc_suite_input_result(in, "udp-over");
 	long long seen = 0, dsack = 0;
 
 	tcp = agg ? json_object_new_object() : NULL;
 	if (agg) {
-		struct json_object *s = bc_sj(agg, "streams");
-
-		for (size_t i = 0; i < bc_json_len(s); i++) {
-			struct json_object *ti =
-				bc_sj(bc_sj(json_object_array_get_idx(s, i), "sender"), "tcp_info");
-
-			seen += bc_json_i64(ti, "reord_seen", 0);
-			dsack += bc_json_i64(ti, "dsack_dups", 0);
+		for (size_t i = 0; i < agg->n_streams; i++) {
+			seen += agg->stream[i].reord_seen;
+			dsack += agg->stream[i].dsack_dups;
 		}
 		json_object_object_add(tcp, "test", json_object_new_string("tcp-k"));
 		json_object_object_add(tcp, "observation_point",
 				       json_object_new_string("sender tcp_info"));
 		json_object_object_add(tcp, "reord_seen", json_object_new_int64(seen));
 		json_object_object_add(tcp, "dsack_dups", json_object_new_int64(dsack));
-		json_object_object_add(
-			tcp, "capture",
-			json_object_get(
-				bc_sj(bc_sj(bc_sj(agg, "capture"), "analysis"), "reordering")));
+		json_object_object_add(tcp, "capture", json_object_get(agg->j_reordering));
 	}
 	if (over) {
-		struct json_object *s = bc_sj(over, "streams");
 		long long rx = 0, ooo = 0;
+		struct bc_si_bin *sum = NULL;
+		size_t nb = 0, max = 0;
 
+		for (size_t i = 0; i < over->n_streams; i++)
+			max += over->stream[i].n_bins;
+		sum = max ? calloc(max, sizeof(*sum)) : NULL;
 		udp = json_object_new_object();
 		dens = json_object_new_object();
-		for (size_t i = 0; i < bc_json_len(s); i++) {
-			struct json_object *st = json_object_array_get_idx(s, i);
-			struct json_object *d = bc_sj(bc_sj(st, "reordering"), "reorder_density");
+		for (size_t i = 0; i < over->n_streams; i++) {
+			const struct bc_si_stream *st = &over->stream[i];
 
-			rx += bc_json_i64(st, "received_packets", 0);
-			ooo += bc_json_i64(st, "out_of_order_packets", 0);
-			json_object_object_foreach(d, k, v)
-			{
-				long long c = bc_json_i64(dens, k, 0) + json_object_get_int64(v);
+			rx += st->received_packets;
+			ooo += st->out_of_order_packets;
+			/* the bins summed over streams, in the order they first appear */
+			for (size_t b = 0; sum && b < st->n_bins; b++) {
+				size_t k = 0;
 
-				json_object_object_add(dens, k, json_object_new_int64(c));
+				while (k < nb && strcmp(sum[k].key, st->bin[b].key))
+					k++;
+				if (k == nb)
+					sum[nb++].key = st->bin[b].key;
+				sum[k].count += st->bin[b].count;
 			}
 		}
+		for (size_t k = 0; k < nb; k++)
+			json_object_object_add(dens, sum[k].key,
+					       json_object_new_int64(sum[k].count));
+		free(sum);
 		json_object_object_add(udp, "test", json_object_new_string("udp-over"));
 		json_object_object_add(udp, "received", json_object_new_int64(rx));
 		json_object_object_add(udp, "out_of_order", json_object_new_int64(ooo));
 		json_object_object_add(udp, "reorder_density", dens);
 		json_object_object_add(udp, "density_observation_point",
 				       json_object_new_string("receiver app"));
-		json_object_object_add(
-			udp, "capture",
-			json_object_get(
-				bc_sj(bc_sj(bc_sj(over, "capture"), "analysis"), "reordering")));
+		json_object_object_add(udp, "capture", json_object_get(over->j_reordering));
 	}
 	json_object_object_add(o, "tcp", tcp);
 	json_object_object_add(o, "udp", udp);
 	return o;
 }
 
-static struct json_object *summary(struct json_object *doc, const struct bc_suite_verdicts *w)
+static struct json_object *summary(int errs, const struct bc_suite_verdicts *w)
 {
 	const struct bc_verdict *v[3] = {&w->aggregation, &w->udp_gap, &w->drivers};
 	struct json_object *o = json_object_new_object();
-	struct json_object *fs = bc_sj(doc, "findings");
-	int pass = 0, fail = 0, inc = 0, na = 0, errs = 0;
+	int pass = 0, fail = 0, inc = 0, na = 0;
 
 	for (size_t i = 0; i < 3; i++) {
 		pass += v[i]->status == BC_VERDICT_PASS;
 		fail += v[i]->status == BC_VERDICT_FAIL;
 		inc += v[i]->status == BC_VERDICT_INCONCLUSIVE;
 		na += v[i]->status == BC_VERDICT_NOT_APPLICABLE;
-	}
-	for (size_t i = 0; i < bc_json_len(fs); i++) {
-		struct json_object *f = json_object_array_get_idx(fs, i);
-
-		errs += !strcmp(bc_json_str(f, "severity"), "error") &&
-			!json_object_get_boolean(bc_sj(f, "expected"));
 	}
 	json_object_object_add(o, "pass", json_object_new_int(pass));
 	json_object_object_add(o, "fail", json_object_new_int(fail));
@@ -280,24 +275,40 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	struct bc_suite_judgement j;
 	struct bc_suite_verdicts own = {0}, *w = vs ? vs : &own;
 	struct json_object *ceil, *v, *b, *a;
+	struct bc_suite_input in;
+	struct bc_si_ceilings c;
+	int errs;
 
-	if (strcmp(bc_json_str(doc, "kind"), "run-suite"))
-		return bc_error_set(err, -EINVAL,
-				    "not a run suite document: kind is '%s', expected 'run-suite'",
-				    bc_json_str(doc, "kind"));
-	search_summary(bc_sj(doc, "udp_search"));
-	ceil = bc_suite_ceilings(doc);
+	/* the raw inputs decoded once: the tables below are built from @in */
+	if (bc_suite_input_read(doc, &in)) {
+		bc_suite_input_free(&in);
+		return bc_error_set(err, -ENOMEM, "no memory for the suite document's decode");
+	}
+	if (strcmp(in.kind, "run-suite")) {
+		bc_error_set(err, -EINVAL,
+			     "not a run suite document: kind is '%s', expected 'run-suite'",
+			     in.kind);
+		bc_suite_input_free(&in);
+		return -EINVAL;
+	}
+	search_summary(&in);
+	ceil = bc_suite_ceilings(&in, &c);
 	json_object_object_add(doc, "ceilings", ceil);
-	json_object_object_add(doc, "links", bc_suite_links(doc, ceil));
-	json_object_object_add(doc, "flows", bc_suite_flows(doc));
-	json_object_object_add(doc, "ledger", ledger(doc));
-	json_object_object_add(doc, "reordering", reordering(doc));
-	json_object_object_add(doc, "findings", merged_findings(doc));
+	json_object_object_add(doc, "links", bc_suite_links(&in, &c));
+	bc_suite_ceilings_free(&c);
+	json_object_object_add(doc, "flows", bc_suite_flows(&in));
+	json_object_object_add(doc, "ledger", ledger(&in, doc));
+	json_object_object_add(doc, "reordering", reordering(&in));
+	json_object_object_add(doc, "findings", merged_findings(&in, &errs));
 	/* decoded once: the facts, the model and the verdicts read the struct */
 	d = calloc(1, sizeof(*d));
-	if (!d)
+	if (!d) {
+		bc_suite_input_free(&in);
 		return bc_error_set(err, -ENOMEM, "no memory for the suite document's decode");
+	}
 	bc_suite_doc_read(doc, d);
+	bc_suite_input_need(&in, d);
+	bc_suite_input_free(&in);
 	bc_suite_facts_fill(d, &f);
 	b = json_object_new_object();
 	json_object_object_add(b, "tcp_bps",
@@ -348,6 +359,6 @@ int bc_suite_analyze(struct json_object *doc, struct bc_suite_verdicts *vs, stru
 	json_object_object_add(doc, "verdicts", v);
 	free(d);
 	json_object_object_add(doc, "schema_version", json_object_new_int(BC_SUITE_SCHEMA));
-	json_object_object_add(doc, "summary", summary(doc, w));
+	json_object_object_add(doc, "summary", summary(errs, w));
 	return 0;
 }

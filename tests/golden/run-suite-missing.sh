@@ -129,6 +129,23 @@ check str-goodput "$tmp/str-goodput.json" aggregation inconclusive 'tests[tcp-k]
 # a search trial without its refused sends was taken as a clean trial
 cut no-refused 8023ad-placed-quick 'del(.udp_search.trials[0].refused)'
 check no-refused "$tmp/no-refused.json" udp_gap inconclusive 'udp_search.trials[0].refused'
+# the derive-tables stage's reader (src/analyze/suite-input-read.c): a
+# capture link without its forward wire bytes was a link that carried
+# nothing (share 0: the model blamed hash placement), and a test without
+# its protocol had its UDP rows judged against the TCP ceilings
+cut no-fwd 8023ad-placed-quick "del($k.capture.analysis.links[0].forward)"
+for q in aggregation drivers; do
+	check no-fwd "$tmp/no-fwd.json" $q inconclusive \
+		'tests[tcp-k].result.capture.analysis.links[0].forward.wire_bytes'
+done
+cut over-no-fwd 8023ad-placed-quick "del($o.capture.analysis.links[1].forward.wire_bytes)"
+check over-no-fwd "$tmp/over-no-fwd.json" udp_gap inconclusive \
+	'tests[udp-over].result.capture.analysis.links[1].forward.wire_bytes'
+cut no-proto 8023ad-placed-quick "del($o.test.protocol)"
+check no-proto "$tmp/no-proto.json" drivers inconclusive 'tests[udp-over].result.test.protocol'
+# a receiver stream without its reorder density (the old code crashed)
+cut no-density 8023ad-placed-quick "del($o.streams[0].reordering)"
+check no-density "$tmp/no-density.json" udp_gap pass -
 # a JSON null is "unknown", not missing: mixed-drivers' virtio slave has a null duplex
 check mixed-drivers "$data/mixed-drivers-quick.json" drivers fail -
 
