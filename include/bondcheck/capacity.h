@@ -64,6 +64,14 @@
  * caller's to say; it must not guess (the suite takes it from the test's
  * "direction" and records the member as missing when absent).
  *
+ * The receiving end (@in->rx_end): when the test's traffic arrives at
+ * another bond whose receive side carries less than this one sends (the
+ * suite: a forward test to a balance-tlb/alb agent, whose own model with
+ * BC_CAP_DIR_RX gives these), potential is at most that bond's potential
+ * (the gap named by its mechanism, @in->rx_end.where naming its ports) and
+ * selected at most its selected (the rest of the gap from potential named
+ * by its selection mechanism).
+ *
  * 802.3ad key and partner rules (drivers/net/bonding/bond_3ad.c,
  * ad_port_selection_logic() and ad_update_actor_keys()): a port's actor
  * oper key is ad_user_port_key << 6 | speed << 1 | duplex, speed being the
@@ -113,11 +121,11 @@ enum bc_cap_mech {
 	/* selected -> carried: the test */
 	BC_CAP_MECH_HASH_PLACEMENT, /* selected ports that the flows left idle */
 	/* the UDP loss ledger's stages, in path order (bondcheck/ledger.h) */
-	BC_CAP_MECH_TX_LOSS,	     /* tx-loss: sender's qdisc, socket buffer, driver */
-	BC_CAP_MECH_RX_LOSS_NIC,     /* rx-loss-nic: receiving NIC, backlog, the bond's refusals */
-	BC_CAP_MECH_WIRE_LOSS,	     /* wire-loss: between the taps, no counter explains it */
-	BC_CAP_MECH_RX_LOSS_REASM,   /* rx-loss-reassembly: reassembly memory, timeout, a fragment */
-	BC_CAP_MECH_RX_LOSS_SOCKET,  /* rx-loss-socket: the receiver's socket buffer */
+	BC_CAP_MECH_TX_LOSS,	    /* tx-loss: sender's qdisc, socket buffer, driver */
+	BC_CAP_MECH_RX_LOSS_NIC,    /* rx-loss-nic: receiving NIC, backlog, the bond's refusals */
+	BC_CAP_MECH_WIRE_LOSS,	    /* wire-loss: between the taps, no counter explains it */
+	BC_CAP_MECH_RX_LOSS_REASM,  /* rx-loss-reassembly: reassembly memory, timeout, a fragment */
+	BC_CAP_MECH_RX_LOSS_SOCKET, /* rx-loss-socket: the receiver's socket buffer */
 	BC_CAP_MECH_REORDERING,	    /* segments reordered across slaves, and TCP's response */
 	BC_CAP_MECH_CPU_BOUND,	    /* a CPU of either end was the limit */
 	BC_CAP_MECH_UNATTRIBUTED,   /* what no mechanism above accounts for */
@@ -167,18 +175,25 @@ struct bc_cap_input {
 	const char *primary_reselect; /* active-backup option; NULL unknown */
 	size_t n;
 	struct bc_cap_port port[BC_CAP_MAX_PORTS];
-	unsigned flows;	    /* flows of the test */
-	bool placed;	    /* the flows were placed one per selected port */
-	double carried_bps; /* measured goodput; < 0 not measured */
-	bool cpu_bound;	    /* either end was CPU-bound during the test */
-	bool reordering;    /* the receiver saw reordering (TCP: tcpi_reord_seen, DSACKs) */
+	unsigned flows;	     /* flows of the test */
+	bool placed;	     /* the flows were placed one per selected port */
+	double carried_bps;  /* measured goodput; < 0 not measured */
+	bool cpu_bound;	     /* either end was CPU-bound during the test */
+	bool reordering;     /* the receiver saw reordering (TCP: tcpi_reord_seen, DSACKs) */
 	enum bc_cap_dir dir; /* balance-tlb/alb: which way the test crossed the bond */
-	unsigned rx_peers;   /* RX: the hosts that sent to the bond (alb: a slave each); 0 unknown */
+	unsigned rx_peers; /* RX: the hosts that sent to the bond (alb: a slave each); 0 unknown */
 	/* the UDP loss ledger of the test: bits/s = messages x msg_bits / duration_s */
 	double msg_bits;   /* application payload bits per message; <= 0 unknown */
 	double duration_s; /* the test's duration the ledger counted over; <= 0 unknown */
 	size_t n_losses;
 	struct bc_cap_loss loss[BC_CAP_MAX_LOSSES];
+	/* the receiving end, another bond; potential_bps < 0 (or 0 in a zeroed input) none */
+	struct {
+		double potential_bps, selected_bps; /* its levels for this test; < 0 unknown */
+		enum bc_cap_mech mech, sel_mech;    /* its gaps' mechanisms (alb-rx-peers, ...) */
+		char where[96];			    /* "agent: eth1, eth2" */
+		char sel_where[96];
+	} rx_end;
 };
 
 /* One part of a gap between level @from and level @from + 1. */

@@ -391,6 +391,37 @@ static void selected(const struct bc_cap_input *in, struct bc_capacity *c, unsig
 	}
 }
 
+/* The receiving bond's receive side caps potential (bondcheck/capacity.h). */
+static void rx_end_potential(const struct bc_cap_input *in, struct bc_capacity *c)
+{
+	double p = in->rx_end.potential_bps;
+
+	if (!(p > 0) || !(c->level[BC_CAP_POTENTIAL] > p))
+		return;
+	add_gap(c, BC_CAP_INSTALLED, in->rx_end.mech, in->rx_end.where,
+		c->level[BC_CAP_POTENTIAL] - p);
+	c->level[BC_CAP_POTENTIAL] = p;
+}
+
+/* ... and selected: at most potential, and at most the receiving bond's selected. */
+static void rx_end_selected(const struct bc_cap_input *in, struct bc_capacity *c)
+{
+	double pot = c->level[BC_CAP_POTENTIAL], sel = c->level[BC_CAP_SELECTED];
+	double r = in->rx_end.selected_bps;
+
+	if (!(in->rx_end.potential_bps > 0) || sel < 0)
+		return;
+	if (sel > pot)
+		sel = pot;
+	if (r < 0) /* the receiving bond's choice is unknown: so is what both allow */
+		sel = -1;
+	else if (r < sel) {
+		add_gap(c, BC_CAP_POTENTIAL, in->rx_end.sel_mech, in->rx_end.sel_where, sel - r);
+		sel = r;
+	}
+	c->level[BC_CAP_SELECTED] = sel;
+}
+
 bool bc_cap_hash_mode(int mode)
 {
 	return mode == BC_MODE_XOR || mode == BC_MODE_8023AD || mode == BC_MODE_TLB ||
@@ -473,7 +504,9 @@ int bc_capacity_model(const struct bc_cap_input *in, struct bc_capacity *c)
 		return 0;
 	c->level[BC_CAP_INSTALLED] = sum;
 	potential(in, c, all, min, max);
+	rx_end_potential(in, c);
 	selected(in, c, all);
+	rx_end_selected(in, c);
 	if (c->level[BC_CAP_SELECTED] >= 0 && c->level[BC_CAP_CARRIED] >= 0)
 		carried(in, c);
 	return 0;

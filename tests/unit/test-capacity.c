@@ -377,10 +377,10 @@ static void test_ledger_losses(void **state)
 	in.msg_bits = 8 * 10000.0;
 	in.duration_s = 2;
 	/* listed out of order: the model takes them in the path order */
-	loss(&in, BC_CAP_MECH_RX_LOSS_SOCKET, "agent/bond0", "", 25);	  /* 1 Mbit/s */
+	loss(&in, BC_CAP_MECH_RX_LOSS_SOCKET, "agent/bond0", "", 25);	    /* 1 Mbit/s */
 	loss(&in, BC_CAP_MECH_RX_LOSS_REASM, "agent/bond0", "memory", 250); /* 10 Mbit/s */
-	loss(&in, BC_CAP_MECH_TX_LOSS, "tx:client/eth1", "", 50);	  /* 2 Mbit/s */
-	loss(&in, BC_CAP_MECH_WIRE_LOSS, "eth0", "", 0);		  /* nothing lost */
+	loss(&in, BC_CAP_MECH_TX_LOSS, "tx:client/eth1", "", 50);	    /* 2 Mbit/s */
+	loss(&in, BC_CAP_MECH_WIRE_LOSS, "eth0", "", 0);		    /* nothing lost */
 	assert_int_equal(bc_capacity_model(&in, &c), 0);
 	assert_near(c.level[BC_CAP_SELECTED], 20 * M);
 	assert_int_equal(c.n_gaps, 4);
@@ -419,7 +419,7 @@ static void test_ledger_losses(void **state)
 	in.duration_s = 1;
 	in.cpu_bound = true;
 	loss(&in, BC_CAP_MECH_RX_LOSS_NIC, "rx:agent/eth0", "", 250); /* 2 Mbit/s */
-	loss(&in, BC_CAP_MECH_WIRE_LOSS, "eth0", "", 250);	       /* 2 Mbit/s */
+	loss(&in, BC_CAP_MECH_WIRE_LOSS, "eth0", "", 250);	      /* 2 Mbit/s */
 	assert_int_equal(bc_capacity_model(&in, &c), 0);
 	assert_int_equal(c.n_gaps, 4);
 	assert_int_equal(c.gap[0].mech, BC_CAP_MECH_HASH_PLACEMENT);
@@ -510,6 +510,40 @@ static void test_tlb_alb_receive(void **state)
 	assert_non_null(g);
 	assert_string_equal(g->where, "eth1");
 	in.active_slave = NULL; /* the kernel's choice unknown */
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_true(c.level[BC_CAP_SELECTED] < 0);
+
+	/* a balance-xor bond sending to an alb bond that receives from it alone:
+	 * the receiving bond's one slave caps potential and selected */
+	input(&in, BC_MODE_XOR);
+	port(&in, "eth0", 10, 1000);
+	port(&in, "eth1", 10, 1000);
+	in.carried_bps = 9.97 * M;
+	in.rx_end.potential_bps = 10 * M;
+	in.rx_end.selected_bps = 10 * M;
+	in.rx_end.mech = BC_CAP_MECH_ALB_RX_PEERS;
+	snprintf(in.rx_end.where, sizeof(in.rx_end.where), "agent: eth1");
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_INSTALLED], 20 * M);
+	assert_near(c.level[BC_CAP_POTENTIAL], 10 * M);
+	assert_near(c.level[BC_CAP_SELECTED], 10 * M);
+	g = gap(&c, BC_CAP_MECH_ALB_RX_PEERS);
+	assert_non_null(g);
+	assert_string_equal(g->where, "agent: eth1");
+	assert_near(g->bps, 10 * M);
+	assert_int_equal(c.n_gaps, 1); /* carried 0.3 % short: no gap */
+	/* its active slave worse (tlb): the rest of the gap is its selection */
+	in.rx_end.selected_bps = 4 * M;
+	in.rx_end.sel_mech = BC_CAP_MECH_ACTIVE_SLAVE;
+	snprintf(in.rx_end.sel_where, sizeof(in.rx_end.sel_where), "agent: eth1");
+	in.carried_bps = 4 * M;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_SELECTED], 4 * M);
+	g = gap(&c, BC_CAP_MECH_ACTIVE_SLAVE);
+	assert_non_null(g);
+	assert_near(g->bps, 6 * M);
+	/* its choice unknown: selected unknown */
+	in.rx_end.selected_bps = -1;
 	assert_int_equal(bc_capacity_model(&in, &c), 0);
 	assert_true(c.level[BC_CAP_SELECTED] < 0);
 }
