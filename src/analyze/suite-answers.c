@@ -520,20 +520,28 @@ static bool loss_gap(enum bc_cap_mech m)
 }
 
 /*
- * The model's leading cause below selected, when it is a ledger stage's
- * loss (capacity.h: lost messages x message bits / duration, at most the
- * gap): that stage on that link, with its bits/s and share, and the
- * finding's count and counter.  Returns false when the leading gap is
- * another mechanism (then the ledger's largest finding speaks, udp_cause()).
+ * The model's leading named cause below selected (unattributed left out),
+ * when it is a ledger stage's loss (capacity.h: lost messages x message
+ * bits / duration, at most the gap): that stage on that link, with its
+ * bits/s and share, and the finding's count and counter.  Returns false
+ * when the leading named gap is another mechanism or there is none (then
+ * the ledger's largest finding speaks, udp_cause()).
  */
 static bool loss_cause(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
 		       struct bc_verdict *v)
 {
-	const struct bc_cap_gap *g = largest(&mu->c, BC_CAP_SELECTED);
 	const struct bc_suite_doc_finding *fd = NULL;
+	const struct bc_cap_gap *g = NULL;
 	const char *id;
 	char r[32];
 
+	for (size_t i = 0; i < mu->c.n_gaps; i++) {
+		const struct bc_cap_gap *x = &mu->c.gap[i];
+
+		if (x->from == BC_CAP_SELECTED && x->mech != BC_CAP_MECH_UNATTRIBUTED &&
+		    (!g || x->bps > g->bps))
+			g = x;
+	}
 	if (!g || !loss_gap(g->mech))
 		return false;
 	id = bc_cap_mech_name(g->mech);

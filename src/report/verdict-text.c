@@ -219,7 +219,9 @@ static void cause(struct line *l, const struct bc_verdict *v)
 		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "no counter moved");
 		/* the capacity model's share of the gap below selected (capacity.h) */
 		if (bc_verdict_get(v, "lost"))
-			put(l, "; at the probe's message size that is %s, %s of the selected level",
+			put(l,
+			    "; at the probe's message size and duration %s, %s of the selected "
+			    "level",
 			    ev(v, "lost"), ev(v, "share"));
 	} else if (!strcmp(m, "send-refused"))
 		put(l, "nothing was lost after the send, but the sender's kernel refused sends%s%s",
