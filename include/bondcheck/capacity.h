@@ -11,8 +11,9 @@
  *              balance-rr n x the slowest; balance-xor the sum; 802.3ad the
  *              sum over the best aggregator the ports could form by the
  *              kernel's key and partner rules (below); active-backup the best
- *              slave; balance-tlb / balance-alb the sum (TX); broadcast the
- *              slowest; no bond the one interface;
+ *              slave; balance-tlb / balance-alb the sum when the bond sends
+ *              the test (TX), and for what it receives (RX) see below;
+ *              broadcast the slowest; no bond the one interface;
  *   selected   what the kernel's current choice allows: 802.3ad the ports of
  *              the active aggregator that are up; active-backup the active
  *              slave; the other modes the slaves that are up (balance-rr
@@ -21,10 +22,55 @@
  *
  * Every gap between two neighbouring levels is split into named mechanisms
  * (enum bc_cap_mech), each with the ports it concerns and its share.
- * selected -> carried: hash modes first charge selected ports the flows left
- * idle (hash placement, at most their ceilings); the rest goes to the CPU
- * when a CPU was the bound, else to reordering when the receiver saw it,
- * else it is unattributed.
+ * selected -> carried is attributed in this order, each mechanism taking at
+ * most what is left of the gap:
+ *   1. hash placement (hash modes): the selected ports the flows left idle,
+ *      at most their ceilings;
+ *   2. loss at a stage of the UDP loss ledger (bondcheck/ledger.h), in the
+ *      datagram's path order: tx-loss, rx-loss-nic, wire-loss,
+ *      rx-loss-reassembly (reassembly memory, timeout or a lost fragment),
+ *      rx-loss-socket (the receiver's socket buffer); each of @in->loss[]
+ *      (one stage on one link or host) in that order, and in input order
+ *      within one stage, as
+ *          bits/s = lost messages x message bits / duration
+ *      with message bits = 8 x the UDP payload length (@in->msg_bits) and
+ *      duration the test's (@in->duration_s) over which the ledger
+ *      counted.  The ledger's stages count disjoint messages (a message is
+ *      lost once, at the first stage it does not pass), so the terms add;
+ *   3. the rest: to the CPU when a CPU was the bound, else to reordering
+ *      when the receiver saw it, else it is unattributed.
+ * The losses are those of the test whose gap this is; the suite's UDP model
+ * (carried = the rate search's no-drop rate) takes them from the over-rate
+ * probe, which lost datagrams where the rate above the no-drop rate does.
+ *
+ * balance-tlb / balance-alb receive side (@in->dir BC_CAP_DIR_RX, the test's
+ * traffic arrives at this bond; drivers/net/bonding/bond_alb.c):
+ *   balance-tlb  does not balance what it receives: every peer learns the
+ *                bond's MAC, that of the current active slave, which alone
+ *                receives.  Potential the best slave (one-active-slave);
+ *                selected the active slave (@in->active_slave; unknown
+ *                without it), a worse one being active-slave's gap;
+ *   balance-alb  balances receive load per peer (receive load balancing,
+ *                rlb): the bond answers each peer's ARP with the MAC of the
+ *                slave it chose for that peer, so one peer's traffic arrives
+ *                on one slave.  Potential the sum of the min(peers, n) best
+ *                ceilings (alb-rx-peers names the ports left out); with one
+ *                peer, as in a suite between two hosts, the best slave.
+ *                Selected the same over the slaves that are up: which slave
+ *                rlb chose for a peer (its hash table, in debugfs only) is in
+ *                no document, so this is an upper bound.  Peers unknown
+ *                (@in->rx_peers 0): potential, selected unknown.
+ * Which end of a test is the bond and which way the traffic went is the
+ * caller's to say; it must not guess (the suite takes it from the test's
+ * "direction" and records the member as missing when absent).
+ *
+ * The receiving end (@in->rx_end): when the test's traffic arrives at
+ * another bond whose receive side carries less than this one sends (the
+ * suite: a forward test to a balance-tlb/alb agent, whose own model with
+ * BC_CAP_DIR_RX gives these), potential is at most that bond's potential
+ * (the gap named by its mechanism, @in->rx_end.where naming its ports) and
+ * selected at most its selected (the rest of the gap from potential named
+ * by its selection mechanism).
  *
  * 802.3ad key and partner rules (drivers/net/bonding/bond_3ad.c,
  * ad_port_selection_logic() and ad_update_actor_keys()): a port's actor
@@ -45,7 +91,7 @@
 #include <stddef.h>
 
 #define BC_CAP_MAX_PORTS 16
-#define BC_CAP_MAX_GAPS	 12
+#define BC_CAP_MAX_GAPS	 20
 
 /* A port that carried less than this share of the test's frames was idle. */
 #define BC_CAP_IDLE_SHARE 0.01
@@ -67,16 +113,39 @@ enum bc_cap_mech {
 	BC_CAP_MECH_LACP_KEY,	      /* ports that cannot join the best aggregator by key */
 	BC_CAP_MECH_LACP_PARTNER,     /* ... by partner (other system, key, no partner) */
 	BC_CAP_MECH_LACP_INDIVIDUAL,  /* ... individual (half duplex, LACP off) */
+	BC_CAP_MECH_ALB_RX_PEERS,     /* balance-alb RX: one slave per peer, fewer peers */
 	/* potential -> selected: the kernel's choice */
 	BC_CAP_MECH_AGG_SELECTION, /* the active aggregator is not the best one */
 	BC_CAP_MECH_ACTIVE_SLAVE,  /* the active slave is not the best one */
 	BC_CAP_MECH_SLAVE_DOWN,	   /* a slave is down */
 	/* selected -> carried: the test */
 	BC_CAP_MECH_HASH_PLACEMENT, /* selected ports that the flows left idle */
+	/* the UDP loss ledger's stages, in path order (bondcheck/ledger.h) */
+	BC_CAP_MECH_TX_LOSS,	    /* tx-loss: sender's qdisc, socket buffer, driver */
+	BC_CAP_MECH_RX_LOSS_NIC,    /* rx-loss-nic: receiving NIC, backlog, the bond's refusals */
+	BC_CAP_MECH_WIRE_LOSS,	    /* wire-loss: between the taps, no counter explains it */
+	BC_CAP_MECH_RX_LOSS_REASM,  /* rx-loss-reassembly: reassembly memory, timeout, a fragment */
+	BC_CAP_MECH_RX_LOSS_SOCKET, /* rx-loss-socket: the receiver's socket buffer */
 	BC_CAP_MECH_REORDERING,	    /* segments reordered across slaves, and TCP's response */
 	BC_CAP_MECH_CPU_BOUND,	    /* a CPU of either end was the limit */
 	BC_CAP_MECH_UNATTRIBUTED,   /* what no mechanism above accounts for */
 	BC_CAP_MECH_N,
+};
+
+/* Which way the test's traffic crossed the bond (balance-tlb/alb read it). */
+enum bc_cap_dir {
+	BC_CAP_DIR_TX = 0, /* the bond sent the test */
+	BC_CAP_DIR_RX,	   /* the bond received it */
+};
+
+#define BC_CAP_MAX_LOSSES 8
+
+/* Messages of the test lost at one ledger stage on one link or host. */
+struct bc_cap_loss {
+	enum bc_cap_mech mech; /* BC_CAP_MECH_TX_LOSS ... BC_CAP_MECH_RX_LOSS_SOCKET */
+	char where[64];	       /* the ledger finding's subject: "tx:client/eth1", "agent/bond0" */
+	char reason[32];       /* rx-loss-reassembly: "memory", "timeout", ...; "" none */
+	double messages;       /* messages (datagrams) lost there; <= 0 ignored */
 };
 
 /* One slave as the model needs it. */
@@ -106,11 +175,25 @@ struct bc_cap_input {
 	const char *primary_reselect; /* active-backup option; NULL unknown */
 	size_t n;
 	struct bc_cap_port port[BC_CAP_MAX_PORTS];
-	unsigned flows;	    /* flows of the test */
-	bool placed;	    /* the flows were placed one per selected port */
-	double carried_bps; /* measured goodput; < 0 not measured */
-	bool cpu_bound;	    /* either end was CPU-bound during the test */
-	bool reordering;    /* the receiver saw reordering (TCP: tcpi_reord_seen, DSACKs) */
+	unsigned flows;	     /* flows of the test */
+	bool placed;	     /* the flows were placed one per selected port */
+	double carried_bps;  /* measured goodput; < 0 not measured */
+	bool cpu_bound;	     /* either end was CPU-bound during the test */
+	bool reordering;     /* the receiver saw reordering (TCP: tcpi_reord_seen, DSACKs) */
+	enum bc_cap_dir dir; /* balance-tlb/alb: which way the test crossed the bond */
+	unsigned rx_peers; /* RX: the hosts that sent to the bond (alb: a slave each); 0 unknown */
+	/* the UDP loss ledger of the test: bits/s = messages x msg_bits / duration_s */
+	double msg_bits;   /* application payload bits per message; <= 0 unknown */
+	double duration_s; /* the test's duration the ledger counted over; <= 0 unknown */
+	size_t n_losses;
+	struct bc_cap_loss loss[BC_CAP_MAX_LOSSES];
+	/* the receiving end, another bond; potential_bps < 0 (or 0 in a zeroed input) none */
+	struct {
+		double potential_bps, selected_bps; /* its levels for this test; < 0 unknown */
+		enum bc_cap_mech mech, sel_mech;    /* its gaps' mechanisms (alb-rx-peers, ...) */
+		char where[96];			    /* "agent: eth1, eth2" */
+		char sel_where[96];
+	} rx_end;
 };
 
 /* One part of a gap between level @from and level @from + 1. */

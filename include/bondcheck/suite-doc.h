@@ -113,8 +113,13 @@ struct bc_suite_doc_result {
 	/* capture.analysis */
 	size_t n_stages;
 	struct bc_suite_doc_stage stage[BC_SUITE_DOC_STAGES];
-	bool fragmented;     /* fragments.messages_arrived or fragments_arrived > 0 */
-	bool has_reassembly; /* the kernel's Ip Reasm* record is there */
+	bool fragmented;       /* fragments.messages_arrived or fragments_arrived > 0 */
+	bool has_reassembly;   /* the kernel's Ip Reasm* record is there */
+	char reasm_reason[24]; /* capture.analysis.reassembly.reason: "memory", "timeout", ... */
+	/* test (the plan): "forward" (the client sends), "reverse", "bidir"; "" absent */
+	char direction[16];
+	double length_bytes; /* test.length, the UDP payload per message; NAN absent */
+	double duration_ms;  /* test.duration_ms, the whole test (omit included); NAN absent */
 	size_t n_findings;
 	struct bc_suite_doc_finding finding[BC_SUITE_DOC_FINDINGS];
 };
@@ -136,7 +141,8 @@ struct bc_suite_trial {
 };
 
 struct bc_suite_doc {
-	int mode; /* ceilings.client.mode_number: BC_MODE_*; -1 not a bond */
+	int mode;	/* ceilings.client.mode_number: BC_MODE_*; -1 not a bond */
+	int agent_mode; /* ceilings.agent.mode_number: BC_MODE_*; -1 not a bond, unknown */
 	size_t n_ceil[2];
 	struct bc_suite_doc_ceiling ceil[2][BC_SUITE_DOC_SLAVES]; /* [0] client, [1] agent */
 	struct bc_suite_doc_bond bond[2];			  /* [0] client, [1] agent */

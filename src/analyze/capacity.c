@@ -14,10 +14,16 @@ static const char *const mech_names[BC_CAP_MECH_N] = {
 	[BC_CAP_MECH_LACP_KEY] = "lacp-key",
 	[BC_CAP_MECH_LACP_PARTNER] = "lacp-partner",
 	[BC_CAP_MECH_LACP_INDIVIDUAL] = "lacp-individual",
+	[BC_CAP_MECH_ALB_RX_PEERS] = "alb-rx-peers",
 	[BC_CAP_MECH_AGG_SELECTION] = "aggregator-selection",
 	[BC_CAP_MECH_ACTIVE_SLAVE] = "active-slave",
 	[BC_CAP_MECH_SLAVE_DOWN] = "slave-down",
 	[BC_CAP_MECH_HASH_PLACEMENT] = "hash-placement",
+	[BC_CAP_MECH_TX_LOSS] = "tx-loss",
+	[BC_CAP_MECH_RX_LOSS_NIC] = "rx-loss-nic",
+	[BC_CAP_MECH_WIRE_LOSS] = "wire-loss",
+	[BC_CAP_MECH_RX_LOSS_REASM] = "rx-loss-reassembly",
+	[BC_CAP_MECH_RX_LOSS_SOCKET] = "rx-loss-socket",
 	[BC_CAP_MECH_REORDERING] = "reordering",
 	[BC_CAP_MECH_CPU_BOUND] = "cpu-bound",
 	[BC_CAP_MECH_UNATTRIBUTED] = "unattributed",
@@ -182,6 +188,25 @@ static void lacp_potential_gaps(const struct bc_cap_input *in, struct bc_capacit
 	add_gap(c, BC_CAP_INSTALLED, BC_CAP_MECH_LACP_INDIVIDUAL, w, sum_of(in, by[2], false));
 }
 
+/* The @k ports of @set with the largest ceilings (all of @set when it has no more). */
+static unsigned best_k(const struct bc_cap_input *in, unsigned set, unsigned k)
+{
+	unsigned pick = 0;
+
+	for (unsigned n = 0; n < k; n++) {
+		int b = -1;
+
+		for (size_t i = 0; i < in->n; i++)
+			if ((set & ~pick) >> i & 1u &&
+			    (b < 0 || in->port[i].ceiling_bps > in->port[b].ceiling_bps))
+				b = (int)i;
+		if (b < 0)
+			break;
+		pick |= 1u << b;
+	}
+	return pick;
+}
+
 /* Index of the slave named @name, or -1. */
 static int find(const struct bc_cap_input *in, const char *name)
 {
@@ -223,10 +248,61 @@ static void potential(const struct bc_cap_input *in, struct bc_capacity *c, unsi
 		c->level[BC_CAP_POTENTIAL] = sum_of(in, c->best_ports, false);
 		lacp_potential_gaps(in, c);
 		break;
+	case BC_MODE_TLB:
+	case BC_MODE_ALB:
+		if (in->dir != BC_CAP_DIR_RX) {
+			c->level[BC_CAP_POTENTIAL] = c->level[BC_CAP_INSTALLED];
+			break;
+		}
+		if (in->mode == BC_MODE_TLB) { /* the active slave alone receives */
+			c->level[BC_CAP_POTENTIAL] = max;
+			add_gap(c, BC_CAP_INSTALLED, BC_CAP_MECH_ONE_SLAVE, "",
+				c->level[BC_CAP_INSTALLED] - max);
+			break;
+		}
+		if (!in->rx_peers) /* rlb: one slave per peer, and the peers are unknown */
+			break;
+		c->best_ports = best_k(in, all, in->rx_peers);
+		c->level[BC_CAP_POTENTIAL] = sum_of(in, c->best_ports, false);
+		names_of(in, all & ~c->best_ports, w, sizeof(w));
+		add_gap(c, BC_CAP_INSTALLED, BC_CAP_MECH_ALB_RX_PEERS, w,
+			c->level[BC_CAP_INSTALLED] - c->level[BC_CAP_POTENTIAL]);
+		break;
 	default: /* balance-xor, balance-tlb, balance-alb (TX), one interface */
 		c->level[BC_CAP_POTENTIAL] = c->level[BC_CAP_INSTALLED];
 		break;
 	}
+}
+
+/* balance-tlb/alb receiving the test (bondcheck/capacity.h); false: not that case. */
+static bool rx_selected(const struct bc_cap_input *in, struct bc_capacity *c, unsigned up)
+{
+	char w[96];
+	int a;
+
+	if ((in->mode != BC_MODE_TLB && in->mode != BC_MODE_ALB) || in->dir != BC_CAP_DIR_RX)
+		return false;
+	if (c->level[BC_CAP_POTENTIAL] < 0)
+		return true; /* alb with unknown peers: nothing to select from */
+	if (in->mode == BC_MODE_ALB) {
+		unsigned sel = best_k(in, up, in->rx_peers), down = c->best_ports & ~up;
+
+		c->selected_ports = sel;
+		c->level[BC_CAP_SELECTED] = sum_of(in, sel, true);
+		names_of(in, down, w, sizeof(w));
+		add_gap(c, BC_CAP_POTENTIAL, BC_CAP_MECH_SLAVE_DOWN, w,
+			c->level[BC_CAP_POTENTIAL] - c->level[BC_CAP_SELECTED]);
+		return true;
+	}
+	a = find(in, in->active_slave);
+	if (a < 0) /* no active slave known: the kernel's choice is unknown */
+		return true;
+	c->selected_ports = in->port[a].up ? 1u << a : 0;
+	c->level[BC_CAP_SELECTED] = in->port[a].up ? in->port[a].ceiling_bps : 0;
+	add_gap(c, BC_CAP_POTENTIAL,
+		in->port[a].up ? BC_CAP_MECH_ACTIVE_SLAVE : BC_CAP_MECH_SLAVE_DOWN,
+		in->port[a].name, c->level[BC_CAP_POTENTIAL] - c->level[BC_CAP_SELECTED]);
+	return true;
 }
 
 /* potential -> selected: the kernel's current choice. */
@@ -250,6 +326,8 @@ static void selected(const struct bc_cap_input *in, struct bc_capacity *c, unsig
 		n_up++;
 	}
 	down = all & ~up;
+	if (rx_selected(in, c, up))
+		return;
 	switch (in->mode) {
 	case BC_MODE_ROUNDROBIN:
 		sel = (double)n_up * min_up;
@@ -313,6 +391,37 @@ static void selected(const struct bc_cap_input *in, struct bc_capacity *c, unsig
 	}
 }
 
+/* The receiving bond's receive side caps potential (bondcheck/capacity.h). */
+static void rx_end_potential(const struct bc_cap_input *in, struct bc_capacity *c)
+{
+	double p = in->rx_end.potential_bps;
+
+	if (!(p > 0) || !(c->level[BC_CAP_POTENTIAL] > p))
+		return;
+	add_gap(c, BC_CAP_INSTALLED, in->rx_end.mech, in->rx_end.where,
+		c->level[BC_CAP_POTENTIAL] - p);
+	c->level[BC_CAP_POTENTIAL] = p;
+}
+
+/* ... and selected: at most potential, and at most the receiving bond's selected. */
+static void rx_end_selected(const struct bc_cap_input *in, struct bc_capacity *c)
+{
+	double pot = c->level[BC_CAP_POTENTIAL], sel = c->level[BC_CAP_SELECTED];
+	double r = in->rx_end.selected_bps;
+
+	if (!(in->rx_end.potential_bps > 0) || sel < 0)
+		return;
+	if (sel > pot)
+		sel = pot;
+	if (r < 0) /* the receiving bond's choice is unknown: so is what both allow */
+		sel = -1;
+	else if (r < sel) {
+		add_gap(c, BC_CAP_POTENTIAL, in->rx_end.sel_mech, in->rx_end.sel_where, sel - r);
+		sel = r;
+	}
+	c->level[BC_CAP_SELECTED] = sel;
+}
+
 bool bc_cap_hash_mode(int mode)
 {
 	return mode == BC_MODE_XOR || mode == BC_MODE_8023AD || mode == BC_MODE_TLB ||
@@ -342,6 +451,26 @@ static void carried(const struct bc_cap_input *in, struct bc_capacity *c)
 			gap -= b;
 		}
 	}
+	/* the ledger's losses, in the datagram's path order */
+	for (int m = BC_CAP_MECH_TX_LOSS; m <= BC_CAP_MECH_RX_LOSS_SOCKET && gap > 0; m++)
+		for (size_t i = 0; i < in->n_losses && i < BC_CAP_MAX_LOSSES && gap > 0; i++) {
+			const struct bc_cap_loss *l = &in->loss[i];
+			double b;
+
+			if ((int)l->mech != m || !(l->messages > 0) || !(in->msg_bits > 0) ||
+			    !(in->duration_s > 0))
+				continue;
+			b = l->messages * in->msg_bits / in->duration_s;
+			b = b < gap ? b : gap;
+			if (l->reason[0])
+				snprintf(w, sizeof(w), "%s (%s)", l->where, l->reason);
+			else
+				snprintf(w, sizeof(w), "%s", l->where);
+			add_gap(c, BC_CAP_SELECTED, (enum bc_cap_mech)m, w, b);
+			gap -= b;
+		}
+	if (!(gap > 0))
+		return;
 	add_gap(c, BC_CAP_SELECTED,
 		in->cpu_bound	 ? BC_CAP_MECH_CPU_BOUND
 		: in->reordering ? BC_CAP_MECH_REORDERING
@@ -375,7 +504,9 @@ int bc_capacity_model(const struct bc_cap_input *in, struct bc_capacity *c)
 		return 0;
 	c->level[BC_CAP_INSTALLED] = sum;
 	potential(in, c, all, min, max);
+	rx_end_potential(in, c);
 	selected(in, c, all);
+	rx_end_selected(in, c);
 	if (c->level[BC_CAP_SELECTED] >= 0 && c->level[BC_CAP_CARRIED] >= 0)
 		carried(in, c);
 	return 0;

@@ -116,6 +116,17 @@ static void cause_of(const struct bc_suite_model *m, const struct bc_cap_gap *g,
 
 	snprintf(v->mechanism, sizeof(v->mechanism), "%s", bc_cap_mech_name(g->mech));
 	snprintf(v->where, sizeof(v->where), "%s", g->where);
+	/* the receiving agent's bond (suite-capacity.c): its slaves, not the client's */
+	if (!strncmp(g->where, "agent: ", 7)) {
+		snprintf(v->next_step, sizeof(v->next_step),
+			 g->mech == BC_CAP_MECH_SLAVE_DOWN
+				 ? "bring the agent's slave up (`ip link show` on the agent)"
+			 : g->mech == BC_CAP_MECH_ACTIVE_SLAVE
+				 ? "make the agent's best slave its active one (`ip link set BOND "
+				   "type bond active_slave DEV` on the agent)"
+				 : "");
+		return;
+	}
 	switch (g->mech) {
 	case BC_CAP_MECH_AGG_SELECTION: {
 		int a = first_port(m, c->selected_ports), b = first_port(m, c->best_ports);
@@ -503,6 +514,62 @@ static void udp_cause(const struct bc_suite_facts *f, struct bc_verdict *v)
 	}
 }
 
+static bool loss_gap(enum bc_cap_mech m)
+{
+	return m >= BC_CAP_MECH_TX_LOSS && m <= BC_CAP_MECH_RX_LOSS_SOCKET;
+}
+
+/*
+ * The model's leading named cause below selected (unattributed left out),
+ * when it is a ledger stage's loss (capacity.h: lost messages x message
+ * bits / duration, at most the gap): that stage on that link, with its
+ * bits/s and share, and the finding's count and counter.  Returns false
+ * when the leading named gap is another mechanism or there is none (then
+ * the ledger's largest finding speaks, udp_cause()).
+ */
+static bool loss_cause(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
+		       struct bc_verdict *v)
+{
+	const struct bc_suite_doc_finding *fd = NULL;
+	const struct bc_cap_gap *g = NULL;
+	const char *id;
+	char r[32];
+
+	for (size_t i = 0; i < mu->c.n_gaps; i++) {
+		const struct bc_cap_gap *x = &mu->c.gap[i];
+
+		if (x->from == BC_CAP_SELECTED && x->mech != BC_CAP_MECH_UNATTRIBUTED &&
+		    (!g || x->bps > g->bps))
+			g = x;
+	}
+	if (!g || !loss_gap(g->mech))
+		return false;
+	id = bc_cap_mech_name(g->mech);
+	/* the loss (and its finding) the gap was made from: its where leads the gap's */
+	for (size_t i = 0; i < mu->in.n_losses && !fd; i++) {
+		const struct bc_cap_loss *l = &mu->in.loss[i];
+
+		if (l->mech == g->mech && !strncmp(g->where, l->where, strlen(l->where)))
+			fd = mu->loss_finding[i];
+	}
+	snprintf(v->mechanism, sizeof(v->mechanism), "%s", id);
+	snprintf(v->where, sizeof(v->where), "%s", g->where);
+	/* the ledger's stage with the largest drop, when it is this finding's */
+	if (f->gap_finding && !strcmp(f->gap_finding, id) && f->gap_stage)
+		bc_verdict_add(v, "stage", "%s", f->gap_stage);
+	if (fd) {
+		bc_verdict_add(v, "count", "%lld", fd->count);
+		if (fd->counter[0])
+			bc_verdict_add(v, "counter", "%s", fd->counter);
+		if (fd->host[0])
+			bc_verdict_add(v, "host", "%s", fd->host);
+	}
+	bc_verdict_add(v, "lost", "%s", rate(g->bps, r));
+	bc_verdict_add(v, "share", "%.0f %%", 100 * g->share);
+	snprintf(v->next_step, sizeof(v->next_step), "%s", loss_step(id));
+	return true;
+}
+
 void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_suite_model *mu,
 			     struct bc_verdict *v)
 {
@@ -569,5 +636,7 @@ void bc_suite_answer_udp_gap(const struct bc_suite_facts *f, const struct bc_sui
 			 "run the suite again with this version, which records them");
 		return;
 	}
+	if (mu->ok && loss_cause(f, mu, v))
+		return;
 	udp_cause(f, v);
 }

@@ -122,6 +122,161 @@ static void port_from_doc(const struct bc_suite_doc *d, const struct bc_suite_do
 	}
 }
 
+/* The capacity mechanism of ledger finding id @id, or -1 (not a loss finding). */
+static int loss_mech(const char *id)
+{
+	static const struct {
+		const char *id;
+		enum bc_cap_mech m;
+	} map[] = {
+		{"tx-loss", BC_CAP_MECH_TX_LOSS},
+		{"rx-loss-nic", BC_CAP_MECH_RX_LOSS_NIC},
+		{"wire-loss", BC_CAP_MECH_WIRE_LOSS},
+		{"rx-loss-reassembly", BC_CAP_MECH_RX_LOSS_REASM},
+		{"rx-loss-socket", BC_CAP_MECH_RX_LOSS_SOCKET},
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(id, map[i].id))
+			return (int)map[i].m;
+	return -1;
+}
+
+/*
+ * The UDP model's ledger losses: the over-rate probe's loss findings
+ * (tests[udp-over].result.findings, one per stage and link, counted in
+ * messages over the whole test), its message size (test.length, the UDP
+ * payload) and duration (test.duration_ms: the ledger counts every message
+ * sent, the omitted warm-up included).
+ */
+static void losses_from_doc(const struct bc_suite_doc *d, struct bc_suite_model *m)
+{
+	const struct bc_suite_doc_result *r = &d->udp_over;
+	struct bc_cap_input *in = &m->in;
+	size_t n_reasm = 0;
+
+	for (size_t i = 0; i < r->n_findings; i++)
+		n_reasm += loss_mech(r->finding[i].id) == BC_CAP_MECH_RX_LOSS_REASM;
+	for (size_t i = 0; i < r->n_findings && in->n_losses < BC_CAP_MAX_LOSSES; i++) {
+		const struct bc_suite_doc_finding *f = &r->finding[i];
+		int mech = loss_mech(f->id);
+		struct bc_cap_loss *l;
+
+		if (mech < 0 || f->count <= 0)
+			continue;
+		m->loss_finding[in->n_losses] = f;
+		l = &in->loss[in->n_losses++];
+		l->mech = (enum bc_cap_mech)mech;
+		snprintf(l->where, sizeof(l->where), "%s", f->subject);
+		/* the stage's one reason belongs to its one finding */
+		if (mech == BC_CAP_MECH_RX_LOSS_REASM && n_reasm == 1)
+			snprintf(l->reason, sizeof(l->reason), "%s", r->reasm_reason);
+		l->messages = (double)f->count;
+	}
+	if (!in->n_losses)
+		return;
+	in->msg_bits = isnan(r->length_bytes) ? 0 : 8 * r->length_bytes;
+	in->duration_s = isnan(r->duration_ms) ? 0 : r->duration_ms / 1000;
+	/* without them the losses have no bits/s: the gap would stay unattributed */
+	need(m, BC_SUITE_NEED_UDP, !isnan(r->length_bytes), "tests[udp-over].result.test",
+	     "length");
+	need(m, BC_SUITE_NEED_UDP, !isnan(r->duration_ms), "tests[udp-over].result.test",
+	     "duration_ms");
+}
+
+static bool tlb_alb(int mode)
+{
+	return mode == BC_MODE_TLB || mode == BC_MODE_ALB;
+}
+
+/*
+ * The receiving side of balance-tlb/alb (bondcheck/capacity.h): the test's
+ * "direction" says which end sent ("forward": the client).  The client's
+ * bond receives a reverse test (one peer: the agent); a forward test is
+ * received by the agent's bond, whose own model (its slaves' ceilings, MII
+ * state and active slave, BC_CAP_DIR_RX, one peer) caps the client's.  A
+ * direction the model cannot take (absent, "bidir") is recorded as missing.
+ */
+static void direction_from_doc(const struct bc_suite_doc *d, struct bc_suite_model *m)
+{
+	const struct bc_suite_doc_result *r = m->udp ? &d->udp_over : &d->tcp_k;
+	const char *path = m->udp ? "tests[udp-over].result.test" : "tests[tcp-k].result.test";
+	const struct bc_suite_doc_bond *ab = d->bond[1].have ? &d->bond[1] : NULL;
+	struct bc_cap_input *in = &m->in, a;
+	struct bc_capacity ac;
+	char w[96];
+
+	if (!tlb_alb(d->mode) && !tlb_alb(d->agent_mode))
+		return;
+	if (strcmp(r->direction, "forward") && strcmp(r->direction, "reverse")) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s.direction%s", path,
+			 r->direction[0] ? " (one way, not bidir)" : "");
+		missing_add(m, BC_SUITE_NEED_ALL, what);
+		return;
+	}
+	if (!strcmp(r->direction, "reverse")) {
+		in->dir = BC_CAP_DIR_RX;
+		in->rx_peers = 1;
+		return;
+	}
+	if (!tlb_alb(d->agent_mode))
+		return;
+	/* forward to a tlb/alb agent: its receive side */
+	memset(&a, 0, sizeof(a));
+	a.mode = d->agent_mode;
+	a.dir = BC_CAP_DIR_RX;
+	a.rx_peers = 1;
+	a.active_aggregator_id = -1;
+	a.carried_bps = -1;
+	a.active_slave = ab && ab->active_slave[0] ? ab->active_slave : NULL;
+	for (size_t i = 0; i < d->n_ceil[1] && a.n < BC_CAP_MAX_PORTS; i++) {
+		const struct bc_suite_doc_ceiling *cs = &d->ceil[1][i];
+		const struct bc_suite_doc_islave *is = inspect_slave(ab, cs->name);
+		struct bc_cap_port *p = &a.port[a.n++];
+		double c = m->udp ? cs->udp_ceiling_bps : cs->tcp_ceiling_bps;
+
+		snprintf(p->name, sizeof(p->name), "%s", cs->name);
+		p->ceiling_bps = isnan(c) ? 0 : c;
+		p->speed_mbps = cs->speed_mbps;
+		p->duplex = -1;
+		p->up = !is || !is->mii_status[0] || !strcmp(is->mii_status, "up");
+		p->share = -1;
+	}
+	if (bc_capacity_model(&a, &ac) || ac.level[BC_CAP_POTENTIAL] < 0) {
+		missing_add(m, BC_SUITE_NEED_ALL,
+			    m->udp ? "ceilings.agent.slaves[].udp_ceiling_bps"
+				   : "ceilings.agent.slaves[].tcp_ceiling_bps");
+		return;
+	}
+	/* what the agent's tlb selected decides Aggregation and UDP gap, not Drivers */
+	if (a.mode == BC_MODE_TLB && !a.active_slave)
+		missing_add(m, BC_SUITE_NEED_AGG | BC_SUITE_NEED_UDP,
+			    "ends.agent.bonds[0].active_slave");
+	in->rx_end.potential_bps = ac.level[BC_CAP_POTENTIAL];
+	in->rx_end.selected_bps = ac.level[BC_CAP_SELECTED];
+	in->rx_end.mech = a.mode == BC_MODE_ALB ? BC_CAP_MECH_ALB_RX_PEERS : BC_CAP_MECH_ONE_SLAVE;
+	in->rx_end.sel_mech = BC_CAP_MECH_SLAVE_DOWN;
+	for (size_t i = 0; i < ac.n_gaps; i++)
+		if (ac.gap[i].from == BC_CAP_POTENTIAL) {
+			in->rx_end.sel_mech = ac.gap[i].mech;
+			snprintf(in->rx_end.sel_where, sizeof(in->rx_end.sel_where), "agent: %.80s",
+				 ac.gap[i].where);
+			break;
+		}
+	/* the agent's ports that do not receive (tlb: the bond, one slave receives) */
+	snprintf(w, sizeof(w), "%s", ab && a.mode == BC_MODE_TLB ? ab->name : "");
+	for (size_t i = 0, k = 0; i < a.n && k < sizeof(w) && a.mode == BC_MODE_ALB; i++)
+		if (!(ac.best_ports >> i & 1u)) {
+			int n = snprintf(w + k, sizeof(w) - k, "%s%s", k ? ", " : "",
+					 a.port[i].name);
+
+			k += n > 0 ? (size_t)n : 0;
+		}
+	snprintf(in->rx_end.where, sizeof(in->rx_end.where), "agent: %.80s", w);
+}
+
 /* The decoded document's own problems with members a verdict needs. */
 static void doc_problems(const struct bc_suite_doc *d, struct bc_suite_model *m)
 {
@@ -202,6 +357,9 @@ int bc_suite_model_fill(const struct bc_suite_doc *d, const struct bc_suite_fact
 			     "ends.client.bonds[0]", "primary_reselect");
 		}
 	}
+	if (udp)
+		losses_from_doc(d, m);
+	direction_from_doc(d, m);
 	doc_problems(d, m);
 	m->ok = bc_capacity_model(in, &m->c) == 0;
 	return m->ok ? 0 : -EINVAL;

@@ -146,7 +146,7 @@ static void ceilings(struct json_object *doc, struct bc_suite_doc *d)
 	static const char *const ends[2] = {"client", "agent"};
 	struct json_object *c = obj(doc, "", "ceilings");
 
-	d->mode = -1;
+	d->mode = d->agent_mode = -1;
 	for (int e = 0; e < 2; e++) {
 		struct json_object *ce = obj(c, "ceilings", ends[e]), *sl;
 		char p[64], pl[80], ps[96];
@@ -155,6 +155,8 @@ static void ceilings(struct json_object *doc, struct bc_suite_doc *d)
 		snprintf(p, sizeof(p), "ceilings.%s", ends[e]);
 		if (!e)
 			d->mode = (int)i64(ce, p, "mode_number", -1);
+		else
+			d->agent_mode = (int)i64(ce, p, "mode_number", -1);
 		sl = arr(ce, p, "slaves", &n);
 		bc_doc_path(pl, sizeof(pl), p, "slaves", 0);
 		for (size_t i = 0; i < n && d->n_ceil[e] < BC_SUITE_DOC_SLAVES; i++) {
@@ -287,7 +289,7 @@ static void result(struct bc_suite_doc *d, struct json_object *doc, const char *
 		if (!strcmp(nm, name))
 			res = obj(at(ts, i), "tests", "result");
 	}
-	r->goodput_bps = NAN;
+	r->goodput_bps = r->length_bytes = r->duration_ms = NAN;
 	if (!res)
 		return;
 	r->have = true;
@@ -317,6 +319,9 @@ static void result(struct bc_suite_doc *d, struct json_object *doc, const char *
 	}
 	tp = obj(res, p, "test");
 	secs = (dbl(tp, p, "duration_ms", 0) - dbl(tp, p, "omit_ms", 0)) / 1000;
+	str(tp, p, "direction", r->direction, sizeof(r->direction));
+	r->length_bytes = dbl(tp, p, "length", NAN);
+	r->duration_ms = dbl(tp, p, "duration_ms", NAN);
 	r->sent_bps = secs > 0 ? 8 * bytes / secs : 0;
 	snmp = obj(obj(obj(obj(res, p, "ends"), p, "client"), p, "counters"), p, "snmp");
 	r->snd_buf_errors = i64(snmp, p, "Udp.SndbufErrors", 0);
@@ -336,6 +341,7 @@ static void result(struct bc_suite_doc *d, struct json_object *doc, const char *
 	r->fragmented =
 		i64(fr, pa, "messages_arrived", 0) > 0 || i64(fr, pa, "fragments_arrived", 0) > 0;
 	r->has_reassembly = present(an, "reassembly");
+	str(obj(an, pa, "reassembly"), pa, "reason", r->reasm_reason, sizeof(r->reasm_reason));
 	r->n_findings = findings(res, p, r->finding);
 }
 

@@ -58,6 +58,8 @@ struct bc_suite_model {
 	struct bc_cap_input in;
 	struct bc_capacity c;
 	struct bc_suite_port x[BC_CAP_MAX_PORTS]; /* per in.port[] */
+	/* per in.loss[]: the ledger finding it comes from (in the decoded document) */
+	const struct bc_suite_doc_finding *loss_finding[BC_CAP_MAX_LOSSES];
 	char bond[16], ad_select[16], active_slave[16], primary[16], primary_reselect[16];
 	long long reord_seen,
 		dsack_dups; /* tcp-k's receiver-side reordering (doc.reordering.tcp) */

@@ -118,12 +118,17 @@ static void cause(struct line *l, const struct bc_verdict *v)
 		    "share an aggregator, and ad_select %s keeps the aggregator it chose",
 		    ev(v, "active_aggregator"), ev(v, "active_ports"), ev(v, "active_key"),
 		    v->where, ev(v, "best_aggregator"), ev(v, "best_key"), ev(v, "ad_select"));
+	else if (!strcmp(m, "active-slave") && !strncmp(v->where, "agent: ", 7))
+		put(l, "the receiving agent's active slave %s is not its best one", v->where + 7);
 	else if (!strcmp(m, "active-slave"))
 		put(l,
 		    "the active slave %s is not the best one (%s); primary %s, primary_reselect %s",
 		    v->where, ev(v, "best_slave"), ev(v, "primary"), ev(v, "primary_reselect"));
 	else if (!strcmp(m, "slave-down"))
 		put(l, "%s is down", v->where);
+	else if (!strcmp(m, "alb-rx-peers"))
+		put(l, "balance-alb receives each peer's traffic on one slave, leaving %s idle",
+		    v->where[0] ? v->where : "the other slaves");
 	else if (!strcmp(m, "hash-placement"))
 		put(l, "the flows' hashes left %s idle (%s flows)", v->where, ev(v, "flows"));
 	else if (!strcmp(m, "lacp-key")) {
@@ -203,12 +208,22 @@ static void cause(struct line *l, const struct bc_verdict *v)
 		    ev(v, "missing"));
 	else if (!strcmp(m, "not-a-bond"))
 		put(l, "one interface, not a bond: no slaves to compare");
-	else if (loss_id(m))
-		put(l, "%s datagrams lost at the ledger's %s stage: %s on %s (host %s; %s)",
-		    ev(v, "count"), ev(v, "stage"), m, v->where[0] ? v->where : "no single link",
+	else if (loss_id(m)) {
+		if (bc_verdict_get(v, "stage"))
+			put(l, "%s datagrams lost at the ledger's %s stage: ", ev(v, "count"),
+			    ev(v, "stage"));
+		else
+			put(l, "%s datagrams lost: ", ev(v, "count"));
+		put(l, "%s on %s (host %s; %s)", m, v->where[0] ? v->where : "no single link",
 		    ev(v, "host"),
 		    bc_verdict_get(v, "counter") ? ev(v, "counter") : "no counter moved");
-	else if (!strcmp(m, "send-refused"))
+		/* the capacity model's share of the gap below selected (capacity.h) */
+		if (bc_verdict_get(v, "lost"))
+			put(l,
+			    "; at the probe's message size and duration %s, %s of the selected "
+			    "level",
+			    ev(v, "lost"), ev(v, "share"));
+	} else if (!strcmp(m, "send-refused"))
 		put(l, "nothing was lost after the send, but the sender's kernel refused sends%s%s",
 		    v->where[0] ? " on " : "", v->where);
 	else if (!strcmp(m, "ledger-stage"))

@@ -93,15 +93,17 @@ check reasm "$tmp/reasm.json" udp_gap inconclusive 'tests[udp-over].result.captu
 cut reasm-kept 8023ad-placed-quick "$lossy | $over.reassembly = {}"
 check reasm-kept "$tmp/reasm-kept.json" udp_gap fail -
 # UDP gap as data: the cause is the ledger's loss finding, with its stage,
-# link and counter, and the next step names the sysctl
+# link and counter, and the next step names the sysctl; the UDP capacity
+# model takes 500 messages x 1472 bytes x 8 / 1 s of the gap for it
+# (capacity.h), which the cause gives as lost
 cut reasm-found 8023ad-placed-quick "$lossy | $over.reassembly = {} |
 	(.tests[] | select(.name == \"udp-over\") | .result.findings) += [{id: \"rx-loss-reassembly\",
 	severity: \"error\", subject: \"rx:agent/eth1\", evidence: {host: \"agent\",
 	count: \"500\", counter: \"Ip ReasmFails +500\"}}]"
 "$bc" run --from-json "$tmp/reasm-found.json" -j 2>/dev/null >"$tmp/out.json"
 got=$(jq -r '.verdicts.udp_gap | [.status, .cause.mechanism, .cause.where,
-	.cause.evidence.stage, .cause.evidence.counter] | join("|")' "$tmp/out.json")
-want='fail|rx-loss-reassembly|rx:agent/eth1|reassembled|Ip ReasmFails +500'
+	.cause.evidence.stage, .cause.evidence.counter, .cause.evidence.lost] | join("|")' "$tmp/out.json")
+want='fail|rx-loss-reassembly|rx:agent/eth1|reassembled|Ip ReasmFails +500|5.89 Mbit/s'
 if [ "$got" = "$want" ] && jq -e '.verdicts.udp_gap.next_step | test("ipfrag_high_thresh")' \
 	"$tmp/out.json" >/dev/null; then
 	echo "ok   reasm-found: udp_gap $got"

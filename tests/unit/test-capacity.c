@@ -345,6 +345,209 @@ static void test_tlb_alb_broadcast_single(void **state)
 	assert_int_equal(c.n_gaps, 0);
 }
 
+/* one ledger loss of @messages at @mech on @where */
+static void loss(struct bc_cap_input *in, enum bc_cap_mech mech, const char *where,
+		 const char *reason, double messages)
+{
+	struct bc_cap_loss *l = &in->loss[in->n_losses++];
+
+	memset(l, 0, sizeof(*l));
+	l->mech = mech;
+	snprintf(l->where, sizeof(l->where), "%s", where);
+	snprintf(l->reason, sizeof(l->reason), "%s", reason);
+	l->messages = messages;
+}
+
+/*
+ * The UDP loss ledger's stages take the selected -> carried gap, as
+ * messages x message bits / duration, in the path order, each at most what
+ * is left: the old model left all of it unattributed.
+ */
+static void test_ledger_losses(void **state)
+{
+	struct bc_cap_input in;
+	struct bc_capacity c;
+	const struct bc_cap_gap *g;
+
+	(void)state;
+	input(&in, BC_MODE_ROUNDROBIN);
+	port(&in, "eth0", 10, 1000);
+	port(&in, "eth1", 10, 1000);
+	in.carried_bps = 4 * M; /* gap 16 Mbit/s */
+	in.msg_bits = 8 * 10000.0;
+	in.duration_s = 2;
+	/* listed out of order: the model takes them in the path order */
+	loss(&in, BC_CAP_MECH_RX_LOSS_SOCKET, "agent/bond0", "", 25);	    /* 1 Mbit/s */
+	loss(&in, BC_CAP_MECH_RX_LOSS_REASM, "agent/bond0", "memory", 250); /* 10 Mbit/s */
+	loss(&in, BC_CAP_MECH_TX_LOSS, "tx:client/eth1", "", 50);	    /* 2 Mbit/s */
+	loss(&in, BC_CAP_MECH_WIRE_LOSS, "eth0", "", 0);		    /* nothing lost */
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_SELECTED], 20 * M);
+	assert_int_equal(c.n_gaps, 4);
+	assert_int_equal(c.gap[0].mech, BC_CAP_MECH_TX_LOSS);
+	assert_string_equal(c.gap[0].where, "tx:client/eth1");
+	assert_near(c.gap[0].bps, 2 * M);
+	assert_int_equal(c.gap[1].mech, BC_CAP_MECH_RX_LOSS_REASM);
+	assert_string_equal(c.gap[1].where, "agent/bond0 (memory)");
+	assert_near(c.gap[1].bps, 10 * M);
+	assert_true(c.gap[1].share > 0.49 && c.gap[1].share < 0.51);
+	assert_int_equal(c.gap[2].mech, BC_CAP_MECH_RX_LOSS_SOCKET);
+	assert_near(c.gap[2].bps, 1 * M);
+	assert_null(gap(&c, BC_CAP_MECH_WIRE_LOSS));
+	g = gap(&c, BC_CAP_MECH_UNATTRIBUTED);
+	assert_non_null(g);
+	assert_near(g->bps, 3 * M);
+	assert_string_equal(bc_cap_mech_name(BC_CAP_MECH_RX_LOSS_REASM), "rx-loss-reassembly");
+	assert_string_equal(bc_cap_mech_name(BC_CAP_MECH_RX_LOSS_SOCKET), "rx-loss-socket");
+
+	/* more lost than the gap: the first stages take it all, in order */
+	in.carried_bps = 15 * M; /* gap 5 Mbit/s */
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(bc_cap_gap_sum(&c, BC_CAP_SELECTED, BC_CAP_MECH_TX_LOSS), 2 * M);
+	assert_near(bc_cap_gap_sum(&c, BC_CAP_SELECTED, BC_CAP_MECH_RX_LOSS_REASM), 3 * M);
+	assert_null(gap(&c, BC_CAP_MECH_RX_LOSS_SOCKET));
+	assert_null(gap(&c, BC_CAP_MECH_UNATTRIBUTED));
+
+	/* hash placement first, then the ledger, then the CPU for the rest */
+	input(&in, BC_MODE_XOR);
+	port(&in, "eth0", 10, 1000);
+	port(&in, "eth1", 10, 1000);
+	in.port[0].share = 1;
+	in.port[1].share = 0;
+	in.carried_bps = 5 * M; /* gap 15: 10 idle eth1 */
+	in.msg_bits = 8 * 1000.0;
+	in.duration_s = 1;
+	in.cpu_bound = true;
+	loss(&in, BC_CAP_MECH_RX_LOSS_NIC, "rx:agent/eth0", "", 250); /* 2 Mbit/s */
+	loss(&in, BC_CAP_MECH_WIRE_LOSS, "eth0", "", 250);	      /* 2 Mbit/s */
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_int_equal(c.n_gaps, 4);
+	assert_int_equal(c.gap[0].mech, BC_CAP_MECH_HASH_PLACEMENT);
+	assert_near(c.gap[0].bps, 10 * M);
+	assert_int_equal(c.gap[1].mech, BC_CAP_MECH_RX_LOSS_NIC);
+	assert_near(c.gap[1].bps, 2 * M);
+	assert_int_equal(c.gap[2].mech, BC_CAP_MECH_WIRE_LOSS);
+	assert_near(c.gap[2].bps, 2 * M);
+	assert_int_equal(c.gap[3].mech, BC_CAP_MECH_CPU_BOUND);
+	assert_near(c.gap[3].bps, 1 * M);
+
+	/* the message size or duration unknown: no bits/s, the gap unattributed */
+	in.cpu_bound = false;
+	in.msg_bits = 0;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_null(gap(&c, BC_CAP_MECH_RX_LOSS_NIC));
+	assert_near(bc_cap_gap_sum(&c, BC_CAP_SELECTED, BC_CAP_MECH_UNATTRIBUTED), 5 * M);
+}
+
+/*
+ * balance-tlb/alb receiving the test: tlb receives on its active slave
+ * only; alb balances per peer, one slave each (the old model gave the sum
+ * whichever way the test went).
+ */
+static void test_tlb_alb_receive(void **state)
+{
+	struct bc_cap_input in;
+	struct bc_capacity c;
+	const struct bc_cap_gap *g;
+
+	(void)state;
+	input(&in, BC_MODE_ALB);
+	port(&in, "eth0", 10, 1000);
+	port(&in, "eth1", 5, 100);
+	port(&in, "eth2", 8, 1000);
+	in.dir = BC_CAP_DIR_RX;
+	in.rx_peers = 1;
+	in.carried_bps = 9.8 * M;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_INSTALLED], 23 * M);
+	assert_near(c.level[BC_CAP_POTENTIAL], 10 * M); /* one peer: one slave */
+	assert_near(c.level[BC_CAP_SELECTED], 10 * M);
+	g = gap(&c, BC_CAP_MECH_ALB_RX_PEERS);
+	assert_non_null(g);
+	assert_string_equal(g->where, "eth1, eth2");
+	assert_near(g->bps, 13 * M);
+	assert_string_equal(bc_cap_mech_name(BC_CAP_MECH_ALB_RX_PEERS), "alb-rx-peers");
+	/* two peers: the two best; the best down leaves the next ones */
+	in.rx_peers = 2;
+	in.port[0].up = false;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_POTENTIAL], 18 * M);
+	assert_near(c.level[BC_CAP_SELECTED], 13 * M);
+	g = gap(&c, BC_CAP_MECH_SLAVE_DOWN);
+	assert_non_null(g);
+	assert_string_equal(g->where, "eth0");
+	assert_near(g->bps, 5 * M);
+	/* as many peers as slaves: the sum, as for TX */
+	in.rx_peers = 3;
+	in.port[0].up = true;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_POTENTIAL], 23 * M);
+	assert_null(gap(&c, BC_CAP_MECH_ALB_RX_PEERS));
+	/* the peers unknown: no potential, no selected, never a guess */
+	in.rx_peers = 0;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_true(c.level[BC_CAP_POTENTIAL] < 0);
+	assert_true(c.level[BC_CAP_SELECTED] < 0);
+	assert_near(c.level[BC_CAP_CARRIED], 9.8 * M);
+	assert_int_equal(c.n_gaps, 0);
+	/* TX: the sum */
+	in.dir = BC_CAP_DIR_TX;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_POTENTIAL], 23 * M);
+
+	/* balance-tlb receives on the active slave alone */
+	input(&in, BC_MODE_TLB);
+	port(&in, "eth0", 10, 1000);
+	port(&in, "eth1", 5, 100);
+	in.dir = BC_CAP_DIR_RX;
+	in.active_slave = "eth1";
+	in.carried_bps = 5 * M;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_POTENTIAL], 10 * M);
+	assert_near(c.level[BC_CAP_SELECTED], 5 * M);
+	assert_near(bc_cap_gap_sum(&c, BC_CAP_INSTALLED, BC_CAP_MECH_ONE_SLAVE), 5 * M);
+	g = gap(&c, BC_CAP_MECH_ACTIVE_SLAVE);
+	assert_non_null(g);
+	assert_string_equal(g->where, "eth1");
+	in.active_slave = NULL; /* the kernel's choice unknown */
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_true(c.level[BC_CAP_SELECTED] < 0);
+
+	/* a balance-xor bond sending to an alb bond that receives from it alone:
+	 * the receiving bond's one slave caps potential and selected */
+	input(&in, BC_MODE_XOR);
+	port(&in, "eth0", 10, 1000);
+	port(&in, "eth1", 10, 1000);
+	in.carried_bps = 9.97 * M;
+	in.rx_end.potential_bps = 10 * M;
+	in.rx_end.selected_bps = 10 * M;
+	in.rx_end.mech = BC_CAP_MECH_ALB_RX_PEERS;
+	snprintf(in.rx_end.where, sizeof(in.rx_end.where), "agent: eth1");
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_INSTALLED], 20 * M);
+	assert_near(c.level[BC_CAP_POTENTIAL], 10 * M);
+	assert_near(c.level[BC_CAP_SELECTED], 10 * M);
+	g = gap(&c, BC_CAP_MECH_ALB_RX_PEERS);
+	assert_non_null(g);
+	assert_string_equal(g->where, "agent: eth1");
+	assert_near(g->bps, 10 * M);
+	assert_int_equal(c.n_gaps, 1); /* carried 0.3 % short: no gap */
+	/* its active slave worse (tlb): the rest of the gap is its selection */
+	in.rx_end.selected_bps = 4 * M;
+	in.rx_end.sel_mech = BC_CAP_MECH_ACTIVE_SLAVE;
+	snprintf(in.rx_end.sel_where, sizeof(in.rx_end.sel_where), "agent: eth1");
+	in.carried_bps = 4 * M;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_near(c.level[BC_CAP_SELECTED], 4 * M);
+	g = gap(&c, BC_CAP_MECH_ACTIVE_SLAVE);
+	assert_non_null(g);
+	assert_near(g->bps, 6 * M);
+	/* its choice unknown: selected unknown */
+	in.rx_end.selected_bps = -1;
+	assert_int_equal(bc_capacity_model(&in, &c), 0);
+	assert_true(c.level[BC_CAP_SELECTED] < 0);
+}
+
 static void test_unknown_and_errors(void **state)
 {
 	struct bc_cap_input in;
@@ -375,6 +578,8 @@ int main(void)
 		cmocka_unit_test(test_xor_placement),
 		cmocka_unit_test(test_active_backup_worse_slave),
 		cmocka_unit_test(test_tlb_alb_broadcast_single),
+		cmocka_unit_test(test_ledger_losses),
+		cmocka_unit_test(test_tlb_alb_receive),
 		cmocka_unit_test(test_unknown_and_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,8 @@
 
 static const char *const text =
 	"{\"kind\": \"run-suite\","
-	" \"ceilings\": {\"client\": {\"mode_number\": 4, \"slaves\": ["
+	" \"ceilings\": {\"agent\": {\"mode_number\": 6}, \"client\": {\"mode_number\": 4, "
+	"\"slaves\": ["
 	"  {\"name\": \"eth0\", \"usable\": true, \"tcp_ceiling_bps\": 9.5e6,"
 	"   \"udp_ceiling_bps\": null, \"speed_mbps\": 10, \"rate_source\": \"tbf\","
 	"   \"missing\": [\"egress.client.bond.slaves[eth0].tbf_bps\"]},"
@@ -33,7 +34,10 @@ static const char *const text =
 	"   \"findings\": [{\"id\": \"wire-loss\", \"subject\": \"tx:client/eth0\","
 	"    \"evidence\": {\"count\": \"140\", \"host\": \"10.0.0.1\"}}],"
 	"   \"capture\": {\"analysis\": {\"ledger\": [{\"stage\": \"reassembled\", \"drop\": 3}],"
-	"    \"fragments\": {\"messages_arrived\": 4}}}}}],"
+	"    \"fragments\": {\"messages_arrived\": 4},"
+	"    \"reassembly\": {\"reason\": \"memory\"}}},"
+	"   \"test\": {\"direction\": \"forward\", \"length\": 10240,"
+	"    \"duration_ms\": 2000}}}],"
 	" \"links\": [{\"test\": \"tcp-k\", \"end\": \"client\", \"name\": \"eth0\","
 	"  \"share\": 0.5, \"goodput_bps\": null}]}";
 
@@ -102,7 +106,15 @@ static void test_read(void **state)
 	assert_int_equal(d->udp_over.n_stages, 1);
 	assert_int_equal(d->udp_over.stage[0].drop, 3);
 	assert_true(d->udp_over.fragmented);
-	assert_false(d->udp_over.has_reassembly);
+	assert_true(d->udp_over.has_reassembly);
+	/* the capacity model's ledger and direction inputs */
+	assert_string_equal(d->udp_over.reasm_reason, "memory");
+	assert_string_equal(d->udp_over.direction, "forward");
+	assert_true(d->udp_over.length_bytes == 10240);
+	assert_true(d->udp_over.duration_ms == 2000);
+	assert_string_equal(d->tcp_k.direction, "");
+	assert_true(isnan(d->tcp_k.length_bytes));
+	assert_int_equal(d->agent_mode, 6);
 
 	/* a bond without placement.placed: every verdict names it */
 	assert_false(d->placed);
@@ -131,6 +143,7 @@ static void test_empty(void **state)
 	for (int i = 0; i < 3; i++) {
 		bc_suite_doc_read(docs[i], d);
 		assert_int_equal(d->mode, -1);
+		assert_int_equal(d->agent_mode, -1);
 		assert_false(d->bond[0].have);
 		assert_false(d->tcp_k.have);
 		assert_int_equal(d->need[BC_SUITE_DOC_AGG].n_problems, 0);
