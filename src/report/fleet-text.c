@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "bondcheck/csv.h"
 #include "bondcheck/answer.h"
 #include "bondcheck/fleet-report.h"
 
@@ -199,20 +200,10 @@ int bc_fleet_text(FILE *out, const struct bc_fleet *f, bool brief)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* One CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+/* One CSV field (RFC 4180, bc_csv_text()) and its separator. */
 static void field(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
+	bc_csv_text(out, s);
 	fputs(last ? "\r\n" : ",", out);
 }
 

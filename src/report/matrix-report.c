@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/csv.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/matrix.h"
 #include "bondcheck/plot.h"
@@ -205,20 +206,10 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 	}
 }
 
-/* RFC 4180: quote fields holding a comma, quote or line break; double the quotes. */
+/* One field (RFC 4180, bc_csv_text()) and its separator. */
 static void csv_field(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
+	bc_csv_text(out, s);
 	fputs(last ? "\r\n" : ",", out);
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bondcheck/csv.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/scale-report.h"
 
@@ -59,17 +60,7 @@ static void cell(FILE *out, struct json_object *v)
 		break;
 	}
 	s = json_object_get_string(v);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	bc_csv_text(out, s);
 }
 
 /* A row from @row, whose members are named as the columns. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/csv.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/suite-report.h"
 
@@ -17,20 +18,10 @@ static struct json_object *get(struct json_object *o, const char *k)
 		       : NULL;
 }
 
-/* A text field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
+/* A text field (RFC 4180, bc_csv_text()). */
 static void text(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	bc_csv_text(out, s);
 }
 
 /* ",VALUE" or "," when absent: integers for rates and counts, 4 decimals for fractions. */
