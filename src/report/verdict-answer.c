@@ -132,7 +132,9 @@ static int short_cause(const struct bc_verdict *v, const char *h, char *c, size_
 		snprintf(c, clen, "%s flows' hashes left %s idle", ev(v, "flows"), v->where);
 		snprintf(next, nlen, "use layer3+4");
 	} else if (is(v, "lacp-key")) {
-		snprintf(c, clen, "speed keys keep %s out", v->where);
+		/* the ports whose speed key differs from the best aggregator's (they may
+		 * be the ones the kernel selected: Aggregation names the idle ones) */
+		snprintf(c, clen, "%s's speed key differs", v->where);
 		snprintf(next, nlen, "use slaves of one speed");
 	} else if (is(v, "shaper")) {
 		if (!h[0])
