@@ -130,6 +130,46 @@ static void zero_runs(const struct bc_scale_config_in *cfg, struct json_object *
 }
 
 /*
+ * The larger configuration's own ceiling is lower (by more than the
+ * margin): the mode's rule caps it, whatever the links do.  balance-rr
+ * carries n x its slowest slave and broadcast its slowest (the capacity
+ * model, bondcheck/capacity.h), so adding a slower link lowers what the
+ * others may carry.  The cause names the added links; a capture run's
+ * cause stays in the diagnosis (src/workflow/scale.c diagnose() keeps this
+ * one as the comparison's cause).
+ */
+static void ceiling_cause(struct json_object *c, struct bc_scale_cmp_in *t, double ceil_a,
+			  double ceil_b, double margin)
+{
+	struct json_object *o, *ev;
+	char what[128] = "";
+	size_t wl = 0;
+
+	if (!(ceil_a > 0 && ceil_b > 0 && ceil_b < ceil_a * (1 - margin)) || !t->n_added)
+		return;
+	for (size_t i = 0; i < t->n_added; i++)
+		app(what, sizeof(what), &wl, "%s%s", i ? ", " : "", t->added[i]);
+	t->have_cause = true;
+	snprintf(t->cause_kind, sizeof(t->cause_kind), "ceiling");
+	snprintf(t->cause_slave, sizeof(t->cause_slave), "%s", t->added[0]);
+	snprintf(t->cause_text, sizeof(t->cause_text),
+		 "adding %s lowers the bond's own ceiling from %.2f to %.2f Mbit/s: the mode "
+		 "holds every slave to the slowest one's rate (balance-rr: n x the slowest)",
+		 what, ceil_a / 1e6, ceil_b / 1e6);
+	o = json_object_new_object();
+	ev = json_object_new_object();
+	put(ev, "from_ceiling_bps", num(ceil_a));
+	put(ev, "to_ceiling_bps", num(ceil_b));
+	put(o, "kind", json_object_new_string("ceiling"));
+	put(o, "slave", json_object_new_string(t->added[0]));
+	put(o, "capture_link", json_object_new_string(""));
+	put(o, "added", json_object_new_boolean(1));
+	put(o, "text", json_object_new_string(t->cause_text));
+	put(o, "evidence", ev);
+	put(c, "cause", o);
+}
+
+/*
  * One comparison of @ca against @cb as a new object; *@t gets its typed
  * copy (for the sentence and carry_diagnosis()).  NULL on a statistics error.
  */
@@ -211,6 +251,7 @@ static struct json_object *compare(const struct bc_scale_config_in *ca,
 	put(c, "zero_runs", z);
 	put(c, "verdict", json_object_new_string(bc_scale_verdict_name(r.verdict)));
 	put(c, "cause", NULL);
+	ceiling_cause(c, t, ceil_a, ceil_b, margin);
 	cmp_text(t, margin, text, sizeof(text));
 	put(c, "text", json_object_new_string(text));
 	return c;
@@ -306,7 +347,8 @@ static void carry_diagnosis(const struct bc_scale_doc_in *d, struct json_object 
 				continue;
 			if (o->diagnosis)
 				put(c, "diagnosis", json_object_get(o->diagnosis));
-			if (o->cause)
+			/* a ceiling cause, from the configurations, is decided anew */
+			if (o->cause && !t[i].have_cause)
 				put(c, "cause", json_object_get(o->cause));
 		}
 	}
@@ -435,10 +477,19 @@ static struct json_object *finding(const struct bc_scale_doc_in *d,
 		app(buf, sizeof(buf), &at,
 		    "adding %s did not raise goodput by more than the %.0f %% margin", what,
 		    margin * 100);
-	if (c->cause)
+	if (c->cause && !strcmp(c->cause_kind, "ceiling"))
+		app(buf, sizeof(buf), &at, " (%s caps the mode's ceiling: every slave carries "
+		    "its rate)", c->cause_slave);
+	else if (c->cause)
 		app(buf, sizeof(buf), &at, " (the capture shows %s on %s)", c->cause_kind,
 		    c->cause_slave);
-	if (!strcmp(id, "scaling-negative"))
+	if (c->cause && !strcmp(c->cause_kind, "ceiling"))
+		app(buf, sizeof(buf), &at,
+		    ": balance-rr sends an equal share on every slave, so the slowest sets "
+		    "every slave's rate; leave %s out, raise its rate, or use a hash mode "
+		    "(802.3ad, balance-xor) in which each slave carries its own ceiling",
+		    c->cause_slave);
+	else if (!strcmp(id, "scaling-negative"))
 		app(buf, sizeof(buf), &at,
 		    ": fix that link or leave it out; with balance-rr and TCP, reordering "
 		    "across links can cost more than a link adds (raise "

@@ -75,6 +75,7 @@ int bc_cmd_restore(int argc, char **argv);
 int bc_cmd_matrix(int argc, char **argv);
 int bc_cmd_sweep(int argc, char **argv);
 int bc_cmd_fleet(int argc, char **argv);
+int bc_cmd_watch(int argc, char **argv);
 
 /*
  * bc_cli_plot_dir() - --plot DIR of command @cmd: a folder, created (one

@@ -29,6 +29,8 @@ static const struct bc_command commands[] = {
 	  bc_cmd_failover },
 	{ "fleet", "compare many hosts' inspect -j documents: drift from the majority, missing hosts",
 	  bc_cmd_fleet },
+	{ "watch", "the host's own traffic on a bond, passive: slave rates and shares, flows, verdicts",
+	  bc_cmd_watch },
 };
 
 static void usage(FILE *out)

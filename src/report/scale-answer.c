@@ -57,7 +57,16 @@ static void one(struct json_object *c, const char *lab, struct bc_answer *a)
 					   ":;("),
 			      bc_json_str(c, "invalid_reason")[0] ? bc_json_str(c, "invalid_reason")
 								  : v);
-	if (cause && strcmp(v, "gain")) {
+	if (cause && strcmp(v, "gain") && !strcmp(bc_json_str(cause, "kind"), "ceiling")) {
+		struct json_object *ev = get(cause, "evidence");
+		size_t n = strlen(a->text);
+
+		snprintf(a->text + n, sizeof(a->text) - n,
+			 ": %s caps every slave, ceiling %.2f of %.2f Mbit/s", bc_json_str(cause, "slave"),
+			 bc_json_dbl(ev, "to_ceiling_bps", 0) / 1e6,
+			 bc_json_dbl(ev, "from_ceiling_bps", 0) / 1e6);
+		bc_answer_next(a, "leave it out or raise its rate");
+	} else if (cause && strcmp(v, "gain")) {
 		size_t n = strlen(a->text);
 		const char *sl = bc_json_str(cause, "slave");
 

@@ -26,6 +26,7 @@ struct bc_scale_slave {
 	int score;		/* inspect findings against it (error 100, warning 10, info 1) */
 	char peer[BC_IFNAMSIZ]; /* links: the agent's slave at the other end ("" unknown) */
 	bool down;		/* links: taken out (on both ends) right now */
+	bool leaves_slowest;	/* ordered first as balance-rr's slowest (rr_slowest()) */
 };
 
 struct bc_scale {

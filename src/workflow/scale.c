@@ -136,9 +136,43 @@ static int finding_score(const struct bc_snapshot *snap, const char *bond, const
 }
 
 /*
- * The order in which slaves leave: --order first, then (links) the worst
- * by inspect findings and probe evidence, ties and placement by reverse
- * enslave order (the last enslaved leaves first).
+ * balance-rr carries n x its slowest slave (bondcheck/capacity.h, the
+ * mode's rule): while one slave not yet ordered is clearly the slowest of
+ * them (its TCP ceiling under 90 % of the next slowest), taking it out
+ * raises the others' potential whatever the evidence says, so it leaves
+ * first.  Returns its index, or SIZE_MAX (not balance-rr, a ceiling
+ * unknown, no clear slowest).
+ */
+static size_t rr_slowest(const struct bc_scale *s, const bool *used)
+{
+	size_t lo = SIZE_MAX;
+	double next = 0;
+
+	if (s->mode != BC_MODE_ROUNDROBIN)
+		return SIZE_MAX;
+	for (size_t j = 0; j < s->n_sl; j++) {
+		if (used[j])
+			continue;
+		if (s->sl[j].ceil[0] <= 0)
+			return SIZE_MAX;
+		if (lo == SIZE_MAX || s->sl[j].ceil[0] < s->sl[lo].ceil[0]) {
+			if (lo != SIZE_MAX)
+				next = s->sl[lo].ceil[0];
+			lo = j;
+		} else if (next <= 0 || s->sl[j].ceil[0] < next) {
+			next = s->sl[j].ceil[0];
+		}
+	}
+	if (lo == SIZE_MAX || next <= 0 || s->sl[lo].ceil[0] >= 0.9 * next)
+		return SIZE_MAX;
+	return lo;
+}
+
+/*
+ * The order in which slaves leave: --order first; then on balance-rr a
+ * clearly slowest slave (rr_slowest()); then (links) the worst by inspect
+ * findings and probe evidence, ties and placement by reverse enslave order
+ * (the last enslaved leaves first).
  */
 static int build_order(struct bc_scale *s, struct bc_error *err)
 {
@@ -167,11 +201,16 @@ static int build_order(struct bc_scale *s, struct bc_error *err)
 		s->order[m++] = j;
 	}
 	while (m < s->n_sl) {
-		size_t best = SIZE_MAX;
+		size_t best = rr_slowest(s, used);
 
-		for (size_t j = s->n_sl; j-- > 0;)
-			if (!used[j] && (best == SIZE_MAX || s->sl[j].score > s->sl[best].score))
-				best = j;
+		if (best == SIZE_MAX) {
+			for (size_t j = s->n_sl; j-- > 0;)
+				if (!used[j] &&
+				    (best == SIZE_MAX || s->sl[j].score > s->sl[best].score))
+					best = j;
+		} else {
+			s->sl[best].leaves_slowest = true;
+		}
 		used[best] = true;
 		s->order[m++] = best;
 	}
@@ -357,6 +396,9 @@ static void init_doc(struct bc_scale *s)
 		json_object_object_add(o, "tcp_ceiling_bps", num(sl->ceil[0]));
 		json_object_object_add(o, "udp_ceiling_bps", num(sl->ceil[1]));
 		json_object_object_add(o, "score", json_object_new_int(sl->score));
+		json_object_object_add(o, "leaves_because",
+				       json_object_new_string(sl->leaves_slowest ? "slowest"
+									  : "score"));
 		if (sl->peer[0])
 			json_object_object_add(o, "agent_peer", json_object_new_string(sl->peer));
 		json_object_array_add(a, o);
@@ -647,7 +689,9 @@ static void diagnose(struct bc_scale *s, struct bc_error *err)
 					       json_object_object_get(res, "test"), "test_id")));
 		causes = bc_scale_cause(res, added, na);
 		json_object_object_add(d, "causes", causes);
-		if (bc_json_len(causes))
+		/* a ceiling cause (the configurations' own ceilings) stays first */
+		if (bc_json_len(causes) &&
+		    strcmp(bc_json_str(json_object_object_get(cmp, "cause"), "kind"), "ceiling"))
 			json_object_object_add(
 				cmp, "cause",
 				json_object_get(json_object_array_get_idx(causes, 0)));

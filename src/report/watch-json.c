@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `bondcheck watch` as JSON lines (bondcheck/watch-report.h; docs/watch.md).
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "bondcheck/names.h"
+#include "bondcheck/watch-report.h"
+
+#define NUM(x) json_object_new_double(x)
+#define U64(x) json_object_new_uint64(x)
+#define STR(x) json_object_new_string(x)
+
+static const char *src_name(enum bc_watch_src s)
+{
+	return s == BC_WATCH_SRC_OBSERVED ? "observed" : s == BC_WATCH_SRC_PREDICTED ? "predicted"
+										      : "unknown";
+}
+
+static struct json_object *slaves(const struct bc_watch_interval *iv)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < iv->n_slaves; i++) {
+		const struct bc_watch_slave_rate *s = &iv->slaves[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", STR(s->name));
+		json_object_object_add(o, "up", json_object_new_boolean(s->up));
+		json_object_object_add(o, "usable", json_object_new_boolean(s->usable));
+		json_object_object_add(o, "speed_bps", s->speed_bps > 0 ? NUM(s->speed_bps) : NULL);
+		json_object_object_add(o, "tx_bps", NUM(s->tx_bps));
+		json_object_object_add(o, "rx_bps", NUM(s->rx_bps));
+		json_object_object_add(o, "tx_share", s->tx_share >= 0 ? NUM(s->tx_share) : NULL);
+		json_object_object_add(o, "rx_share", s->rx_share >= 0 ? NUM(s->rx_share) : NULL);
+		json_object_object_add(o, "tx_bytes", U64(s->tx_bytes));
+		json_object_object_add(o, "rx_bytes", U64(s->rx_bytes));
+		json_object_object_add(o, "drops", U64(s->drops));
+		json_object_object_add(o, "errors", U64(s->errors));
+		json_object_object_add(o, "flows_tx_bps", NUM(s->predicted_tx_bps));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *flows(const struct bc_watch_interval *iv)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < iv->n_flows; i++) {
+		const struct bc_watch_flow_rate *f = &iv->flows[i];
+		struct json_object *o = json_object_new_object();
+		char s[INET6_ADDRSTRLEN] = "", d[INET6_ADDRSTRLEN] = "";
+
+		inet_ntop(f->flow.family, f->flow.src, s, sizeof(s));
+		inet_ntop(f->flow.family, f->flow.dst, d, sizeof(d));
+		json_object_object_add(o, "local", STR(s));
+		json_object_object_add(o, "local_port", json_object_new_int(f->flow.sport));
+		json_object_object_add(o, "peer", STR(d));
+		json_object_object_add(o, "peer_port", json_object_new_int(f->flow.dport));
+		json_object_object_add(o, "tx_bps", NUM(f->tx_bps));
+		json_object_object_add(o, "rx_bps", NUM(f->rx_bps));
+		json_object_object_add(o, "tx_slave",
+				       f->tx_slave >= 0 ? STR(iv->slaves[f->tx_slave].name) : NULL);
+		json_object_object_add(o, "tx_source", STR(src_name(f->tx_src)));
+		json_object_object_add(o, "rx_slave",
+				       f->rx_slave >= 0 ? STR(iv->slaves[f->rx_slave].name) : NULL);
+		json_object_object_add(o, "rx_source", STR(src_name(f->rx_src)));
+		json_object_object_add(o, "unknown_because", f->why[0] ? STR(f->why) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void body(struct json_object *o, const struct bc_watch_interval *iv)
+{
+	struct json_object *a;
+
+	json_object_object_add(o, "dt_s", NUM(iv->dt_s));
+	json_object_object_add(o, "tx_bps", NUM(iv->tx_bps));
+	json_object_object_add(o, "rx_bps", NUM(iv->rx_bps));
+	json_object_object_add(o, "slaves", slaves(iv));
+	a = json_object_new_array();
+	for (size_t i = 0; i < iv->n_added; i++)
+		json_object_array_add(a, STR(iv->added[i]));
+	json_object_object_add(o, "slaves_added", a);
+	a = json_object_new_array();
+	for (size_t i = 0; i < iv->n_removed; i++)
+		json_object_array_add(a, STR(iv->removed[i]));
+	json_object_object_add(o, "slaves_removed", a);
+	if (iv->tcp_counters) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "retrans_segs", U64(iv->tcp_retrans_segs));
+		json_object_object_add(t, "out_segs", U64(iv->tcp_out_segs));
+		json_object_object_add(t, "reorder_events", U64(iv->tcp_reorder));
+		json_object_object_add(o, "tcp", t);
+	} else {
+		json_object_object_add(o, "tcp", NULL);
+	}
+	json_object_object_add(o, "flows", flows(iv));
+}
+
+struct json_object *bc_watch_json_interval(const struct bc_watch_interval *iv, double t_s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", STR("interval"));
+	json_object_object_add(o, "t_s", NUM(t_s));
+	body(o, iv);
+	return o;
+}
+
+bool bc_watch_failed(const struct bc_watch_verdicts *v)
+{
+	return v->balance.status == BC_VERDICT_FAIL || v->top_flow.status == BC_VERDICT_FAIL ||
+	       v->ports.status == BC_VERDICT_FAIL || v->reordering.status == BC_VERDICT_FAIL;
+}
+
+struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
+					  const struct bc_watch_interval *total,
+					  const struct bc_watch_verdicts *v)
+{
+	struct json_object *o = json_object_new_object(), *vs = json_object_new_object();
+	const struct bc_verdict *all[4] = {&v->balance, &v->top_flow, &v->ports, &v->reordering};
+
+	json_object_object_add(o, "type", STR("summary"));
+	json_object_object_add(o, "schema_version", json_object_new_int(1));
+	json_object_object_add(o, "bond", STR(ri->bond));
+	json_object_object_add(o, "mode", bc_mode_name(ri->mode) ? STR(bc_mode_name(ri->mode))
+								 : NULL);
+	json_object_object_add(o, "xmit_hash_policy", ri->policy[0] ? STR(ri->policy) : NULL);
+	json_object_object_add(o, "elapsed_s", NUM(ri->elapsed_s));
+	json_object_object_add(o, "intervals", json_object_new_int((int)ri->n_intervals));
+	json_object_object_add(o, "flow_source", STR(ri->taps ? "taps" : "predicted"));
+	json_object_object_add(o, "flows_error",
+			       ri->flows_error && ri->flows_error[0] ? STR(ri->flows_error) : NULL);
+	json_object_object_add(o, "flows_not_followed", U64(ri->flows_dropped));
+	body(o, total);
+	for (int i = 0; i < 4; i++) {
+		struct json_object *x = json_object_new_object();
+
+		struct json_object *e = json_object_new_object();
+
+		bc_verdict_json_data(all[i], x);
+		/* every evidence value, also of a verdict without a cause */
+		for (size_t k = 0; k < all[i]->n_evidence; k++)
+			json_object_object_add(e, all[i]->evidence[k].key,
+					       STR(all[i]->evidence[k].value));
+		json_object_object_add(x, "evidence", e);
+		json_object_object_add(x, "mechanism", all[i]->mechanism[0]
+								? STR(all[i]->mechanism)
+								: NULL);
+		json_object_object_add(x, "where", all[i]->where[0] ? STR(all[i]->where) : NULL);
+		json_object_object_add(vs, all[i]->question, x);
+	}
+	json_object_object_add(o, "verdicts", vs);
+	return o;
+}

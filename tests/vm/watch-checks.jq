@@ -1,0 +1,20 @@
+# `bondcheck watch -j` summary line (test-scenarios/watch-xor.scn), with
+# --argjson streams N: the iperf3 streams that ran.  Prints the checks that
+# failed; true when none did.
+def fail($c; $why): if $c then empty else $why end;
+. as $s
+| ([.slaves[].tx_bps] | add) as $bond
+| [
+    fail(.type == "summary" and .flow_source == "predicted"; "not a summary of predicted flows"),
+    fail([.flows[] | select(.tx_bps > 0.05 * $bond)] | length >= $streams;
+         "fewer busy flows than the \($streams) streams"),
+    fail([.flows[] | select(.tx_bps > 0.05 * $bond) | .tx_source == "predicted" and .tx_slave != null]
+         | all; "a busy flow without a predicted slave"),
+    # the truth: each slave's TX counter against the flows predicted onto it
+    (.slaves[] | fail((.tx_bps - .flows_tx_bps | if . < 0 then -. else . end) <= 0.15 * $bond;
+         "\(.name): counter \(.tx_bps) bit/s, flows predicted onto it \(.flows_tx_bps) bit/s")),
+    fail(([.flows[].tx_bps] | add) >= 0.85 * $bond and ([.flows[].tx_bps] | add) <= 1.02 * $bond;
+         "the flows' TX is not the bond's"),
+    fail(.verdicts.ports.status == "pass"; "ports: \(.verdicts.ports.status)")
+  ] as $f
+| if ($f | length) == 0 then true else error("failed: " + ($f | join("; "))) end
