@@ -43,6 +43,15 @@ const char *bc_verdict_get(const struct bc_verdict *v, const char *key)
 	return NULL;
 }
 
+bool bc_verdict_borderline(const struct bc_verdict *v)
+{
+	double d = v->headline - BC_VERDICT_CARRIED_PASS;
+
+	return v->has_levels && v->lhs == BC_CAP_CARRIED && v->rhs == BC_CAP_POTENTIAL &&
+	       (v->status == BC_VERDICT_PASS || v->status == BC_VERDICT_FAIL) && v->headline >= 0 &&
+	       d <= BC_VERDICT_BORDERLINE && d >= -BC_VERDICT_BORDERLINE;
+}
+
 const char *bc_verdict_status_name(enum bc_verdict_status s)
 {
 	return (unsigned)s < 4 ? status_names[s] : "?";

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/error.h"
+#include "bondcheck/plot.h"
 #include "bondcheck/units.h"
 #include "bondcheck/watch-report.h"
 #include "bondcheck/watch-run.h"
@@ -57,6 +58,8 @@ static void usage(FILE *out)
 		"  --top N            flows listed (default 5)\n"
 		"  -j, --json         one JSON object per line: each interval, then the summary\n"
 		"  --brief            at the end only the answers, same exit status\n"
+		"  --plot DIR         at the end DIR/watch-slaves.svg: each slave's TX and RX\n"
+		"                     rate per interval (the first 4096 intervals)\n"
 		"  -h, --help         this text\n"
 		"\n"
 		"Examples:\n"
@@ -105,6 +108,54 @@ static int only_bond(char *out, size_t len)
 	return BC_EXIT_USAGE;
 }
 
+/*
+ * One interval into the --plot timeline (bondcheck/plot.h
+ * bc_plot_link_timeline(): bins of the nominal interval, a tx: and an rx:
+ * link per slave of the first sample, bytes per bin).  Intervals past
+ * 4096 (BC_ATTRIB_MAX_BINS) are not drawn.
+ */
+static void timeline_add(struct json_object **tl, const struct bc_watch_sample *first,
+			 const struct bc_watch_interval *iv, uint32_t interval_ms)
+{
+	struct json_object *links;
+
+	if (!*tl) {
+		*tl = json_object_new_object();
+		json_object_object_add(*tl, "bin_ns",
+				       json_object_new_int64((int64_t)interval_ms * 1000000));
+		json_object_object_add(*tl, "start_ns", json_object_new_int64(0));
+		links = json_object_new_array();
+		for (int side = 0; side < 2; side++)
+			for (size_t i = 0; i < first->n_slaves && i < 16; i++) {
+				struct json_object *l = json_object_new_object();
+				char name[48];
+
+				snprintf(name, sizeof(name), "%s:%s", side ? "rx" : "tx",
+					 first->slaves[i].name);
+				json_object_object_add(l, "name", json_object_new_string(name));
+				json_object_object_add(l, "side",
+						       json_object_new_string(side ? "rx" : "tx"));
+				json_object_object_add(l, "wire_bytes", json_object_new_array());
+				json_object_array_add(links, l);
+			}
+		json_object_object_add(*tl, "links", links);
+	}
+	links = json_object_object_get(*tl, "links");
+	for (size_t k = 0; k < json_object_array_length(links); k++) {
+		struct json_object *l = json_object_array_get_idx(links, k);
+		struct json_object *w = json_object_object_get(l, "wire_bytes");
+		const char *name = json_object_get_string(json_object_object_get(l, "name"));
+		uint64_t bytes = 0;
+
+		if (json_object_array_length(w) >= 4096)
+			return;
+		for (size_t i = 0; i < iv->n_slaves; i++)
+			if (!strcmp(iv->slaves[i].name, name + 3))
+				bytes = name[0] == 't' ? iv->slaves[i].tx_bytes : iv->slaves[i].rx_bytes;
+		json_object_array_add(w, json_object_new_int64((int64_t)bytes));
+	}
+}
+
 static void sleep_until(const struct timespec *t)
 {
 	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR)
@@ -117,6 +168,7 @@ int bc_cmd_watch(int argc, char **argv)
 		{"interval", required_argument, NULL, 'i'}, {"duration", required_argument, NULL, 'd'},
 		{"top", required_argument, NULL, 't'},	    {"json", no_argument, NULL, 'j'},
 		{"brief", no_argument, NULL, 'b'},	    {"help", no_argument, NULL, 'h'},
+		{"plot", required_argument, NULL, 'p'},
 		{NULL, 0, NULL, 0},
 	};
 	struct bc_watch_sample *first = NULL, *prev = NULL, *cur = NULL;
@@ -127,6 +179,8 @@ int bc_cmd_watch(int argc, char **argv)
 	uint32_t interval_ms = 1000, duration_ms = 0;
 	size_t top = 5, n_iv = 0, n_tcp = 0, n_reorder = 0;
 	bool json = false, brief = false, redraw;
+	const char *plot = NULL;
+	struct json_object *tl = NULL;
 	char bond[64] = "";
 	struct sigaction sa;
 	struct timespec next;
@@ -161,6 +215,9 @@ int bc_cmd_watch(int argc, char **argv)
 		case 'b':
 			brief = true;
 			break;
+		case 'p':
+			plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return BC_EXIT_OK;
@@ -173,6 +230,8 @@ int bc_cmd_watch(int argc, char **argv)
 				"`bondcheck watch --help`\n", argv[optind], argv[optind + 1]);
 		return BC_EXIT_USAGE;
 	}
+	if (plot && (status = bc_cli_plot_dir("watch", plot)) != BC_EXIT_OK)
+		return status;
 	if (optind < argc)
 		snprintf(bond, sizeof(bond), "%s", argv[optind]);
 	else if ((status = only_bond(bond, sizeof(bond))) != BC_EXIT_OK)
@@ -225,6 +284,8 @@ int bc_cmd_watch(int argc, char **argv)
 			continue;
 		n_iv++;
 		bc_watch_flows_add(sums, iv);
+		if (plot)
+			timeline_add(&tl, first, iv, interval_ms);
 		n_tcp += iv->tcp_out_segs > 0;
 		n_reorder += iv->tcp_reorder > 0;
 		t_s = (double)(cur->mono_ns - first->mono_ns) / 1e9;
@@ -267,9 +328,17 @@ int bc_cmd_watch(int argc, char **argv)
 		fputc('\n', stdout);
 		bc_watch_text_summary(stdout, &ri, iv, v, brief);
 	}
+	if (plot && tl) {
+		int r = bc_cli_write_plot("watch", plot, "watch-slaves.svg", tl,
+					  bc_plot_link_timeline);
+
+		if (r != BC_EXIT_OK && status == BC_EXIT_OK)
+			status = r;
+	}
 	if (status == BC_EXIT_OK && bc_watch_failed(v))
 		status = BC_EXIT_FINDINGS;
 out:
+	json_object_put(tl);
 	free(first);
 	free(prev);
 	free(cur);

@@ -240,6 +240,9 @@ void bc_verdict_answer(const struct bc_verdict *v, const char *label, struct bc_
 	}
 	if (bc_verdict_get(v, "cpu_bound") && !is(v, "cpu-bound"))
 		add(a->text, sizeof(a->text), "; CPU-bound");
+	if (bc_verdict_borderline(v))
+		add(a->text, sizeof(a->text), "; borderline (%.0f %%)",
+		    100 * v->headline);
 	if (v->status != BC_VERDICT_PASS && next[0])
 		bc_answer_next(a, "%s", next);
 }

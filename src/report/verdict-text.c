@@ -271,6 +271,11 @@ int bc_verdict_render(const struct bc_verdict *v, char *buf, size_t len)
 	}
 	if (!strcmp(v->question, "udp_gap"))
 		probe(&l, v);
+	if (bc_verdict_borderline(v))
+		put(&l, "%sBorderline: %.0f %% is within %.0f points of the %.0f %% line, where one "
+		    "short run's spread can fall either side; repeat with a longer run (-t 10)",
+		    l.n ? ". " : "", 100 * v->headline, 100 * BC_VERDICT_BORDERLINE,
+		    100 * BC_VERDICT_CARRIED_PASS);
 	if (v->next_step[0])
 		put(&l, "%sNext: %s", l.n ? ". " : "", v->next_step);
 	if (l.n)
