@@ -62,7 +62,7 @@ LC_ALL=C.UTF-8 ANSIBLE_CONFIG=$tmp/ansible.cfg ANSIBLE_HOME=$tmp/home \
 	ansible-playbook -i "$tmp/hosts.ini" "$src/tools/fleet/inspect.yml" >"$tmp/play.out" 2>&1
 rc=$?
 [ "$rc" = 0 ] || { echo "FAIL ansible-playbook: exit $rc, expected 0"; tail -n 30 "$tmp/play.out"; fails=$((fails + 1)); }
-n=$(ls "$tmp/out/hosts" 2>/dev/null | wc -l)
+n=$(find "$tmp/out/hosts" -name "*.json" 2>/dev/null | wc -l)
 [ "$n" = 9 ] || { echo "FAIL $n documents fetched, expected 9: $(ls "$tmp/out/hosts" 2>&1)"; fails=$((fails + 1)); }
 [ "$(jq -r .host "$tmp/out/hosts/bcan-node03.json" 2>&1)" = bcan-node03 ] ||
 	{ echo "FAIL bcan-node03.json is not bcan-node03's document: $(head -c 300 "$tmp/out/hosts/bcan-node03.json")"; fails=$((fails + 1)); }

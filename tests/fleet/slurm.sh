@@ -67,7 +67,7 @@ stop() {
 	done
 	for d in "$@"; do wait "${d#*:}" 2>/dev/null; done
 }
-munged= slurmctld= slurmd=
+munged='' slurmctld='' slurmd=''
 cleanup() {
 	set --
 	[ -n "$slurmd" ] && set -- "$@" "slurmd:$slurmd"

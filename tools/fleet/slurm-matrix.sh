@@ -38,7 +38,7 @@ port=${BC_PORT:-5301}
 key=${BC_AUTH_KEY:?BC_AUTH_KEY: the agents\' key file is required}
 : "${SLURM_JOB_ID:?not inside a Slurm job: submit with sbatch (or run under salloc)}"
 ntasks=${SLURM_NTASKS:-${SLURM_JOB_NUM_NODES:-1}}
-export BONDCHECK=$bc BC_PORT=$port BC_AUTH_KEY=$key BC_NETNS="${BC_NETNS:-}"
+export BONDCHECK="$bc" BC_PORT="$port" BC_AUTH_KEY="$key" BC_NETNS="${BC_NETNS:-}"
 
 # in_task CMD...: run CMD in this task's host: its namespace in the test
 # form, else here (the task's node).  Passed to srun as a shell snippet,
