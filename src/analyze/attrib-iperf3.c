@@ -69,13 +69,13 @@ bool bc_iperf3_judge(const struct bc_iperf3_evidence *e, const char **why)
 	return !w;
 }
 
-/* Per flow while judging. */
+/* Per flow while judging: the evidence for either counter width (at most one can pass). */
 struct i3flow {
-	uint64_t n, w16, w2zero, first_ts;
+	uint64_t n, first_ts;
 	uint8_t bits, from_control, rev_done;
 	int stream; /* index in a->streams, -1 not iperf3 */
 	int rev;    /* reverse flow, -1 none */
-	struct bc_iperf3_evidence ev;
+	struct bc_iperf3_evidence ev[2]; /* 32-bit, 64-bit */
 };
 
 static bool addr_eq(uint8_t v, const uint8_t *a, const uint8_t *b, const struct bc_attrib_flow *f)
@@ -162,6 +162,7 @@ static void convert(struct bc_attrib *a, struct priv *pv, struct i3flow *fe)
 	for (size_t i = 0; i < pv->n_recs; i++) {
 		struct rec *r = &pv->recs[i];
 		struct i3flow *x;
+		uint64_t c;
 
 		if (r->flags & R_CONN) {
 			int g = reverse_flow(a, fe, r->stream);
@@ -176,6 +177,7 @@ static void convert(struct bc_attrib *a, struct priv *pv, struct i3flow *fe)
 		if (!(r->flags & R_CAND))
 			continue;
 		x = &fe[r->stream];
+		c = counter_of(r, x->bits);
 		r->flags &= (uint8_t)~(R_CAND | R_W16);
 		if (x->stream < 0) {
 			/* unfragmented: counted here; a first fragment: at the merge (frag()) */
@@ -184,7 +186,6 @@ static void convert(struct bc_attrib *a, struct priv *pv, struct i3flow *fe)
 			continue;
 		}
 		{
-			uint64_t c = counter_of(r, x->bits);
 			uint32_t sec = (uint32_t)(r->send_ns >> 32), usec = (uint32_t)r->send_ns;
 
 			r->flags |= R_OURS;
@@ -218,20 +219,9 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 		if (!x->n || r->ts < x->first_ts)
 			x->first_ts = r->ts;
 		x->n++;
-		x->w16 += !!(r->flags & R_W16);
-		x->w2zero += !(r->seq >> 32);
 	}
-	for (size_t f = 0; f < a->n_flows; f++) {
-		struct i3flow *x = &fe[f];
-
-		x->stream = -1;
-		if (!x->n)
-			continue;
-		x->bits = control_bits(pv, &a->flows[f], x->first_ts);
-		x->from_control = x->bits != 0;
-		if (!x->bits)
-			x->bits = x->w16 == x->n && x->w2zero == x->n ? 64 : 32;
-	}
+	for (size_t f = 0; f < a->n_flows; f++)
+		fe[f].stream = -1;
 	/* per link in capture order: the rising counters are a link's own order */
 	for (size_t l = 0; l < a->n_links; l++)
 		for (size_t k = 0; k < pv->n_link_recs[l]; k++) {
@@ -241,16 +231,33 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 			if (!(r->flags & R_CAND))
 				continue;
 			x = &fe[r->stream];
-			bc_iperf3_evidence_add(&x->ev, (unsigned)l, a->links[l].side == BC_SIDE_RX,
-					       r->ts, (uint32_t)(r->send_ns >> 32),
-					       (uint32_t)r->send_ns, counter_of(r, x->bits));
+			for (int w = 0; w < 2; w++)
+				bc_iperf3_evidence_add(&x->ev[w], (unsigned)l,
+						       a->links[l].side == BC_SIDE_RX, r->ts,
+						       (uint32_t)(r->send_ns >> 32),
+						       (uint32_t)r->send_ns, counter_of(r, w ? 64 : 32));
 		}
+	/*
+	 * The width: the one whose evidence passes (a 32-bit counter read as 64 bits
+	 * spans 2^32 per step, a 64-bit one read as 32 bits is 0); the control JSON,
+	 * when captured, only says whether it agrees.
+	 */
 	for (size_t f = 0; f < a->n_flows && !rc; f++) {
 		struct i3flow *x = &fe[f];
-		int s;
+		int s, w;
 
-		if (!x->n || !bc_iperf3_judge(&x->ev, NULL) || x->ev.c_max >= BC_ATTRIB_MAX_SEQ)
+		if (!x->n)
 			continue;
+		if (bc_iperf3_judge(&x->ev[0], NULL))
+			w = 0;
+		else if (bc_iperf3_judge(&x->ev[1], NULL))
+			w = 1;
+		else
+			continue;
+		if (x->ev[w].c_max >= BC_ATTRIB_MAX_SEQ)
+			continue;
+		x->bits = w ? 64 : 32;
+		x->from_control = control_bits(pv, &a->flows[f], x->first_ts) == x->bits;
 		s = stream_new(a, pv, f, x);
 		if (s == -ENOMEM)
 			rc = s;

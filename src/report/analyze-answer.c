@@ -29,9 +29,9 @@ static void loss(const struct bc_attrib *a, struct bc_answer *x)
 	if (!left && other) {
 		bc_answer_set(x, "Loss", BC_ANSWER_UNSURE,
 			      "not measured: the UDP datagrams (%" PRIu64
-			      " counted) carry no bondcheck header",
+			      " counted) are neither bondcheck's nor an iperf3 stream",
 			      other);
-		bc_answer_next(x, "send with bondcheck run --capture, or analyze TCP");
+		bc_answer_next(x, "send with bondcheck run --capture or iperf3 -u, or analyze TCP");
 		return;
 	}
 	if (!left) {
@@ -72,8 +72,8 @@ static void reordering(const struct bc_attrib *a, struct bc_answer *x)
 	}
 	if (!a->rx_received) {
 		bc_answer_set(x, "Reordering", BC_ANSWER_UNSURE,
-			      "not measured: no bondcheck datagram or TCP segment arrived on an rx: "
-			      "capture");
+			      "not measured: no bondcheck or iperf3 datagram or TCP segment arrived "
+			      "on an rx: capture");
 		return;
 	}
 	if (!a->rx_reordered) {
