@@ -17,6 +17,7 @@
 #    datagrams, each lost with p ~ 5 % / 3): the captures count them, iperf3
 #    not, so S <= L + 2.
 # usage: iperf3-capture.sh CLIENT_NS SERVER_NS SERVER_ADDR LOSSY SLAVE...
+# shellcheck disable=SC2086,SC2016 # $pids is a list; awk and jq programs in single quotes
 set -u
 a=$1 b=$2 addr=$3 lossy=$4
 shift 4
@@ -93,14 +94,18 @@ sed -n '1,/^Reordering (/p' "$O/analyze.txt"
 l=$(jq '.end.sum.lost_packets' "$O/iperf3.json")
 p=$(jq '.end.sum.packets' "$O/iperf3.json")
 echo "iperf3: lost_packets $l of $p (server), Udp InErrors at the server +$r"
-jq -e --argjson l "$l" --argjson r "$r" --arg lossy "$lossy" '
+q='. as $a |
 	[.streams[] | select(.generator == "iperf3" and .direction == "forward")] as $s |
 	([.links[] | select(.side == "tx") | .lost] | add) as $sum |
-	([.links[] | select(.side == "tx" and (.name | endswith("/" + $lossy))) | .lost] | add) as $on |
-	"analyze: \($s | length) iperf3 streams (\([$s[] | "\(.counter_bits)-bit from \(.counter_source)"] | unique | join(", "))), "
-	+ "left \([$s[].left] | add), lost \($sum) (\($on) on \($lossy)), tolerance [\($l - $r), \($l + 2)]" | stderr |
+	([.links[] | select(.side == "tx" and (.name | endswith("/" + $lossy))) | .lost] | add) as $on'
+jq -r --argjson l "$l" --argjson r "$r" --arg lossy "$lossy" "$q"' |
+	"analyze: \($s | length) iperf3 streams (\([$s[] | "\(.counter_bits)-bit from \(.counter_source)"]
+	| unique | join(", "))), left \([$s[].left] | add), lost \($sum) (\($on) on \($lossy)), "
+	+ "tolerance [\($l - $r), \($l + 2)]"' "$O/analyze.json"
+jq -e --argjson l "$l" --argjson r "$r" --arg lossy "$lossy" "$q"' |
 	($s | length) == 2 and all($s[]; .counter_bits == 64 and .counter_source == "control" and .left > 500)
 	and $sum > 0 and $on == $sum and $sum >= $l - $r and $sum <= $l + 2
-	and ([.links[] | select(.side == "tx") | .peer | sub("^.*/"; "")] == [.links[] | select(.side == "tx") | .name | sub("^.*/"; "")])
-' "$O/analyze.json" >/dev/null || fail "analyze does not match iperf3 (see above)"
+	and ([$a.links[] | select(.side == "tx") | .peer // "-" | sub("^.*/"; "")]
+		== [$a.links[] | select(.side == "tx") | .name | sub("^.*/"; "")])' \
+	"$O/analyze.json" >/dev/null || fail "analyze does not match iperf3 (see above)"
 echo "ok"
