@@ -6,7 +6,7 @@
  * at the start of each datagram's payload:
  *
  *   bytes 0-3   seconds of the sender's clock (iperf_time_now(): CLOCK_MONOTONIC
- *               since iperf3 3.10 (src/iperf_time.c), gettimeofday() before)
+ *               since iperf3 3.7 (src/iperf_time.c), gettimeofday() before)
  *   bytes 4-7   microseconds, < 10^6
  *   bytes 8-11  packet counter, from 1 per stream (++sp->packet_count), or
  *   bytes 8-15  the same counter in 64 bits with --udp-counters-64bit
@@ -14,7 +14,7 @@
  * Each stream has its own socket, so its own 5-tuple.  Before the data,
  * iperf_udp_connect() writes a 4-byte "connect" datagram (UDP_CONNECT_MSG,
  * 0x36373839, "6789" in host order) and iperf_udp_accept() answers with
- * UDP_CONNECT_REPLY (0x39383736); older versions used 123456789 and
+ * UDP_CONNECT_REPLY (0x39383736) since 3.12; older versions used 123456789 and
  * 987654321 (src/iperf.h; written in host byte order, so either order is
  * accepted here).  The 64-bit mode is not in the datagram: the client sends
  * it in its parameter JSON on the TCP control connection (iperf_api.c
@@ -66,22 +66,23 @@ int bc_iperf3_params_bits(const uint8_t *pl, uint32_t caplen);
 /*
  * What the datagrams of one UDP flow (5-tuple, one direction) say about
  * being an iperf3 stream, gathered datagram by datagram
- * (bc_iperf3_evidence_add()) and judged once (bc_iperf3_judge()), in the
- * counter width decided before (the control JSON, else inferred: 64 bits
- * when bytes 8-11 are zero in every datagram and 16 bytes are there).
+ * (bc_iperf3_evidence_add()) and judged once (bc_iperf3_judge()), for one
+ * counter width: the attribution gathers both, 32 and 64 bits, and at most
+ * one can pass (a 32-bit counter read as 64 bits steps by 2^32; a 64-bit one
+ * read as 32 bits is bytes 8-11, zero).
  */
-#define BC_IPERF3_MAX_LINKS	32	       /* = BC_ATTRIB_MAX_LINKS */
-#define BC_IPERF3_MIN_DATAGRAMS 8	       /* distinct datagrams a stream needs */
+#define BC_IPERF3_MAX_LINKS	32	      /* = BC_ATTRIB_MAX_LINKS */
+#define BC_IPERF3_MIN_DATAGRAMS 8	      /* distinct datagrams a stream needs */
 #define BC_IPERF3_OFFSET_SPREAD 10000000000ll /* ns: capture time - sender time, per side */
-#define BC_IPERF3_RISE_SHARE	0.9	       /* successive pairs on one link that rise */
+#define BC_IPERF3_RISE_SHARE	0.9	      /* successive pairs on one link that rise */
 
 struct bc_iperf3_evidence {
-	uint64_t n;	     /* datagrams (each capture that saw one counts it) */
-	uint64_t n_side[2];  /* of them on tx: (0) and rx: (1) captures */
-	uint64_t bad;	     /* usec >= 10^6, or counter 0 */
+	uint64_t n;	    /* datagrams (each capture that saw one counts it) */
+	uint64_t n_side[2]; /* of them on tx: (0) and rx: (1) captures */
+	uint64_t bad;	    /* usec >= 10^6, or counter 0 */
 	uint64_t c_min, c_max;
-	uint64_t pairs, rises;		  /* successive datagrams on one link; counter rose */
-	int64_t off_min[2], off_max[2];	  /* capture time - sender time, ns, per side */
+	uint64_t pairs, rises;		    /* successive datagrams on one link; counter rose */
+	int64_t off_min[2], off_max[2];	    /* capture time - sender time, ns, per side */
 	uint64_t last[BC_IPERF3_MAX_LINKS]; /* last counter per link, 0 none */
 };
 

@@ -22,7 +22,7 @@ void bc_iperf3_evidence_add(struct bc_iperf3_evidence *e, unsigned link, int sid
 			    uint32_t sec, uint32_t usec, uint64_t counter)
 {
 	int64_t off = (int64_t)ts_ns - (int64_t)((uint64_t)sec * 1000000000ull +
-						  (uint64_t)(usec % 1000000u) * 1000ull);
+						 (uint64_t)(usec % 1000000u) * 1000ull);
 
 	side = side ? 1 : 0;
 	if (usec >= 1000000u || !counter)
@@ -69,13 +69,18 @@ bool bc_iperf3_judge(const struct bc_iperf3_evidence *e, const char **why)
 	return !w;
 }
 
-/* Per flow while judging: the evidence for either counter width (at most one can pass). */
+/* Per flow while judging (the evidence only for flows with candidates: see ev). */
 struct i3flow {
 	uint64_t n, first_ts;
 	uint8_t bits, from_control, rev_done;
-	int stream; /* index in a->streams, -1 not iperf3 */
-	int rev;    /* reverse flow, -1 none */
-	struct bc_iperf3_evidence ev[2]; /* 32-bit, 64-bit */
+	int stream;  /* index in a->streams, -1 not iperf3 */
+	int rev;     /* reverse flow, -1 none */
+	uint32_t ev; /* index of its evidence pair */
+};
+
+/* The evidence of one flow for either counter width (at most one can pass). */
+struct i3ev {
+	struct bc_iperf3_evidence w[2]; /* 32-bit, 64-bit */
 };
 
 static bool addr_eq(uint8_t v, const uint8_t *a, const uint8_t *b, const struct bc_attrib_flow *f)
@@ -95,7 +100,8 @@ static uint8_t control_bits(const struct priv *pv, const struct bc_attrib_flow *
 	for (size_t i = 0; i < pv->n_i3p; i++) {
 		const struct i3_params *x = &pv->i3p[i];
 
-		if (!addr_eq(x->version, x->src, x->dst, f) && !addr_eq(x->version, x->dst, x->src, f))
+		if (!addr_eq(x->version, x->src, x->dst, f) &&
+		    !addr_eq(x->version, x->dst, x->src, f))
 			continue;
 		if (x->ts <= first) {
 			if (!before || x->ts > before->ts)
@@ -178,7 +184,7 @@ static void convert(struct bc_attrib *a, struct priv *pv, struct i3flow *fe)
 			continue;
 		x = &fe[r->stream];
 		c = counter_of(r, x->bits);
-		r->flags &= (uint8_t)~(R_CAND | R_W16);
+		r->flags &= (uint8_t) ~(R_CAND | R_W16);
 		if (x->stream < 0) {
 			/* unfragmented: counted here; a first fragment: at the merge (frag()) */
 			a->links[r->link].udp_other += !(r->flags & R_FRAG);
@@ -202,6 +208,8 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 {
 	struct priv *pv = a->priv;
 	struct i3flow *fe;
+	struct i3ev *ev;
+	size_t n_ev = 0;
 	int rc = 0;
 
 	if (!pv->n_cand)
@@ -220,8 +228,16 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 			x->first_ts = r->ts;
 		x->n++;
 	}
-	for (size_t f = 0; f < a->n_flows; f++)
+	for (size_t f = 0; f < a->n_flows; f++) {
 		fe[f].stream = -1;
+		if (fe[f].n)
+			fe[f].ev = (uint32_t)n_ev++;
+	}
+	ev = calloc(n_ev ? n_ev : 1, sizeof(*ev));
+	if (!ev) {
+		free(fe);
+		return -ENOMEM;
+	}
 	/* per link in capture order: the rising counters are a link's own order */
 	for (size_t l = 0; l < a->n_links; l++)
 		for (size_t k = 0; k < pv->n_link_recs[l]; k++) {
@@ -232,10 +248,11 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 				continue;
 			x = &fe[r->stream];
 			for (int w = 0; w < 2; w++)
-				bc_iperf3_evidence_add(&x->ev[w], (unsigned)l,
+				bc_iperf3_evidence_add(&ev[x->ev].w[w], (unsigned)l,
 						       a->links[l].side == BC_SIDE_RX, r->ts,
 						       (uint32_t)(r->send_ns >> 32),
-						       (uint32_t)r->send_ns, counter_of(r, w ? 64 : 32));
+						       (uint32_t)r->send_ns,
+						       counter_of(r, w ? 64 : 32));
 		}
 	/*
 	 * The width: the one whose evidence passes (a 32-bit counter read as 64 bits
@@ -248,13 +265,13 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 
 		if (!x->n)
 			continue;
-		if (bc_iperf3_judge(&x->ev[0], NULL))
+		if (bc_iperf3_judge(&ev[x->ev].w[0], NULL))
 			w = 0;
-		else if (bc_iperf3_judge(&x->ev[1], NULL))
+		else if (bc_iperf3_judge(&ev[x->ev].w[1], NULL))
 			w = 1;
 		else
 			continue;
-		if (x->ev[w].c_max >= BC_ATTRIB_MAX_SEQ)
+		if (ev[x->ev].w[w].c_max >= BC_ATTRIB_MAX_SEQ)
 			continue;
 		x->bits = w ? 64 : 32;
 		x->from_control = control_bits(pv, &a->flows[f], x->first_ts) == x->bits;
@@ -266,6 +283,7 @@ int attrib_iperf3_recognise(struct bc_attrib *a)
 	}
 	if (!rc)
 		convert(a, pv, fe);
+	free(ev);
 	free(fe);
 	return rc;
 }

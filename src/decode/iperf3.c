@@ -33,7 +33,7 @@ int bc_iperf3_udp_read(const uint8_t *pl, uint32_t caplen, uint32_t len, struct 
 bool bc_iperf3_udp_is_connect(const uint8_t *pl, uint32_t caplen, uint32_t len)
 {
 	/* UDP_CONNECT_MSG, UDP_CONNECT_REPLY, the legacy 123456789 and 987654321 (iperf.h) */
-	static const uint32_t v[] = { 0x36373839u, 0x39383736u, 123456789u, 987654321u };
+	static const uint32_t v[] = {0x36373839u, 0x39383736u, 123456789u, 987654321u};
 	uint32_t x, y;
 
 	if (len != 4 || caplen < 4)

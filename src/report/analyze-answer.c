@@ -28,8 +28,8 @@ static void loss(const struct bc_attrib *a, struct bc_answer *x)
 	other = other_side[1] ? other_side[1] : other_side[0];
 	if (!left && other) {
 		bc_answer_set(x, "Loss", BC_ANSWER_UNSURE,
-			      "not measured: the UDP datagrams (%" PRIu64
-			      " counted) are neither bondcheck's nor an iperf3 stream",
+			      "not measured: none of the %" PRIu64
+			      " UDP datagrams is bondcheck's or iperf3's",
 			      other);
 		bc_answer_next(x, "send with bondcheck run --capture or iperf3 -u, or analyze TCP");
 		return;
@@ -72,8 +72,8 @@ static void reordering(const struct bc_attrib *a, struct bc_answer *x)
 	}
 	if (!a->rx_received) {
 		bc_answer_set(x, "Reordering", BC_ANSWER_UNSURE,
-			      "not measured: no bondcheck or iperf3 datagram or TCP segment arrived "
-			      "on an rx: capture");
+			      "not measured: nothing of bondcheck, iperf3 or TCP arrived on an rx: "
+			      "capture");
 		return;
 	}
 	if (!a->rx_reordered) {

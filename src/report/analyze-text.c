@@ -57,9 +57,10 @@ static void other_udp_note(FILE *out, const struct bc_attrib *a)
 	if (!n[0] && !n[1])
 		return;
 	fprintf(out,
-		"  %" PRIu64 " UDP datagrams of another generator (neither bondcheck's header nor\n"
-		"  an iperf3 stream) %s: counted, not attributed; loss, reordering\n"
-		"  and the ledger cover bondcheck's and iperf3's UDP streams and TCP (its own table)\n",
+		"  %" PRIu64 " UDP datagrams of another generator (neither bondcheck's header\n"
+		"  nor an iperf3 stream) %s: counted, not attributed;\n"
+		"  loss, reordering and the ledger cover bondcheck's and iperf3's UDP streams\n"
+		"  and TCP (its own table)\n",
 		n[1] ? n[1] : n[0], n[1] ? "left on the tx: links" : "arrived on the rx: links");
 }
 
@@ -71,8 +72,8 @@ static const char *flow_name(const struct bc_attrib_flow *f, char *buf, size_t l
 
 	inet_ntop(af, f->src, src, sizeof(src));
 	inet_ntop(af, f->dst, dst, sizeof(dst));
-	snprintf(buf, len, f->version == 6 ? "[%s]:%u -> [%s]:%u" : "%s:%u -> %s:%u", src,
-		 f->sport, dst, f->dport);
+	snprintf(buf, len, f->version == 6 ? "[%s]:%u -> [%s]:%u" : "%s:%u -> %s:%u", src, f->sport,
+		 dst, f->dport);
 	return buf;
 }
 
@@ -115,8 +116,9 @@ static void streams_text(FILE *out, const struct bc_attrib *a)
 		fprintf(out, "\n");
 	}
 	if (conn)
-		fprintf(out, "  iperf3 connect datagrams and replies (not data): %" PRIu64
-			     " in the captures\n",
+		fprintf(out,
+			"  iperf3 connect datagrams and replies (not data): %" PRIu64
+			" in the captures\n",
 			conn);
 }
 
@@ -261,8 +263,9 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 		}
 	if (a->frag.fragments[0] || a->frag.fragments[1])
 		fprintf(out,
-			"\nFragments (UDP): %" PRIu64 " left, %" PRIu64 " arrived; messages %" PRIu64
-			" complete, %" PRIu64 " incomplete, %" PRIu64 " too far\n",
+			"\nFragments (UDP): %" PRIu64 " left, %" PRIu64
+			" arrived; messages %" PRIu64 " complete, %" PRIu64 " incomplete, %" PRIu64
+			" too far\n",
 			a->frag.fragments[0], a->frag.fragments[1], a->frag.complete,
 			a->frag.incomplete, a->frag.too_far);
 	fprintf(out, "\nLoss ledger (forward, UDP datagrams of the streams above, from the "
