@@ -182,8 +182,8 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	bool any = false;
 
 	bc_analyze_answers(out, a);
-	fprintf(out, "\nLinks (forward = away from the sender; left/arrived/lost: UDP datagrams of "
-		     "the streams below)\n");
+	fprintf(out, "\nLinks (IP frames away from the sender; left/arrived/lost: UDP datagrams "
+		     "of the streams below)\n");
 	fprintf(out, "  %-20s %10s %12s %14s %6s %6s %8s %8s %6s %9s %s\n", "link", "frames",
 		"bytes", "wire rate", "flows", "super", "left", "arrived", "lost", "other UDP",
 		"peer");

@@ -26,11 +26,13 @@ O=/tmp/bc-out/iperf3-capture
 rm -rf "$O"
 mkdir -p "$O"
 fail() { echo "FAIL: $*"; exit 1; }
+t0=$(date +%s.%N)
+step() { awk -v t="$(date +%s.%N)" -v t0="$t0" -v m="$*" 'BEGIN { printf "+%.1fs %s\n", t - t0, m }'; }
 
 pids=""
 for ns in "$a" "$b"; do
 	for s in $slaves; do
-		ip netns exec "$ns" tcpdump -p -n -U -i "$s" -s 512 -B 8192 --time-stamp-precision=nano \
+		ip netns exec "$ns" tcpdump -p -n -U -i "$s" -s 400 -B 8192 --time-stamp-precision=nano \
 			-w "$O/$ns-$s.pcap" >"$O/$ns-$s.log" 2>&1 &
 		pids="$pids $!"
 	done
@@ -45,6 +47,7 @@ for ns in "$a" "$b"; do
 		done
 	done
 done
+step "tcpdump listening on $(echo "$slaves" | wc -w) slaves of both ends"
 inerr() { ip netns exec "$b" awk '/^Udp:/ { if (h) print $4; h = 1 }' /proc/net/snmp; }
 r0=$(inerr)
 # iperf3's one-datagram UDP handshake can be lost on the lossy wire: retry
@@ -67,6 +70,7 @@ while :; do
 	try=$((try + 1))
 done
 r=$(($(inerr) - r0))
+step "iperf3 done (attempt $try)"
 # tcpdump reads its ring behind the traffic under TCG: wait until the files stop growing
 last="" i=0
 while [ $i -lt 40 ]; do
@@ -77,6 +81,7 @@ while [ $i -lt 40 ]; do
 done
 kill -INT $pids
 wait
+step "captures closed"
 for f in "$O"/*.log; do
 	grep -q "^0 packets dropped by kernel" "$f" || fail "$f: tcpdump dropped: $(cat "$f")"
 done
@@ -84,13 +89,13 @@ caps=""
 for s in $slaves; do
 	caps="$caps tx:client/$s=$O/$a-$s.pcap rx:agent/$s=$O/$b-$s.pcap"
 done
-# shellcheck disable=SC2086
-bondcheck analyze $caps >"$O/analyze.txt"
-# shellcheck disable=SC2086
 bondcheck analyze -j $caps >"$O/analyze.json"
 rc=$?
 [ $rc -le 1 ] || fail "analyze exited $rc"
-sed -n '1,/^Reordering (/p' "$O/analyze.txt"
+step "analyzed"
+jq -r '.links[] | "\(.name): left \(.units_left) arrived \(.units_arrived) lost \(.lost) udp_other \(.udp_other) peer \(.peer)",
+	(.streams[] | "stream \(.generator) \(.counter_bits)-bit (\(.counter_source)) flow \(.flow) \(.direction): left \(.left) arrived \(.arrived) lost \(.lost) reordered \(.reordered)")' \
+	"$O/analyze.json"
 l=$(jq '.end.sum.lost_packets' "$O/iperf3.json")
 p=$(jq '.end.sum.packets' "$O/iperf3.json")
 echo "iperf3: lost_packets $l of $p (server), Udp InErrors at the server +$r"
