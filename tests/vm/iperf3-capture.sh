@@ -93,12 +93,15 @@ bondcheck analyze -j $caps >"$O/analyze.json"
 rc=$?
 [ $rc -le 1 ] || fail "analyze exited $rc"
 step "analyzed"
-jq -r '.links[] | "\(.name): left \(.units_left) arrived \(.units_arrived) lost \(.lost) udp_other \(.udp_other) peer \(.peer)",
-	(.streams[] | "stream \(.generator) \(.counter_bits)-bit (\(.counter_source)) flow \(.flow) \(.direction): left \(.left) arrived \(.arrived) lost \(.lost) reordered \(.reordered)")' \
+jq -r '(.links[] | "\(.name): left \(.units_left) arrived \(.units_arrived) lost \(.lost) udp_other \(.udp_other) peer \(.peer)"),
+	(. as $a | .streams[] | "stream \(.generator) \(.counter_bits)-bit (\(.counter_source)) port \($a.flows[.flow].sport) \(.direction): left \(.left) arrived \(.arrived) lost \(.lost) reordered \(.reordered)")' \
 	"$O/analyze.json"
 l=$(jq '.end.sum.lost_packets' "$O/iperf3.json")
 p=$(jq '.end.sum.packets' "$O/iperf3.json")
-echo "iperf3: lost_packets $l of $p (server), Udp InErrors at the server +$r"
+echo "iperf3: lost_packets $l of $p (server), Udp InErrors at the server +$r; per stream: $(jq -r '
+	.start.connected as $c | [.end.streams[].udp | .socket as $s
+	| "port \($c[] | select(.socket == $s) | .local_port) lost \(.lost_packets) of \(.packets)"]
+	| join(", ")' "$O/iperf3.json")"
 q='. as $a |
 	[.streams[] | select(.generator == "iperf3" and .direction == "forward")] as $s |
 	([.links[] | select(.side == "tx") | .lost] | add) as $sum |
