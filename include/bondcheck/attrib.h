@@ -11,7 +11,10 @@
  * one in an RX capture, *left* on that link; the others *arrived* on it.
  *
  * Units: every IP packet of our UDP streams is one unit, keyed by
- * (stream, sequence number, fragment offset).  Non-first IPv4 fragments are
+ * (stream, sequence number, fragment offset).  A stream is bondcheck's
+ * (its header) or iperf3's (bondcheck/iperf3.h: a UDP flow whose datagrams
+ * together pass bc_iperf3_judge(), the sequence number its packet
+ * counter; analyze/attrib-iperf3.c).  Non-first IPv4 fragments are
  * joined to their first fragment by (src, dst, protocol, id) within
  * cfg.ipfrag_window_ns (no longer than ipfrag_time: the 16-bit id wraps);
  * IPv6 fragments by the 32-bit identification, in the same way.
@@ -139,9 +142,11 @@ struct bc_attrib_link {
 	uint64_t lacpdus;
 	struct bc_lacpdu last_lacp;
 	uint64_t other_frames; /* not IP and not LACP (ARP, ...) */
-	uint64_t udp_other;    /* UDP datagrams without bondcheck's header (another generator's:
-				* iperf3, an application), counted once each (unfragmented, or
-				* by their first fragment), not attributed */
+	uint64_t udp_other;    /* UDP datagrams of another generator (neither bondcheck's header
+				* nor a recognised iperf3 stream: an application), counted once
+				* each (unfragmented, or by their first fragment), not attributed */
+	uint64_t iperf3_connect; /* iperf3's 4-byte connect datagrams and replies on a
+				  * recognised stream's 5-tuple or its reverse (not data) */
 	uint64_t foreign;      /* IP neither from nor to the sending host (with cfg.local),
 				* or our header past BC_ATTRIB_MAX_SEQ / _MAX_STREAMS */
 	uint64_t snapped;      /* our header or a needed header cut by the snap length */
@@ -162,9 +167,23 @@ struct bc_attrib_flow {
 	uint64_t link_mask; /* bit i: seen on link i */
 };
 
-/* One of our UDP streams in one direction (test_id, stream_id). */
+/* The generator a UDP stream was recognised as. */
+enum bc_gen {
+	BC_GEN_BONDCHECK = 0, /* bondcheck's header (bondcheck/udp-header.h) */
+	BC_GEN_IPERF3,	      /* iperf3's payload (bondcheck/iperf3.h), judged per flow */
+};
+
+/*
+ * One UDP stream in one direction: bondcheck's (test_id, stream_id, flow) or
+ * an iperf3 stream (its flow: iperf3 gives each stream its own socket).
+ * Sequence numbers are bondcheck's seq, or iperf3's packet counter.
+ */
 struct bc_attrib_stream {
-	uint32_t test_id, stream_id;
+	enum bc_gen gen;
+	uint32_t test_id, stream_id; /* BC_GEN_BONDCHECK only */
+	uint8_t counter_bits;	     /* BC_GEN_IPERF3: 32 or 64 */
+	bool counter_from_control;   /* BC_GEN_IPERF3: the width read from iperf3's
+				      * parameter JSON, not inferred from the datagrams */
 	enum bc_dir dir;
 	int flow;					       /* index in flows[] */
 	uint64_t left, arrived, lost, unbracketed, duplicates; /* by first fragment */

@@ -26,6 +26,18 @@ enum {
 	R_FRAG = 0x01, /* an IP fragment */
 	R_MF = 0x02,   /* more fragments follow */
 	R_OURS = 0x04, /* carries our header: stream and seq are valid */
+	/* ingest until attrib_iperf3_recognise(): stream holds the flow index */
+	R_CAND = 0x08, /* UDP payload readable as iperf3's: seq = bytes 8-15 (w2 << 32 | w3),
+			* send_ns = sec << 32 | usec */
+	R_W16 = 0x10,  /* R_CAND with 16 bytes (w3 valid) */
+	R_CONN = 0x20, /* an iperf3 connect datagram or reply (4 bytes) */
+};
+
+/* An iperf3 parameter JSON seen on a TCP connection (bc_iperf3_params_bits()). */
+struct i3_params {
+	uint64_t ts;
+	uint8_t version, bits;
+	uint8_t src[16], dst[16];
 };
 
 /* One packet of interest: our datagram, or any fragment (48 bytes). */
@@ -97,9 +109,20 @@ struct priv {
 	struct tl_state tl;
 
 	struct tcp_priv *tcp; /* attrib-tcp.c */
+	size_t n_cand;	      /* records with R_CAND or R_CONN */
+	struct i3_params *i3p;
+	size_t n_i3p, cap_i3p;
 	/* attrib-pairs.c: RFC 5236 bins of each pair's late packets, 2 DT + 2 each */
 	uint64_t *pair_rd[BC_ATTRIB_MAX_LINKS][BC_ATTRIB_MAX_LINKS];
 };
+
+/*
+ * attrib-iperf3.c: judge every flow with R_CAND records (bc_iperf3_judge());
+ * make a stream of each iperf3 one and turn its records into units (R_OURS),
+ * count the rest as udp_other (first fragments: at the merge) and the
+ * connect datagrams.  Before the merge.  -ENOMEM.
+ */
+int attrib_iperf3_recognise(struct bc_attrib *a);
 
 /* attrib-merge.c: the finish steps after ingest. */
 int attrib_merge(struct bc_attrib *a, struct bc_error *err);

@@ -752,6 +752,8 @@ int attrib_merge(struct bc_attrib *a, struct bc_error *err)
 	struct merge m = {.a = a, .pv = a->priv};
 	int rc;
 
+	if (attrib_iperf3_recognise(a))
+		return bc_error_set(err, -ENOMEM, "out of memory judging iperf3 streams");
 	decide_dirs(a, m.pv);
 	if (attrib_tl_fold(a))
 		return bc_error_set(err, -ENOMEM, "out of memory for the per-link timeline");

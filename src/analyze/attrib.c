@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bondcheck/grow.h"
+#include "bondcheck/iperf3.h"
 #include "analyze/attrib-int.h"
 
 void bc_attrib_cfg_default(struct bc_attrib_cfg *cfg)
@@ -54,6 +55,7 @@ void bc_attrib_free(struct bc_attrib *a)
 		free(pv->flow_pair);
 		free(pv->stream_min_seq);
 		free(pv->stream_tab);
+		free(pv->i3p);
 		attrib_tl_free(pv);
 		attrib_pairs_free(pv);
 		attrib_tcp_free(a);
@@ -291,6 +293,77 @@ static int add_rec(struct bc_attrib *a, struct priv *pv, int link, const struct 
 	return 0;
 }
 
+/*
+ * iperf3 (bondcheck/iperf3.h): mark @r, a UDP datagram or first fragment of
+ * @flow without our header, as a candidate (R_CAND, judged per flow at
+ * finish) or a connect datagram (R_CONN).  Returns the flag set, or 0.
+ */
+static unsigned iperf3_mark(const struct bc_pkt *p, int flow, const uint8_t *data, uint32_t caplen,
+			    struct rec *r)
+{
+	uint32_t off = (uint32_t)p->l2_len + p->l3_hdr_len + p->l4_hdr_len;
+	struct bc_iperf3_udp h;
+	const uint8_t *pl;
+	uint32_t cap;
+
+	if (flow < 0 || off > caplen)
+		return 0;
+	pl = data + off;
+	cap = caplen - off;
+	if (!p->frag && bc_iperf3_udp_is_connect(pl, cap, p->l4_payload)) {
+		r->flags |= R_CONN;
+		r->stream = (uint32_t)flow;
+		return R_CONN;
+	}
+	if (bc_iperf3_udp_read(pl, cap, p->l4_payload, &h))
+		return 0;
+	r->flags |= R_CAND | (h.has_w3 ? R_W16 : 0);
+	r->seq = (uint64_t)h.w2 << 32 | h.w3;
+	r->send_ns = (uint64_t)h.sec << 32 | h.usec;
+	r->stream = (uint32_t)flow;
+	return R_CAND;
+}
+
+/* iperf3's parameter JSON in a TCP segment (its own segment, or after the 4-byte length). */
+static int iperf3_params(struct priv *pv, const struct bc_pkt *p, uint64_t ts, const uint8_t *data,
+			 uint32_t caplen)
+{
+	uint32_t off = (uint32_t)p->l2_len + p->l3_hdr_len + p->l4_hdr_len, cap;
+	const uint8_t *pl;
+	struct i3_params *x;
+	int bits;
+
+	if (!p->l4_payload || off > caplen)
+		return 0;
+	pl = data + off;
+	cap = caplen - off;
+	if (!(cap >= 2 && pl[0] == '{' && pl[1] == '"') &&
+	    !(cap >= 6 && pl[4] == '{' && pl[5] == '"'))
+		return 0;
+	bits = bc_iperf3_params_bits(pl, cap);
+	if (!bits)
+		return 0;
+	if (bc_grow((void **)&pv->i3p, &pv->cap_i3p, pv->n_i3p + 1, sizeof(*pv->i3p), 4))
+		return -ENOMEM;
+	x = &pv->i3p[pv->n_i3p++];
+	x->ts = ts;
+	x->version = p->ip_version;
+	x->bits = (uint8_t)bits;
+	memcpy(x->src, p->src, 16);
+	memcpy(x->dst, p->dst, 16);
+	return 0;
+}
+
+static void rec_init(struct rec *r, int link, int pair, uint64_t ts, const struct bc_pkt *p)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts = ts;
+	r->link = (uint8_t)link;
+	r->pair = (uint8_t)pair;
+	r->proto = p->proto;
+	r->stream = NO_STREAM;
+}
+
 int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const uint8_t *data,
 			 uint32_t caplen, uint32_t wire_len)
 {
@@ -348,24 +421,32 @@ int bc_attrib_add_packet(struct bc_attrib *a, int link, uint64_t ts_ns, const ui
 		a->flows[flow].frames++;
 		a->flows[flow].bytes += p.wire_len;
 		a->flows[flow].link_mask |= 1ull << link;
-		if (p.proto == 6 && !p.frag)
+		if (p.proto == 6 && !p.frag) {
+			rc = iperf3_params(pv, &p, ts_ns, data, caplen);
+			if (rc)
+				return rc;
 			return attrib_tcp_add(a, link, flow, ts_ns, &p, data, caplen);
+		}
 	}
+	rec_init(&r, link, pair, ts_ns, &p);
 	if (p.layer != BC_PKT_OURS && !p.frag) {
-		l->udp_other += p.proto == 17 && p.layer >= BC_PKT_L4;
-		return 0;
+		if (p.proto != 17 || p.layer < BC_PKT_L4)
+			return 0;
+		if (!iperf3_mark(&p, flow, data, caplen, &r)) {
+			l->udp_other++;
+			return 0;
+		}
+		pv->n_cand++;
+		return add_rec(a, pv, link, &r);
 	}
-	memset(&r, 0, sizeof(r));
-	r.ts = ts_ns;
-	r.link = (uint8_t)link;
-	r.pair = (uint8_t)pair;
-	r.proto = p.proto;
-	r.stream = NO_STREAM;
 	if (p.frag) {
 		r.flags |= R_FRAG | (p.more_frags ? R_MF : 0);
 		r.ip_id = p.ip_id;
 		r.off8 = (uint16_t)(p.frag_off / 8);
 		r.frag_len = p.ip_len - p.l3_hdr_len;
+		if (!p.frag_off && p.layer == BC_PKT_L4 && p.proto == 17 &&
+		    iperf3_mark(&p, flow, data, caplen, &r))
+			pv->n_cand++;
 	}
 	if (p.layer == BC_PKT_OURS) {
 		if (p.ours.seq >= BC_ATTRIB_MAX_SEQ) {

@@ -28,10 +28,10 @@ static void loss(const struct bc_attrib *a, struct bc_answer *x)
 	other = other_side[1] ? other_side[1] : other_side[0];
 	if (!left && other) {
 		bc_answer_set(x, "Loss", BC_ANSWER_UNSURE,
-			      "not measured: the UDP datagrams (%" PRIu64
-			      " counted) carry no bondcheck header",
+			      "not measured: none of the %" PRIu64
+			      " UDP datagrams is bondcheck's or iperf3's",
 			      other);
-		bc_answer_next(x, "send with bondcheck run --capture, or analyze TCP");
+		bc_answer_next(x, "send with bondcheck run --capture or iperf3 -u, or analyze TCP");
 		return;
 	}
 	if (!left) {
@@ -72,7 +72,7 @@ static void reordering(const struct bc_attrib *a, struct bc_answer *x)
 	}
 	if (!a->rx_received) {
 		bc_answer_set(x, "Reordering", BC_ANSWER_UNSURE,
-			      "not measured: no bondcheck datagram or TCP segment arrived on an rx: "
+			      "not measured: nothing of bondcheck, iperf3 or TCP arrived on an rx: "
 			      "capture");
 		return;
 	}

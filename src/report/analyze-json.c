@@ -140,6 +140,7 @@ static struct json_object *links_json(const struct bc_attrib *a)
 		json_object_object_add(o, "other_frames", U64(l->other_frames));
 		json_object_object_add(o, "foreign", U64(l->foreign));
 		json_object_object_add(o, "udp_other", U64(l->udp_other));
+		json_object_object_add(o, "iperf3_connect", U64(l->iperf3_connect));
 		json_object_object_add(o, "snapped", U64(l->snapped));
 		json_object_object_add(o, "malformed", U64(l->malformed));
 		json_object_object_add(o, "truncated", json_object_new_boolean(l->truncated));
@@ -213,8 +214,19 @@ static struct json_object *streams_json(const struct bc_attrib *a)
 		const struct bc_attrib_stream *s = &a->streams[i];
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "test_id", U64(s->test_id));
-		json_object_object_add(o, "stream_id", U64(s->stream_id));
+		json_object_object_add(
+			o, "generator",
+			json_object_new_string(s->gen == BC_GEN_IPERF3 ? "iperf3" : "bondcheck"));
+		if (s->gen == BC_GEN_IPERF3) {
+			json_object_object_add(o, "counter_bits", U64(s->counter_bits));
+			json_object_object_add(o, "counter_source",
+					       json_object_new_string(s->counter_from_control
+									      ? "control"
+									      : "inferred"));
+		} else {
+			json_object_object_add(o, "test_id", U64(s->test_id));
+			json_object_object_add(o, "stream_id", U64(s->stream_id));
+		}
 		json_object_object_add(o, "flow", U64(s->flow));
 		json_object_object_add(
 			o, "direction",

@@ -42,11 +42,11 @@ static void pair_text(FILE *out, const struct bc_attrib *a, size_t e, size_t l)
 	fprintf(out, ")\n");
 }
 
-/* TCP flows and links (attrib-tcp.c), when any TCP flow carried data. */
 /*
- * UDP datagrams that carry no bondcheck header (iperf3, an application) are
- * counted per link, never silently dropped: said once, from the tx: links
- * when there are some (each datagram left once), else from the rx: links.
+ * UDP datagrams of another generator (neither bondcheck's header nor an
+ * iperf3 stream: an application) are counted per link, never silently
+ * dropped: said once, from the tx: links when there are some (each datagram
+ * left once), else from the rx: links.
  */
 static void other_udp_note(FILE *out, const struct bc_attrib *a)
 {
@@ -57,12 +57,72 @@ static void other_udp_note(FILE *out, const struct bc_attrib *a)
 	if (!n[0] && !n[1])
 		return;
 	fprintf(out,
-		"  %" PRIu64 " UDP datagrams of another generator (no bondcheck header) %s:\n"
-		"  counted, not attributed; loss, reordering and the ledger cover bondcheck's\n"
-		"  own datagrams (run --capture) and TCP (its own table)\n",
+		"  %" PRIu64 " UDP datagrams of another generator (neither bondcheck's header\n"
+		"  nor an iperf3 stream) %s: counted, not attributed;\n"
+		"  loss, reordering and the ledger cover bondcheck's and iperf3's UDP streams\n"
+		"  and TCP (its own table)\n",
 		n[1] ? n[1] : n[0], n[1] ? "left on the tx: links" : "arrived on the rx: links");
 }
 
+/* "10.0.0.1:40000 -> 10.0.0.2:5201" of flow @f into @buf. */
+static const char *flow_name(const struct bc_attrib_flow *f, char *buf, size_t len)
+{
+	char src[64], dst[64];
+	int af = f->version == 6 ? AF_INET6 : AF_INET;
+
+	inet_ntop(af, f->src, src, sizeof(src));
+	inet_ntop(af, f->dst, dst, sizeof(dst));
+	snprintf(buf, len, f->version == 6 ? "[%s]:%u -> [%s]:%u" : "%s:%u -> %s:%u", src, f->sport,
+		 dst, f->dport);
+	return buf;
+}
+
+/*
+ * The UDP streams and the generator each was recognised as: bondcheck's
+ * header (test and stream ids) or iperf3's payload (counter width, and
+ * whether the control connection's JSON gave it).
+ */
+static void streams_text(FILE *out, const struct bc_attrib *a)
+{
+	uint64_t conn = 0;
+	char fl[128];
+
+	for (size_t i = 0; i < a->n_links; i++)
+		conn += a->links[i].iperf3_connect;
+	if (!a->n_streams)
+		return;
+	fprintf(out, "\nUDP streams (datagrams, by first fragment; generator recognised from the "
+		     "payload)\n");
+	for (size_t i = 0; i < a->n_streams; i++) {
+		const struct bc_attrib_stream *s = &a->streams[i];
+		char gen[64];
+
+		if (s->gen == BC_GEN_IPERF3)
+			snprintf(gen, sizeof(gen), "iperf3 (%u-bit counter, %s)", s->counter_bits,
+				 s->counter_from_control ? "from its control JSON" : "inferred");
+		else
+			snprintf(gen, sizeof(gen), "bondcheck test %u stream %u", s->test_id,
+				 s->stream_id);
+		fprintf(out, "  %s  %s %s\n", gen,
+			s->flow >= 0 ? flow_name(&a->flows[s->flow], fl, sizeof(fl)) : "?",
+			s->dir == BC_DIR_FWD ? "forward" : "reverse");
+		fprintf(out,
+			"    left %" PRIu64 ", arrived %" PRIu64 ", lost %" PRIu64
+			", unbracketed %" PRIu64 ", duplicates %" PRIu64,
+			s->left, s->arrived, s->lost, s->unbracketed, s->duplicates);
+		if (s->win_ready)
+			fprintf(out, "; reordered %" PRIu64 " of %" PRIu64 ", extent max %" PRIu64,
+				s->win.reordered, s->win.received, s->win.extent_max);
+		fprintf(out, "\n");
+	}
+	if (conn)
+		fprintf(out,
+			"  iperf3 connect datagrams and replies (not data): %" PRIu64
+			" in the captures\n",
+			conn);
+}
+
+/* TCP flows and links (attrib-tcp.c), when any TCP flow carried data. */
 static void tcp_text(FILE *out, const struct bc_attrib *a)
 {
 	char src[64], dst[64];
@@ -122,8 +182,8 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	bool any = false;
 
 	bc_analyze_answers(out, a);
-	fprintf(out, "\nLinks (forward = away from the sender; left/arrived/lost: bondcheck's UDP "
-		     "datagrams)\n");
+	fprintf(out, "\nLinks (IP frames away from the sender; left/arrived/lost: UDP datagrams "
+		     "of the streams below)\n");
 	fprintf(out, "  %-20s %10s %12s %14s %6s %6s %8s %8s %6s %9s %s\n", "link", "frames",
 		"bytes", "wire rate", "flows", "super", "left", "arrived", "lost", "other UDP",
 		"peer");
@@ -158,7 +218,7 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 				bc_lacp_state_words(l->last_lacp.actor.state, w1, sizeof(w1)),
 				bc_lacp_state_words(l->last_lacp.partner.state, w2, sizeof(w2)));
 	}
-	fprintf(out, "\nPaths (packets that left on -> arrived on)\n");
+	fprintf(out, "\nPaths (UDP datagrams and TCP chunks that left on -> arrived on)\n");
 	for (size_t t = 0; t < a->n_links; t++)
 		for (size_t r = 0; r < a->n_links; r++)
 			if (a->path[t][r]) {
@@ -172,8 +232,10 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 			}
 	if (!any)
 		fprintf(out, "  none (give both tx: and rx: captures)\n");
+	streams_text(out, a);
 	tcp_text(out, a);
-	fprintf(out, "\nReordering (observation point: merged receiver slave captures)\n");
+	fprintf(out, "\nReordering (UDP datagrams and TCP chunks; observation point: merged "
+		     "receiver slave captures)\n");
 	if (a->tcp_received)
 		fprintf(out,
 			"  %" PRIu64 " of %" PRIu64
@@ -201,11 +263,13 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 		}
 	if (a->frag.fragments[0] || a->frag.fragments[1])
 		fprintf(out,
-			"\nFragments: %" PRIu64 " left, %" PRIu64 " arrived; messages %" PRIu64
-			" complete, %" PRIu64 " incomplete, %" PRIu64 " too far\n",
+			"\nFragments (UDP): %" PRIu64 " left, %" PRIu64
+			" arrived; messages %" PRIu64 " complete, %" PRIu64 " incomplete, %" PRIu64
+			" too far\n",
 			a->frag.fragments[0], a->frag.fragments[1], a->frag.complete,
 			a->frag.incomplete, a->frag.too_far);
-	fprintf(out, "\nLoss ledger (forward, bondcheck's UDP datagrams, from the captures)\n");
+	fprintf(out, "\nLoss ledger (forward, UDP datagrams of the streams above, from the "
+		     "captures)\n");
 	analyze_ledger(a, st);
 	for (int i = 0; i < LEDGER_STAGES; i++) {
 		if (st[i].absent)
