@@ -75,7 +75,7 @@ static long column(struct table *t, const char *label, int sev, bool fleet)
 		count = calloc(t->n_rows ? t->n_rows * cap : 1, sizeof(*count));
 		if (!count)
 			return -1;
-		for (size_t r = 0; r < t->n_rows; r++)
+		for (size_t r = 0; t->count && r < t->n_rows; r++)
 			memcpy(count + r * cap, t->count + r * t->cap_cols,
 			       t->cap_cols * sizeof(*count));
 		free(t->count);
@@ -206,7 +206,8 @@ struct json_object *bc_fleet_plot_doc(const struct bc_fleet *f)
 	sorted = malloc((t.n_cols ? t.n_cols : 1) * sizeof(*sorted));
 	if (!sorted)
 		goto out;
-	memcpy(sorted, t.col, t.n_cols * sizeof(*sorted));
+	if (t.n_cols)
+		memcpy(sorted, t.col, t.n_cols * sizeof(*sorted));
 	while (n_fleet < t.n_cols && sorted[n_fleet].fleet)
 		n_fleet++;
 	qsort(sorted + n_fleet, t.n_cols - n_fleet, sizeof(*sorted), col_order);
