@@ -17,10 +17,10 @@
 
 struct column {
 	char label[64];
-	int sev; /* 0 info, 1 warning, 2 error */
+	int sev;      /* 0 info, 1 warning, 2 error */
 	size_t hosts; /* rows with a count */
-	bool fleet; /* a fleet finding (kept first, in the fleet's order) */
-	size_t at;  /* its index in the table's counts */
+	bool fleet;   /* a fleet finding (kept first, in the fleet's order) */
+	size_t at;    /* its index in the table's counts */
 };
 
 struct row {
@@ -115,9 +115,8 @@ static int build(struct table *t, const struct bc_fleet *f)
 	for (size_t i = 0; i < f->n_hosts; i++)
 		t->row[t->n_rows++].host = f->host[i].host;
 	for (size_t i = 0; i < f->n_findings; i++)
-		for (size_t k = 0; f->finding[i].kind == BC_FLEET_HOST_MISSING &&
-				   k < f->finding[i].n_hosts;
-		     k++)
+		for (size_t k = 0;
+		     f->finding[i].kind == BC_FLEET_HOST_MISSING && k < f->finding[i].n_hosts; k++)
 			t->row[t->n_rows++].host = f->finding[i].hosts[k];
 	qsort(t->row, t->n_rows, sizeof(*t->row), by_host);
 	for (size_t r = 0; r < t->n_rows; r++) {
@@ -246,8 +245,7 @@ struct json_object *bc_fleet_plot_doc(const struct bc_fleet *f)
 		static const char *const words[3] = {"info", "warning", "error"};
 
 		json_object_object_add(x, "label", json_object_new_string(sorted[c].label));
-		json_object_object_add(x, "severity",
-				       json_object_new_string(words[sorted[c].sev]));
+		json_object_object_add(x, "severity", json_object_new_string(words[sorted[c].sev]));
 		json_object_array_add(fs, x);
 	}
 	/* the rows drawn, in name order */

@@ -68,9 +68,10 @@ static void bond_families(FILE *out, const struct bc_snapshot *snap)
 	       "reported.");
 	for (size_t i = 0; i < snap->n_bonds; i++) {
 		const struct bc_bond *b = &snap->bonds[i];
-		const char *xhp = b->xmit_hash_policy_name[0]
-					  ? b->xmit_hash_policy_name
-					  : known_name(&b->xmit_hash_policy, bc_xmit_hash_policy_name);
+		const char *xhp =
+			b->xmit_hash_policy_name[0]
+				? b->xmit_hash_policy_name
+				: known_name(&b->xmit_hash_policy, bc_xmit_hash_policy_name);
 
 		fputs("bondcheck_bond_info{", out);
 		label(out, "bond", b->name, true);
@@ -196,8 +197,8 @@ static bool get_in_aggregator(const struct bc_bond *b, const struct bc_slave *s,
 }
 
 static const char *const lacp_flags[8] = {
-	"activity",   "timeout",    "aggregation", "synchronization",
-	"collecting", "distributing", "defaulted",  "expired",
+	"activity",   "timeout",      "aggregation", "synchronization",
+	"collecting", "distributing", "defaulted",   "expired",
 };
 
 static void lacp_families(FILE *out, const struct bc_snapshot *snap)

@@ -59,8 +59,8 @@ static int read_labels(struct json_object *doc, struct grid *g, struct bc_error 
 
 		if (!json_object_is_type(h, json_type_string) || !*s || strlen(s) >= LABEL_LEN)
 			return bc_error_set(err, -EINVAL,
-					    "hosts[%zu]: expected a host name (1 to %d characters)", i,
-					    LABEL_LEN - 1);
+					    "hosts[%zu]: expected a host name (1 to %d characters)",
+					    i, LABEL_LEN - 1);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(g->host[j], s))
 				return bc_error_set(err, -EINVAL,
@@ -81,8 +81,8 @@ static int read_labels(struct json_object *doc, struct grid *g, struct bc_error 
 		if (rc)
 			return rc;
 		if (!*label || strlen(label) >= LABEL_LEN)
-			return bc_error_set(err, -EINVAL, "%s.label: expected 1 to %d characters", w,
-					    LABEL_LEN - 1);
+			return bc_error_set(err, -EINVAL, "%s.label: expected 1 to %d characters",
+					    w, LABEL_LEN - 1);
 		g->sev[c] = severity_of(sev);
 		if (g->sev[c] < 0)
 			return bc_error_set(err, -EINVAL,
@@ -94,8 +94,7 @@ static int read_labels(struct json_object *doc, struct grid *g, struct bc_error 
 	return 0;
 }
 
-static int read_grid(struct json_object *doc, struct grid *g, size_t *nonzero,
-		     struct bc_error *err)
+static int read_grid(struct json_object *doc, struct grid *g, size_t *nonzero, struct bc_error *err)
 {
 	struct json_object *cj = NULL;
 	int rc = read_labels(doc, g, err);
@@ -115,8 +114,8 @@ static int read_grid(struct json_object *doc, struct grid *g, size_t *nonzero,
 		if (!json_object_is_type(row, json_type_array) ||
 		    json_object_array_length(row) != g->cols)
 			return bc_error_set(err, -EINVAL,
-					    "%s: expected an array of %zu counts (one per finding)", w,
-					    g->cols);
+					    "%s: expected an array of %zu counts (one per finding)",
+					    w, g->cols);
 		for (size_t c = 0; c < g->cols; c++) {
 			double v;
 
@@ -124,8 +123,9 @@ static int read_grid(struct json_object *doc, struct grid *g, size_t *nonzero,
 			if (rc)
 				return rc;
 			if (v != floor(v))
-				return bc_error_set(err, -EINVAL, "%s[%zu]: expected an integer, found %g",
-						    w, c, v);
+				return bc_error_set(err, -EINVAL,
+						    "%s[%zu]: expected an integer, found %g", w, c,
+						    v);
 			g->count[r][c] = (unsigned)v;
 			*nonzero += v > 0;
 		}
@@ -146,7 +146,8 @@ static void draw_cells(const struct grid *g)
 
 			if (!g->count[r][c])
 				continue;
-			plot_rect(x0 + 0.04, y0 + 0.06, x0 + 0.96, y0 + 0.94, severity_color(g->sev[c]));
+			plot_rect(x0 + 0.04, y0 + 0.06, x0 + 0.96, y0 + 0.94,
+				  severity_color(g->sev[c]));
 			snprintf(label, sizeof(label), "%u", g->count[r][c]);
 			plcol0(C_BG);
 			plot_chr(0.8 * chr);
@@ -213,9 +214,10 @@ int bc_plot_fleet_findings(const char *path, struct json_object *doc, struct bc_
 	rc = plot_begin(&p, path, err);
 	if (rc)
 		goto out;
-	plot_titles("Fleet: which host has which finding", sub1,
-		    note[0] ? note
-			    : "A full column is a fleet-wide habit; a full row is one host to look at");
+	plot_titles(
+		"Fleet: which host has which finding", sub1,
+		note[0] ? note
+			: "A full column is a fleet-wide habit; a full row is one host to look at");
 	draw_cells(g);
 	plvpor(0.17, 0.84, 0.34, 0.84);
 	plot_legend(3, legend, colors, kinds);
