@@ -49,4 +49,17 @@ int bc_fleet_text(FILE *out, const struct bc_fleet *f, bool brief);
  */
 int bc_fleet_csv(FILE *out, const struct bc_fleet *f);
 
+/*
+ * bc_fleet_plot_doc() - the input of bc_plot_fleet_findings() (plot.h) for
+ * analysed fleet @f: rows are the hosts (read, failed and missing), columns
+ * the fleet findings ("fleet-drift driver", "fleet-host-missing", ...) and
+ * then every id of the hosts' own inspect findings, worst severity first;
+ * a cell counts the times the host has the finding (over its bonds).  When
+ * there are more hosts than the plot holds, those without any finding are
+ * left out first, then those with the least severe ones, and the note says
+ * how many were drawn; likewise for findings.  Returns a new object, or
+ * NULL on allocation failure.
+ */
+struct json_object *bc_fleet_plot_doc(const struct bc_fleet *f);
+
 #endif

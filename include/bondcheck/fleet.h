@@ -66,6 +66,12 @@ struct bc_fleet_slave {
 	char actor_system[18]; /* LACPDU details' actor system MAC, "" unknown */
 };
 
+/* One finding of a host's own inspect (its id and severity), for the --plot heatmap. */
+struct bc_fleet_inspect_finding {
+	char id[64];
+	uint8_t severity; /* 0 info, 1 warning, 2 error (enum bc_severity) */
+};
+
 struct bc_fleet_bond {
 	char name[16];
 	char mode[16];		/* "" unknown */
@@ -75,6 +81,8 @@ struct bc_fleet_bond {
 	/* each attribute's value as compared, "" unknown */
 	char value[BC_FLEET_N_ATTRS][BC_FLEET_VALUE_LEN];
 	unsigned n_error, n_warning, n_info; /* inspect's findings on this bond */
+	struct bc_fleet_inspect_finding *findings; /* their ids, in document order */
+	size_t n_findings;
 };
 
 struct bc_fleet_host {

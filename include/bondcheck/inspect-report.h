@@ -78,4 +78,47 @@ struct json_object *bc_inspect_json_build(const struct bc_snapshot *snap,
 int bc_inspect_json_write(FILE *out, const struct bc_snapshot *snap,
 			  const struct bc_inspect_render_opts *opts);
 
+/*
+ * bc_inspect_prom_write() - @snap and its findings in the Prometheus text
+ * exposition format (0.0.4), for node_exporter's textfile collector:
+ * bondcheck_up 1, then bondcheck_bond_* (info with mode and options as
+ * labels, up, slaves, slaves_up, miimon/arp interval in seconds),
+ * bondcheck_slave_* (info with driver and firmware, up, active, speed in
+ * bytes/s, link_failures_total, in_active_aggregator, lacp_port_state and
+ * lacp_port_flag per end), bondcheck_findings{severity} and one
+ * bondcheck_finding{id,severity,bond,subject} per finding.  HELP and TYPE
+ * per family, label values escaped, no timestamps; values not reported
+ * give no sample.  Layout in docs/inspect.md "Prometheus".
+ * bc_inspect_prom_write_failed() - the document of an inspect that failed:
+ * bondcheck_up 0 alone.
+ *
+ * Return: 0, or -EIO when writing to @out failed.
+ */
+int bc_inspect_prom_write(FILE *out, const struct bc_snapshot *snap);
+int bc_inspect_prom_write_failed(FILE *out);
+
+/* Monitoring-plugins states (exit statuses of a check). */
+enum {
+	BC_NAGIOS_OK = 0,
+	BC_NAGIOS_WARNING = 1,
+	BC_NAGIOS_CRITICAL = 2,
+	BC_NAGIOS_UNKNOWN = 3,
+};
+
+/*
+ * bc_inspect_nagios_state() - the check's state from the worst finding of
+ * @snap: error CRITICAL, warning WARNING, else OK.
+ * bc_inspect_nagios_write() - the plugin output: "BONDCHECK STATE -
+ * summary | perfdata" (per bond: 'BOND_slaves_up'=N;;;0;TOTAL,
+ * 'BOND_slaves', 'BOND_link_failures' (c), 'BOND_errors', 'BOND_warnings'),
+ * then one line per finding, worst first.  No '|' in any text.
+ * bc_inspect_nagios_unknown() - "BONDCHECK UNKNOWN - @message", for a check
+ * that could not run.
+ *
+ * Return: 0, or -EIO when writing to @out failed.
+ */
+int bc_inspect_nagios_state(const struct bc_snapshot *snap);
+int bc_inspect_nagios_write(FILE *out, const struct bc_snapshot *snap);
+int bc_inspect_nagios_unknown(FILE *out, const char *message);
+
 #endif

@@ -133,6 +133,24 @@ int bc_plot_scaling(const char *path, struct json_object *doc, struct bc_error *
 int bc_plot_heatmap(const char *path, struct json_object *doc, struct bc_error *err);
 
 /*
+ * bc_plot_fleet_findings() - `bondcheck fleet --plot`: a host x finding
+ * heatmap, one row per host, one column per finding, a cell coloured by
+ * the finding's severity (error red, warning orange, info blue) with the
+ * count written in it where the host has the finding.
+ * @doc:
+ *   hosts[]                      1..BC_PLOT_FLEET_MAX_HOSTS distinct strings
+ *   findings[]                   0..BC_PLOT_FLEET_MAX_FINDINGS objects:
+ *     .label                     string (the finding id, "fleet-drift driver")
+ *     .severity                  "error", "warning" or "info"
+ *   counts[]                     one array per host of one integer >= 0 per finding
+ *   note                         optional string, the second subtitle
+ *   -ENODATA when every count is 0.
+ */
+#define BC_PLOT_FLEET_MAX_HOSTS	   40
+#define BC_PLOT_FLEET_MAX_FINDINGS 40
+int bc_plot_fleet_findings(const char *path, struct json_object *doc, struct bc_error *err);
+
+/*
  * bc_plot_sweep() - `bondcheck sweep`: goodput against a parameter, the
  * mean of each point with its 95 % CI as an error bar, and the ceiling at
  * each value as a dashed line.

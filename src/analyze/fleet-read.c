@@ -208,7 +208,13 @@ static int read_bond(struct bc_doc_read *r, struct json_object *b, const char *p
 	member(r, b, "xmit_hash_policy", v[BC_FLEET_XMIT_HASH_POLICY], BC_FLEET_VALUE_LEN);
 	member(r, b, "ad_select", v[BC_FLEET_AD_SELECT], BC_FLEET_VALUE_LEN);
 	fs = bc_doc_array(r, b, path, "findings", BC_DOC_OPTIONAL, &nf);
+	if (nf) {
+		fb->findings = calloc(nf, sizeof(*fb->findings));
+		if (!fb->findings)
+			return -ENOMEM;
+	}
 	for (size_t i = 0; i < nf; i++) {
+		struct bc_fleet_inspect_finding *x = &fb->findings[fb->n_findings];
 		char sev[16] = "";
 
 		bc_doc_str(r, json_object_array_get_idx(fs, i), "", "severity", BC_DOC_OPTIONAL, sev,
@@ -219,6 +225,13 @@ static int read_bond(struct bc_doc_read *r, struct json_object *b, const char *p
 			fb->n_warning++;
 		else
 			fb->n_info++;
+		/* the id, for the heatmap of --plot; a finding without one is counted only */
+		if (bc_doc_str(r, json_object_array_get_idx(fs, i), "", "id", BC_DOC_OPTIONAL, x->id,
+			       sizeof(x->id)) &&
+		    x->id[0]) {
+			x->severity = !strcmp(sev, "error") ? 2 : !strcmp(sev, "warning") ? 1 : 0;
+			fb->n_findings++;
+		}
 	}
 	return 0;
 }

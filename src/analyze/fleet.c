@@ -67,8 +67,10 @@ void bc_fleet_free(struct bc_fleet *f)
 {
 	free_findings(f);
 	for (size_t i = 0; i < f->n_hosts; i++) {
-		for (size_t b = 0; b < f->host[i].n_bonds; b++)
+		for (size_t b = 0; b < f->host[i].n_bonds; b++) {
 			free(f->host[i].bonds[b].slaves);
+			free(f->host[i].bonds[b].findings);
+		}
 		free(f->host[i].bonds);
 	}
 	free(f->host);

@@ -179,6 +179,14 @@ void bc_cli_error_capture(const char *cmd, bool one_line)
 	stdout = o;
 }
 
+const char *bc_cli_error_message(void)
+{
+	fflush(stderr);
+	if (cap.n_line)
+		line_done();
+	return cap.message[0] ? cap.message : cap.fallback;
+}
+
 void bc_cli_error_finish(int status)
 {
 	struct json_object *o;

@@ -54,6 +54,32 @@ int bc_cli_exit_status(FILE *out, const char *cmd, struct json_object *verdicts,
  *                       and the command printed nothing there.
  */
 bool bc_cli_json_requested(int argc, char **argv);
+/*
+ * bc_cli_error_message() - the message kept by bc_cli_error_capture() so far
+ * (the command's first "bondcheck CMD: " line of stderr, else its first
+ * line), "" when nothing was captured.
+ */
+const char *bc_cli_error_message(void);
+
+/* Output formats of inspect's --format (src/cli/cli-format.c). */
+enum bc_cli_format {
+	BC_FORMAT_TEXT = 0,
+	BC_FORMAT_JSON,
+	BC_FORMAT_PROMETHEUS,
+	BC_FORMAT_NAGIOS,
+};
+
+/*
+ * bc_cli_format_from_name() - "text", "json", "prometheus", "nagios" -> the
+ * format, -1 for anything else; bc_cli_format_name() the reverse.
+ * bc_cli_format_requested() - the monitoring format @argv (a command's,
+ * argv[0] its name) asks for before any "--" (--nagios, --format[=]F), read
+ * before the options are parsed so that a check whose options are wrong
+ * still answers in its format; BC_FORMAT_JSON or BC_FORMAT_TEXT otherwise.
+ */
+int bc_cli_format_from_name(const char *name);
+const char *bc_cli_format_name(int format);
+int bc_cli_format_requested(int argc, char **argv);
 const char *bc_cli_error_kind(int status);
 struct json_object *bc_cli_error_json(int status, const char *message);
 void bc_cli_error_line(char *message, size_t len, const char *cmd, const char *line);

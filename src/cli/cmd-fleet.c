@@ -25,6 +25,7 @@
 #include "bondcheck/fleet.h"
 #include "bondcheck/host-prefix.h"
 #include "bondcheck/json-get.h"
+#include "bondcheck/plot.h"
 #include "cli/cli.h"
 
 /* One file: an inspect document is a few KiB to a few hundred. */
@@ -56,6 +57,8 @@ static void usage(FILE *out)
 		"                  (node[01-16],login1); the others are reported missing\n"
 		"  -j, --json      the fleet document on stdout (docs/fleet.md)\n"
 		"  --csv FILE|-    one row per host and bond\n"
+		"  --plot DIR      DIR/fleet-findings.svg: a host x finding heatmap (the\n"
+		"                  fleet's findings and each host's inspect findings)\n"
 		"  --brief         the answers alone (hosts read, health, drift), same exit\n"
 		"  -h, --help      this text\n"
 		"\n"
@@ -252,12 +255,13 @@ int bc_cmd_fleet(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "brief", no_argument, NULL, 'b' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct bc_hostlist expect = { 0 };
 	struct bc_fleet f = { 0 };
-	const char *csv = NULL;
+	const char *csv = NULL, *plot = NULL;
 	bool json = false, brief = false;
 	int c, rc = 0, status;
 	char err[256];
@@ -282,6 +286,9 @@ int bc_cmd_fleet(int argc, char **argv)
 		case 'b':
 			brief = true;
 			break;
+		case 'p':
+			plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			bc_hostlist_free(&expect);
@@ -296,6 +303,13 @@ int bc_cmd_fleet(int argc, char **argv)
 		fprintf(stderr, "bondcheck fleet: --brief is text; it cannot be combined with -j or "
 				"--csv -\n");
 		return BC_EXIT_USAGE;
+	}
+	if (plot) {
+		rc = bc_cli_plot_dir("fleet", plot);
+		if (rc) {
+			bc_hostlist_free(&expect);
+			return rc;
+		}
 	}
 	if (optind >= argc && isatty(STDIN_FILENO)) {
 		fprintf(stderr, "bondcheck fleet: no input: give files or folders of inspect -j "
@@ -343,6 +357,18 @@ int bc_cmd_fleet(int argc, char **argv)
 			fprintf(stderr, "bondcheck fleet: --csv '%s': %s\n", csv, strerror(errno));
 			status = BC_EXIT_ENV;
 		}
+	}
+	if (plot) {
+		struct json_object *doc = bc_fleet_plot_doc(&f);
+		int prc = doc ? bc_cli_write_plot("fleet", plot, "fleet-findings.svg", doc,
+						  bc_plot_fleet_findings)
+			      : BC_EXIT_ENV;
+
+		if (!doc)
+			fprintf(stderr, "bondcheck fleet: out of memory\n");
+		json_object_put(doc);
+		if (prc)
+			status = prc;
 	}
 	if (json) {
 		char when[32];

@@ -46,6 +46,7 @@ struct inspect_opts {
 	const char *json_file;
 	const char *host; /* --host: the JSON's host member */
 	const char *sos; /* --from-sos DIR|TARBALL */
+	int format;	 /* enum bc_cli_format: --format, --nagios, -j */
 };
 
 static void usage(FILE *out)
@@ -98,6 +99,14 @@ static void usage(FILE *out)
 		"\n"
 		"Output:\n"
 		"  -j, --json        print JSON instead of text (docs/inspect-json.md)\n"
+		"      --format F    text, json (-j), prometheus or nagios:\n"
+		"                    prometheus: the Prometheus text format for\n"
+		"                    node_exporter's textfile collector (bondcheck_* series;\n"
+		"                    bondcheck_up 0 when inspect fails)\n"
+		"      --nagios      the same as --format nagios: a monitoring-plugins check,\n"
+		"                    'BONDCHECK STATE - text | perfdata', exit 0 OK, 1 WARNING,\n"
+		"                    2 CRITICAL from the worst finding, 3 UNKNOWN when the\n"
+		"                    check cannot run (any usage, environment or input error)\n"
 		"      --json-file F also write the JSON document to F\n"
 		"      --json-line   with -j: the document on one line (pdsh/clush prefix each\n"
 		"                    line with the host; `bondcheck fleet` gathers them)\n"
@@ -130,6 +139,7 @@ static void usage(FILE *out)
 		"     /proc/net/bonding, ip or sosreport data; a --replay folder that is\n"
 		"     no recording, or a damaged one\n"
 		"With -j, exit 2, 3 and 4 also print {\"error\": {...}} on stdout (docs/json.md).\n"
+		"With --nagios the exit status is the check's state (0 to 3) instead.\n"
 		"\n"
 		"SOURCE_DATE_EPOCH, when set, fixes the JSON generated_at time.\n");
 }
@@ -164,6 +174,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		OPT_JSON_LINE,
 		OPT_HOST,
 		OPT_BRIEF,
+		OPT_FORMAT,
+		OPT_NAGIOS,
 	};
 	static const struct option longopts[] = {
 		{"from-proc", required_argument, NULL, OPT_FROM_PROC},
@@ -181,6 +193,8 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 		{"from-sos", required_argument, NULL, OPT_FROM_SOS},
 		{"json-line", no_argument, NULL, OPT_JSON_LINE},
 		{"host", required_argument, NULL, OPT_HOST},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"nagios", no_argument, NULL, OPT_NAGIOS},
 		{NULL, 0, NULL, 0},
 	};
 	int c, rc;
@@ -206,6 +220,26 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 			break;
 		case 'j':
 			o->json = true;
+			break;
+		case OPT_FORMAT: {
+			int f = bc_cli_format_from_name(optarg);
+
+			if (f < 0)
+				return usage_error("--format '%s': expected text, json, prometheus "
+						   "or nagios",
+						   optarg);
+			if (o->format && o->format != f)
+				return usage_error("--format given twice with different formats; "
+						   "give one%s",
+						   "");
+			o->format = f;
+			break;
+		}
+		case OPT_NAGIOS:
+			if (o->format && o->format != BC_FORMAT_NAGIOS)
+				return usage_error("--nagios and --format %s contradict each other",
+						   bc_cli_format_name(o->format));
+			o->format = BC_FORMAT_NAGIOS;
 			break;
 		case OPT_JSON_FILE:
 			o->json_file = optarg;
@@ -251,6 +285,15 @@ static int parse_args(int argc, char **argv, struct inspect_opts *o)
 			return bc_cli_opt_error("inspect", c, argv, longopts);
 		}
 	}
+	if (o->format == BC_FORMAT_JSON)
+		o->json = true;
+	if (o->json && o->format > BC_FORMAT_JSON)
+		return usage_error("-j and --format %s contradict each other; give one",
+				   bc_cli_format_name(o->format));
+	if (o->format > BC_FORMAT_JSON && (o->quiet || o->verbose || o->brief || o->json_line))
+		return usage_error("--format %s is a monitoring format; it cannot be combined "
+				   "with -q, -v, --brief or --json-line",
+				   bc_cli_format_name(o->format));
 	if (o->quiet && o->verbose)
 		return usage_error("-q and -v contradict each other; give one%s", "");
 	if (o->brief && (o->quiet || o->verbose || o->json))
@@ -450,8 +493,13 @@ static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 		if (rc)
 			return rc;
 	}
-	rc = o->json ? bc_inspect_json_write(stdout, snap, &ro)
-		     : bc_inspect_text_write(stdout, snap, &ro);
+	if (o->format == BC_FORMAT_PROMETHEUS)
+		rc = bc_inspect_prom_write(stdout, snap);
+	else if (o->format == BC_FORMAT_NAGIOS)
+		rc = bc_inspect_nagios_write(stdout, snap);
+	else
+		rc = o->json ? bc_inspect_json_write(stdout, snap, &ro)
+			     : bc_inspect_text_write(stdout, snap, &ro);
 	if (rc || fflush(stdout) != 0) {
 		fprintf(stderr, "bondcheck inspect: writing the report failed\n");
 		return BC_EXIT_ENV;
@@ -459,15 +507,39 @@ static int report(const struct inspect_opts *o, struct bc_snapshot *snap)
 	return bc_findings_count(snap, BC_SEV_ERROR) ? BC_EXIT_FINDINGS : BC_EXIT_OK;
 }
 
+/*
+ * The end of a monitoring format's run with @status (the exit-status table):
+ * --nagios turns a check that could not run (2, 3, 4) into UNKNOWN with the
+ * first error line on stdout, and a report into its state; prometheus says
+ * bondcheck_up 0 when inspect failed and keeps the status.
+ */
+static int monitor_status(int format, int status, const struct bc_snapshot *snap)
+{
+	bool failed = status == BC_EXIT_USAGE || status == BC_EXIT_ENV || status == BC_EXIT_DATA;
+
+	if (format == BC_FORMAT_NAGIOS) {
+		if (failed) {
+			bc_inspect_nagios_unknown(stdout, bc_cli_error_message());
+			return BC_NAGIOS_UNKNOWN;
+		}
+		return bc_inspect_nagios_state(snap);
+	}
+	if (format == BC_FORMAT_PROMETHEUS && failed)
+		bc_inspect_prom_write_failed(stdout);
+	return status;
+}
+
 int bc_cmd_inspect(int argc, char **argv)
 {
 	struct inspect_opts o = {0};
 	struct bc_snapshot snap = {0};
+	/* known before the options are parsed: a bad option is UNKNOWN too */
+	int format = bc_cli_format_requested(argc, argv);
 	int rc;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
-		return rc < 0 ? BC_EXIT_OK : rc;
+		return rc < 0 ? BC_EXIT_OK : monitor_status(format, rc, &snap);
 	if (o.sos) {
 		rc = load_sos(o.sos, &snap);
 	} else if (o.n_files || o.n_ip_files) {
@@ -485,6 +557,7 @@ int bc_cmd_inspect(int argc, char **argv)
 			rc = report(&o, &snap);
 		}
 	}
+	rc = monitor_status(o.format, rc, &snap);
 	bc_snapshot_free(&snap);
 	return rc;
 }

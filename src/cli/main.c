@@ -69,7 +69,10 @@ int main(int argc, char **argv)
 		return BC_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		bool json = bc_cli_json_requested(argc - 1, argv + 1);
+		/* inspect's monitoring formats keep the error line for their own output */
+		bool json = bc_cli_json_requested(argc - 1, argv + 1) ||
+			    (!strcmp(argv[1], "inspect") &&
+			     bc_cli_format_requested(argc - 1, argv + 1) != BC_FORMAT_TEXT);
 		int status;
 
 		if (strcmp(argv[1], commands[i].name))
