@@ -139,12 +139,15 @@ unsigned bc_matrix_round_steps(unsigned pairs, unsigned concurrency);
  */
 #define BC_MATRIX_PROBE_MS 300
 /*
- * Control work of one relayed test, ms: measured on network namespaces
- * (tests/netns/matrix.sh: 12 pairs of -t 1 with probes took about 12 x 2.7
- * s against 12 x 2.6 s of tests, Tmax and probes), rounded up for a LAN's
- * round trips and the agents' metadata (an inspect of each end).
+ * Control work of one relayed test, ms (also taken for each host's key
+ * proof), measured on network namespaces with 4 agents (tests/netns/
+ * matrix.sh topology, 12 pairs one at a time): -t 0.5 without probes took
+ * 19.7 s for 18.0 s of tests and Tmax, with probes 28.2 s for 25.2 s of
+ * tests, Tmax and probes (24 relays), -t 2 without probes 37.4 s for 36.0 s:
+ * 0.11 to 0.14 s per relay, the process start included.  A LAN adds its
+ * round trips (a handful per relay).
  */
-#define BC_MATRIX_SETUP_MS 50
+#define BC_MATRIX_SETUP_MS 120
 
 struct bc_matrix_estimate {
 	uint64_t duration_ms, tmax_ms, probe_ms, setup_ms; /* per pair, as above */

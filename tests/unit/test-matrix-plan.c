@@ -18,6 +18,7 @@
 
 #include "bondcheck/json-get.h"
 #include "bondcheck/matrix-plan.h"
+#include "bondcheck/matrix.h"
 
 static struct bc_matrix_rule rule(enum bc_matrix_pairs_kind kind, unsigned k, uint64_t seed)
 {
@@ -271,13 +272,13 @@ static void test_errors(void **state)
  * The --plan estimate for 1,000 hosts, computed here from the counts alone:
  * all: 2(N-1) rounds of N/2 disjoint pairs, ceil((N/2)/C) steps each; every
  * step one pair's time: the test, Tmax, one DF probe (300 ms + its Tmax of
- * 300 ms) and 50 ms of control work per relay (the test's and the probe's);
- * 50 ms per host for the controller's key proofs before the rounds.
+ * 300 ms) and 120 ms of control work per relay (the test's and the probe's);
+ * 120 ms per host for the controller's key proofs before the rounds.
  */
 static void test_estimate_1000(void **state)
 {
 	const unsigned n = 1000;
-	const uint64_t step = 10000 + 1000 + (300 + 300) + 2 * 50, checks = n * 50ull;
+	const uint64_t step = 10000 + 1000 + (300 + 300) + 2 * 120, checks = n * 120ull;
 	static const unsigned concs[] = {1, 64, 500};
 	struct bc_matrix_rule r = rule(BC_MATRIX_PAIRS_ALL, 0, 0);
 	struct bc_matrix_estimate e;
@@ -300,18 +301,18 @@ static void test_estimate_1000(void **state)
 		assert_int_equal(e.serial_ms, 999000ull * step + checks);
 		bc_matrix_plan_free(&p);
 	}
-	/* 500 at once: 1998 x 11.7 s + 50 s = 23,426.6 s, 6 h 30 min */
-	assert_int_equal(e.total_ms, 23426600);
+	/* 500 at once: 1998 x 11.84 s + 120 s = 23,776.32 s, 6 h 36 min */
+	assert_int_equal(e.total_ms, 23776320);
 	bc_matrix_duration_text(e.total_ms, buf, sizeof(buf));
-	assert_string_equal(buf, "6 h 30 min");
-	/* serially: 999,000 x 11.7 s + 50 s = 11,688,350 s = 135 d 6.7 h (whole hours shown) */
+	assert_string_equal(buf, "6 h 36 min");
+	/* serially: 999,000 x 11.84 s + 120 s = 11,828,280 s = 136 d 21.7 h (whole hours shown) */
 	bc_matrix_duration_text(e.serial_ms, buf, sizeof(buf));
-	assert_string_equal(buf, "135 d 6 h");
-	/* ring of 1,000, serially, without probes: 1,000 x (10 + 1 + 0.05) s + 50 s */
+	assert_string_equal(buf, "136 d 21 h");
+	/* ring of 1,000, serially, without probes: 1,000 x (10 + 1 + 0.12) s + 120 s */
 	r = rule(BC_MATRIX_PAIRS_RING, 0, 0);
 	assert_int_equal(bc_matrix_plan_make(n, &r, 1, &p, NULL), 0);
 	bc_matrix_plan_estimate(&p, 10000, 1000, false, &e);
-	assert_int_equal(e.total_ms, 1000ull * 11050 + checks);
+	assert_int_equal(e.total_ms, 1000ull * 11120 + checks);
 	bc_matrix_plan_free(&p);
 	/* bisection of 1,000 at 500 at once: 2 steps */
 	r = rule(BC_MATRIX_PAIRS_BISECTION, 0, 0);
@@ -368,13 +369,45 @@ static void test_plan_json(void **state)
 	bc_matrix_plan_free(&p);
 }
 
+/* The results' concurrency line: the rule, its seed, and how many pairs ran at once. */
+static void test_report_line(void **state)
+{
+	static const char *const docs[][2] = {
+		{"{\"pairs_rule\": \"random:2\", \"seed\": 7, \"concurrency\": 2, "
+		 "\"concurrent_pairs_max\": 2, \"rounds\": 6, \"hosts\": [], \"pairs\": [], "
+		 "\"matrix\": {\"hosts\": []}}",
+		 "--pairs random:2 (seed 7): 0 ordered pairs in 6 rounds of disjoint pairs, up to 2 "
+		 "at once (--concurrency 2: pairs at once share the fabric)"},
+		{"{\"pairs_rule\": \"ring\", \"seed\": null, \"concurrency\": 8, "
+		 "\"concurrent_pairs_max\": 1, \"rounds\": 2, \"hosts\": [], \"pairs\": [], "
+		 "\"matrix\": {\"hosts\": []}}",
+		 "--pairs ring: 0 ordered pairs in 2 rounds of disjoint pairs, one at a time "
+		 "(--concurrency 8)"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct json_object *d = json_tokener_parse(docs[i][0]);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(d);
+		bc_matrix_report_text(f, d);
+		fclose(f);
+		assert_non_null(strstr(buf, docs[i][1]));
+		free(buf);
+		json_object_put(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all),	   cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_random),	   cmocka_unit_test(test_bisection),
 		cmocka_unit_test(test_errors),	   cmocka_unit_test(test_estimate_1000),
-		cmocka_unit_test(test_plan_json),
+		cmocka_unit_test(test_plan_json),  cmocka_unit_test(test_report_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

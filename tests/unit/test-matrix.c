@@ -659,7 +659,7 @@ static void test_csv(void **state)
 	f = open_memstream(&buf, &len);
 	bc_matrix_report_text(f, doc);
 	fclose(f);
-	assert_non_null(strstr(buf, "Matrix: 2 hosts, 2 ordered pairs"));
+	assert_non_null(strstr(buf, "Matrix: 2 hosts, --pairs all: 2 ordered pairs"));
 	assert_non_null(strstr(buf, "Path MTU"));
 	free(buf);
 	json_object_put(doc);
