@@ -61,17 +61,20 @@ void bc_matrix_plan_report_text(FILE *out, const struct bc_matrix_plan *p,
 	fprintf(out, ": %zu ordered pairs in %u rounds of disjoint pairs (", p->n_slots,
 		p->n_rounds);
 	if (p->round_min == p->round_max)
-		fprintf(out, "%u pairs per round)\n", p->round_max);
+		fprintf(out, "%u pair%s per round)\n", p->round_max, p->round_max == 1 ? "" : "s");
 	else
 		fprintf(out, "%u to %u pairs per round)\n", p->round_min, p->round_max);
 	if (p->left_out)
 		fprintf(out, "  %s is in no pair: bisection of an odd number of hosts\n",
 			hosts[p->n_hosts - 1]);
-	fprintf(out,
-		"Concurrency %u: %u steps, at most %u pairs at once%s\n", p->concurrency,
-		p->n_steps, p->step_max,
-		p->step_max > 1 ? " (pairs at once share the fabric: what is measured changes)"
-				: "");
+	if (p->step_max > 1)
+		fprintf(out,
+			"Concurrency %u: %u steps, at most %u pairs at once (pairs at once share "
+			"the fabric: what is measured changes)\n",
+			p->concurrency, p->n_steps, p->step_max);
+	else
+		fprintf(out, "Concurrency %u: %u steps, one pair at a time\n", p->concurrency,
+			p->n_steps);
 	bc_matrix_duration_text(e->total_ms, total, sizeof(total));
 	bc_matrix_duration_text(e->serial_ms, serial, sizeof(serial));
 	fprintf(out, "Estimated time: %s = %u steps x %.2f s + %u host checks x %.2f s", total,
