@@ -190,16 +190,21 @@ static int split_hosts(char *list, struct host_names *h, char *why, size_t len)
 	return 0;
 }
 
-/* A seed for random:K when --seed is not given: the kernel's, else the clock's. */
+/*
+ * A seed for random:K when --seed is not given: the kernel's, else the
+ * clock's; below 2^32, so that it is short to type back and exact in every
+ * JSON reader (jq holds numbers as doubles: 53 bits).
+ */
 static uint64_t draw_seed(void)
 {
-	uint64_t s = 0;
+	uint32_t s = 0;
 	struct timespec ts;
 
 	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) == (ssize_t)sizeof(s))
 		return s;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
+	return (uint32_t)((uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^
+			  (uint64_t)getpid());
 }
 
 /*

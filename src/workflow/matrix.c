@@ -394,7 +394,17 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 	/* the rounds are made of the usable hosts only, so no step waits on a dead host */
 	r = 0;
 	if (n_usable >= 2) {
-		r = bc_matrix_plan_make(n_usable, &c->rule, c->concurrency, &plan, err);
+		struct bc_matrix_rule rule = c->rule;
+		char name[32];
+
+		/* random:K among fewer hosts than K + 1: every other host */
+		if (rule.kind == BC_MATRIX_PAIRS_RANDOM && rule.k > n_usable - 1) {
+			rule.k = n_usable - 1;
+			json_object_object_add(d, "pairs_rule",
+					       json_object_new_string(bc_matrix_rule_text(
+						       &rule, name, sizeof(name))));
+		}
+		r = bc_matrix_plan_make(n_usable, &rule, c->concurrency, &plan, err);
 		if (r < 0)
 			goto fail;
 		jobs = calloc(plan.n_slots ? plan.n_slots : 1, sizeof(*jobs));
