@@ -392,7 +392,6 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 		json_object_array_add(x.hosts, ho);
 	}
 	/* the rounds are made of the usable hosts only, so no step waits on a dead host */
-	r = 0;
 	if (n_usable >= 2) {
 		struct bc_matrix_rule rule = c->rule;
 		char name[32];
@@ -418,7 +417,7 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 	json_object_object_add(d, "concurrent_pairs_max", json_object_new_int((int)plan.step_max));
 	pairs = json_object_new_array();
 	json_object_object_add(d, "pairs", pairs);
-	for (size_t k = 0; k < plan.n_slots; k++) {
+	for (size_t k = 0; jobs && k < plan.n_slots; k++) {
 		struct json_object *p = json_object_new_object();
 		unsigned a = usable[plan.slots[k].from], b = usable[plan.slots[k].to];
 
@@ -443,7 +442,7 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 				json_object_array_add(pairs, skipped_pair(c, x.hosts, a, b));
 		}
 	x.total = plan.n_slots;
-	for (size_t k = 0; k < plan.n_slots;) {
+	for (size_t k = 0; jobs && k < plan.n_slots;) {
 		size_t e = k;
 
 		while (e < plan.n_slots && plan.slots[e].step == plan.slots[k].step)
