@@ -85,9 +85,10 @@ void bc_matrix_plan_report_text(FILE *out, const struct bc_matrix_plan *p,
 	fprintf(out, "\n  a step: test %.1f s + Tmax %.1f s + DF probe %.1f s + control %.2f s\n",
 		(double)e->duration_ms / 1000, (double)e->tmax_ms / 1000,
 		(double)e->probe_ms / 1000, (double)e->setup_ms / 1000);
-	for (size_t i = 0; i < N_ASSUMES; i++)
-		fprintf(out, "  %s %s\n", i ? "        " : "assumes:",
-			assume(i, buf, sizeof(buf)));
+	for (size_t i = 0, k = 0; i < N_ASSUMES; i++)
+		if (i != 1 || e->probe_ms) /* the MTUs matter to the probes only */
+			fprintf(out, "  %s %s\n", k++ ? "        " : "assumes:",
+				assume(i, buf, sizeof(buf)));
 	if (p->n_slots > BC_MATRIX_MAX_PAIRS)
 		fprintf(out,
 			"  a run takes at most %d pairs: this plan cannot run (use --pairs ring, "
@@ -168,7 +169,9 @@ int bc_matrix_plan_report_json(FILE *out, const struct bc_matrix_plan *p,
 	json_object_object_add(o, "host_checks_ms", ms(e->host_checks_ms));
 	a = json_object_new_array();
 	for (size_t i = 0; i < N_ASSUMES; i++)
-		json_object_array_add(a, json_object_new_string(assume(i, buf, sizeof(buf))));
+		if (i != 1 || e->probe_ms)
+			json_object_array_add(a,
+					      json_object_new_string(assume(i, buf, sizeof(buf))));
 	json_object_object_add(o, "assumes", a);
 	json_object_object_add(d, "estimate", o);
 	/* the header by json-c, then "schedule" one round a line: a plan of
