@@ -13,14 +13,18 @@
  *
  * The matrix document (JSON, `matrix -j`):
  *
- *   {"schema_version": 1, "bondcheck_version", "generated_at", "kind": "matrix",
+ *   {"schema_version": 2, "bondcheck_version", "generated_at", "kind": "matrix",
  *    "protocol": "tcp"|"udp", "streams", "duration_ms", "length",
- *    "rate_bps_per_stream", "concurrency", "port", "incomplete": bool,
+ *    "rate_bps_per_stream", "pairs_rule": "all"|"ring"|"random:K"|"bisection",
+ *    "seed": n|null (random only), "concurrency" (the limit, pairs at once),
+ *    "concurrent_pairs_max" (the most pairs that ran at once), "port",
+ *    "incomplete": bool,
  *    "hosts": [{"name", "index", "status": "ok"|"unreachable"|"auth-failed"|
  *               "busy"|"error", "error"?, "interface"?, "mtu"?,
  *               "link_rate_bps"?, "rate_source"?, "link_ceiling_bps"?}],
- *    "rounds": n,
- *    "pairs": [{"from", "to", "from_index", "to_index", "round",
+ *    "rounds": n (rounds of disjoint pairs), "steps": n (runs of at most
+ *    "concurrency" pairs at once; a round has one or more),
+ *    "pairs": [{"from", "to", "from_index", "to_index", "round", "step",
  *               "status": "ok"|"failed"|"skipped", "error"?: {"code", "message"},
  *               "goodput_bps", "ceiling_bps", "efficiency", "limited_by":
  *               "sender"|"receiver", "run_ceiling_bps", "retransmits",
@@ -39,7 +43,10 @@
  * where {end} = {"host", "interface", "mtu", "link_rate_bps", "rate_source",
  * "ceiling_bps", "rx_dropped", "rx_missed_errors", "rx_over_errors",
  * "tx_dropped", "qdisc_drops"} (counter deltas over the test, summed over
- * the interface and, for a bond, its slaves).
+ * the interface and, for a bond, its slaves).  A skipped pair has "round"
+ * and "step" null.  Schema 2 (was 1): "round" is the round of disjoint
+ * pairs (1: the pairs that ran at once, now "step"), "rounds" counts them;
+ * "steps", "pairs_rule", "seed", "concurrent_pairs_max" are new.
  *
  * Units: bits/s, bytes, ms.
  */
@@ -55,32 +62,20 @@
 
 #include "bondcheck/ctl-auth.h"
 #include "bondcheck/error.h"
+#include "bondcheck/matrix-plan.h"
 #include "bondcheck/plan.h"
 
-#define BC_MATRIX_MAX_HOSTS 64
+#define BC_MATRIX_MAX_HOSTS BC_MATRIX_PLAN_MAX_HOSTS
+/*
+ * Most ordered pairs a run holds (its document and analysis keep every
+ * pair); --plan has the planner's larger limit.
+ */
+#define BC_MATRIX_MAX_PAIRS 16384
 
 /* A pair is "slow" below this share of the median of the pairs without its host. */
 #define BC_MATRIX_SLOW_RATIO 0.7
 /* A host's link is "slower" below this share of the other hosts' median link ceiling. */
 #define BC_MATRIX_LINK_RATIO 0.5
-
-/* One ordered pair in the schedule: host indexes and the round it runs in. */
-struct bc_matrix_slot {
-	unsigned from, to, round;
-};
-
-/*
- * bc_matrix_schedule() - every ordered pair of @n hosts (n x (n - 1)) in
- * rounds in which no host appears twice and at most @concurrency pairs run
- * (round-robin "circle method": n - 1 rounds of disjoint unordered pairs,
- * n odd with a bye; each round once per direction, then cut into chunks of
- * @concurrency).  With @concurrency 1 every round holds one pair.
- * Returns 0, *@slots (malloc'd, caller frees; ordered by round) and
- * *@n_slots = n x (n - 1), *@n_rounds; -EINVAL for n < 2, n >
- * BC_MATRIX_MAX_HOSTS or concurrency 0; -ENOMEM.
- */
-int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot **slots,
-		       size_t *n_slots, unsigned *n_rounds, struct bc_error *err);
 
 /*
  * bc_matrix_pair_fill() - pure: fill pair object @pair from the `run`
@@ -176,7 +171,9 @@ struct bc_matrix_cfg {
 	uint16_t port; /* every agent's control port */
 	struct bc_auth_key key;
 	struct bc_plan plan; /* per pair; test_id is drawn by each agent */
-	unsigned concurrency;
+	struct bc_matrix_rule rule; /* which pairs (bondcheck/matrix-plan.h) */
+	bool seed_given;            /* random: --seed N, else drawn (reported either way) */
+	unsigned concurrency;       /* pairs at once, at most BC_MATRIX_MAX_CONCURRENCY */
 	bool pmtu; /* the DF probes after each pair's test */
 	int connect_timeout_ms;
 	/* progress (one line per event); NULL: silent */
@@ -187,11 +184,14 @@ struct bc_matrix_cfg {
 void bc_matrix_cfg_defaults(struct bc_matrix_cfg *c);
 
 /*
- * bc_matrix_run() - authenticate to every host, run the schedule and the
- * probes, analyze.  A host that does not answer or refuses the key is
- * reported in doc.hosts (and a finding) and its pairs are "skipped"; the
- * rest runs.  Returns 0 and the document in *@doc; -EINVAL for a bad
- * configuration (fewer than 2 hosts, no key); -ENOMEM.
+ * bc_matrix_run() - authenticate to every host, plan the pairs of the
+ * hosts that answered (bc_matrix_plan_make() with c.rule), run them round
+ * by round, at most c.concurrency at a time, with the probes, analyze.  A
+ * host that does not answer or refuses the key is reported in doc.hosts
+ * (and a finding); with the rule "all" its ordered pairs are listed as
+ * "skipped", with the other rules the plan is made without it.  Returns 0
+ * and the document in *@doc; -EINVAL for a bad configuration (fewer than 2
+ * hosts, no key, a plan of more than BC_MATRIX_MAX_PAIRS pairs); -ENOMEM.
  */
 int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struct bc_error *err);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The pure part of `bondcheck matrix`: the schedule of ordered pairs, each
- * pair's figures from its relayed run result and its DF probes
- * (bondcheck/matrix.h, docs/matrix.md).  The analysis of the whole document
+ * The pure part of `bondcheck matrix`: each pair's figures from its relayed
+ * run result and its DF probes (bondcheck/matrix.h, docs/matrix.md).  The
+ * planner of the pairs is matrix-plan.c; the analysis of the whole document
  * is matrix-analyze.c, on the structs of matrix-read.c.
  */
 #include <errno.h>
@@ -17,55 +17,6 @@
 #include "bondcheck/names.h"
 
 #include "matrix-int.h"
-
-int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot **slots,
-		       size_t *n_slots, unsigned *n_rounds, struct bc_error *err)
-{
-	unsigned m = n + (n & 1), round = 0;
-	size_t k = 0;
-	struct bc_matrix_slot *s;
-
-	*slots = NULL;
-	*n_slots = 0;
-	*n_rounds = 0;
-	if (n < 2 || n > BC_MATRIX_MAX_HOSTS)
-		return bc_error_set(err, -EINVAL, "%u hosts; a matrix needs 2..%d", n,
-				    BC_MATRIX_MAX_HOSTS);
-	if (concurrency == 0)
-		return bc_error_set(err, -EINVAL, "concurrency 0; expected at least 1");
-	s = calloc((size_t)n * (n - 1), sizeof(*s));
-	if (!s)
-		return bc_error_set(err, -ENOMEM, "out of memory for %u x %u pairs", n, n - 1);
-	/* circle method: host m-1 fixed, the others rotate; index n (odd n) is the bye */
-	for (unsigned r = 0; r + 1 < m; r++) {
-		for (int dir = 0; dir < 2; dir++) {
-			unsigned in_round = 0;
-
-			for (unsigned i = 0; i < m / 2; i++) {
-				unsigned a = i == 0 ? m - 1 : (r + i) % (m - 1);
-				unsigned b = i == 0 ? r : (r + (m - 1) - i) % (m - 1);
-
-				if (a >= n || b >= n)
-					continue;
-				if (in_round == concurrency) {
-					round++;
-					in_round = 0;
-				}
-				s[k].from = dir ? b : a;
-				s[k].to = dir ? a : b;
-				s[k].round = round;
-				k++;
-				in_round++;
-			}
-			if (in_round)
-				round++;
-		}
-	}
-	*slots = s;
-	*n_slots = k;
-	*n_rounds = round;
-	return 0;
-}
 
 size_t bc_matrix_probe_sizes(uint32_t mtu_from, uint32_t mtu_to, uint32_t sizes[2])
 {

@@ -68,6 +68,30 @@ static void header(FILE *out, struct json_object *names, int w0, int w)
 	fputc('\n', out);
 }
 
+/*
+ * "Matrix: N hosts, --pairs RULE: P ordered pairs in R rounds of disjoint
+ * pairs, ...": the pair rule (and seed), and how many pairs ran at once,
+ * because concurrent pairs share the fabric and that changes what is measured.
+ */
+static void concurrency_line(FILE *out, struct json_object *doc, size_t n, size_t n_pairs)
+{
+	const char *rule = bc_json_str(doc, "pairs_rule");
+	struct json_object *seed = member(doc, "seed");
+	long long conc = bc_json_i64(doc, "concurrency", 1);
+	long long most = bc_json_i64(doc, "concurrent_pairs_max", 1);
+
+	fprintf(out, "\nMatrix: %zu hosts, --pairs %s", n, *rule ? rule : "all");
+	if (seed && json_object_is_type(seed, json_type_int))
+		fprintf(out, " (seed %s)", json_object_get_string(seed));
+	fprintf(out, ": %zu ordered pairs in %lld rounds of disjoint pairs, ", n_pairs,
+		bc_json_i64(doc, "rounds", 0));
+	if (most > 1)
+		fprintf(out, "up to %lld at once (--concurrency %lld: pairs at once share the "
+			     "fabric)", most, conc);
+	else
+		fprintf(out, "one at a time (--concurrency %lld)", conc);
+}
+
 void bc_matrix_report_text(FILE *out, struct json_object *doc)
 {
 	struct json_object *m = member(doc, "matrix"), *names = member(m, "hosts");
@@ -86,12 +110,8 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 			w = l;
 	}
 	bc_matrix_report_answers(out, doc);
-	fprintf(out,
-		"\nMatrix: %zu hosts, %zu ordered pairs in %lld rounds (concurrency %lld), %s, %lld "
-		"stream(s)",
-		n, bc_json_len(pairs), bc_json_i64(doc, "rounds", 0),
-		bc_json_i64(doc, "concurrency", 1), udp ? "UDP" : "TCP",
-		bc_json_i64(doc, "streams", 1));
+	concurrency_line(out, doc, n, bc_json_len(pairs));
+	fprintf(out, ", %s, %lld stream(s)", udp ? "UDP" : "TCP", bc_json_i64(doc, "streams", 1));
 	if (udp)
 		fprintf(out, " of %.2f Mbit/s, %lld-byte datagrams",
 			bc_json_dbl(doc, "rate_bps_per_stream", 0) / 1e6,

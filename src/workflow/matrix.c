@@ -19,9 +19,9 @@
 #include "workflow/agent-relay.h"
 #include "workflow/client-conn.h"
 
-/* DF probe: this many datagrams in PROBE_MS, then Tmax PROBE_MS. */
+/* DF probe: this many datagrams in PROBE_MS, then Tmax PROBE_MS (the plan's estimate counts it). */
 #define PROBE_COUNT 10
-#define PROBE_MS    300
+#define PROBE_MS    BC_MATRIX_PROBE_MS
 
 void bc_matrix_cfg_defaults(struct bc_matrix_cfg *c)
 {
@@ -252,10 +252,10 @@ static void *run_pair(void *arg)
 static struct json_object *new_doc(const struct bc_matrix_cfg *c)
 {
 	struct json_object *d = json_object_new_object();
-	char stamp[32];
+	char stamp[32], rule[32];
 
 	bc_json_generated_at(stamp, sizeof(stamp));
-	json_object_object_add(d, "schema_version", json_object_new_int(1));
+	json_object_object_add(d, "schema_version", json_object_new_int(2));
 	json_object_object_add(d, "bondcheck_version", json_object_new_string(BC_VERSION));
 	json_object_object_add(d, "generated_at", json_object_new_string(stamp));
 	json_object_object_add(d, "kind", json_object_new_string("matrix"));
@@ -265,6 +265,11 @@ static struct json_object *new_doc(const struct bc_matrix_cfg *c)
 	json_object_object_add(d, "duration_ms", json_object_new_int64(c->plan.duration_ms));
 	json_object_object_add(d, "length", json_object_new_int64(c->plan.length));
 	json_object_object_add(d, "rate_bps_per_stream", json_object_new_uint64(c->plan.rate_bps));
+	json_object_object_add(d, "pairs_rule",
+			       json_object_new_string(bc_matrix_rule_text(&c->rule, rule, sizeof(rule))));
+	json_object_object_add(d, "seed", c->rule.kind == BC_MATRIX_PAIRS_RANDOM
+						  ? json_object_new_uint64(c->rule.seed)
+						  : NULL);
 	json_object_object_add(d, "concurrency", json_object_new_int64(c->concurrency));
 	json_object_object_add(d, "port", json_object_new_int(c->port));
 	json_object_object_add(d, "pmtu_probes", json_object_new_boolean(c->pmtu));
@@ -286,20 +291,47 @@ static struct json_object *skipped_pair(const struct bc_matrix_cfg *c, struct js
 	json_object_object_add(p, "from_index", json_object_new_int((int)a));
 	json_object_object_add(p, "to_index", json_object_new_int((int)b));
 	json_object_object_add(p, "round", NULL);
+	json_object_object_add(p, "step", NULL);
 	snprintf(line, sizeof(line), "%s was not usable (%s)", c->hosts[a_bad ? a : b],
 		 bc_json_str(a_bad ? ha : hb, "status"));
 	pair_error(p, "skipped", "host-unreachable", line);
 	return p;
 }
 
+/*
+ * Run the pairs of steps [@k, @e) of the plan: one pair in this thread,
+ * several in one thread each (their hosts are disjoint).
+ */
+static void run_step(struct job *jobs, size_t k, size_t e)
+{
+	pthread_t *th;
+	bool *started;
+
+	if (e - k == 1) {
+		run_pair(&jobs[k]);
+		return;
+	}
+	th = calloc(e - k, sizeof(*th));
+	started = calloc(e - k, sizeof(*started));
+	for (size_t i = k; th && started && i < e; i++)
+		started[i - k] = pthread_create(&th[i - k], NULL, run_pair, &jobs[i]) == 0;
+	for (size_t i = k; i < e; i++) {
+		if (th && started && started[i - k])
+			pthread_join(th[i - k], NULL);
+		else
+			run_pair(&jobs[i]); /* no thread: this pair runs after the others */
+	}
+	free(th);
+	free(started);
+}
+
 int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struct bc_error *err)
 {
-	struct bc_matrix_slot *slots = NULL;
+	struct bc_matrix_plan plan = {0};
 	struct ctl x = {.c = c};
 	struct json_object *d, *pairs;
 	struct job *jobs = NULL;
-	unsigned usable[BC_MATRIX_MAX_HOSTS], n_usable = 0, n_rounds = 0;
-	size_t n_slots = 0;
+	unsigned *usable = NULL, n_usable = 0;
 	bool incomplete = false;
 	int r;
 
@@ -308,11 +340,33 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 		return bc_error_set(err, -EINVAL,
 				    "matrix needs --auth-key: agents relay tests only between "
 				    "hosts that prove the same key");
-	if (c->n_hosts < 2 || c->n_hosts > BC_MATRIX_MAX_HOSTS || !c->concurrency)
+	if (c->n_hosts < 2 || c->n_hosts > BC_MATRIX_MAX_HOSTS || !c->concurrency ||
+	    c->concurrency > BC_MATRIX_MAX_CONCURRENCY)
 		return bc_error_set(err, -EINVAL,
 				    "%u hosts at concurrency %u; expected 2..%d hosts "
-				    "and a concurrency of at least 1",
-				    c->n_hosts, c->concurrency, BC_MATRIX_MAX_HOSTS);
+				    "and a concurrency of 1..%d",
+				    c->n_hosts, c->concurrency, BC_MATRIX_MAX_HOSTS,
+				    BC_MATRIX_MAX_CONCURRENCY);
+	/* the plan of every host bounds the plan of those that answer */
+	r = bc_matrix_plan_make(c->n_hosts, &c->rule, c->concurrency, &plan, err);
+	if (r < 0)
+		return r;
+	if (plan.n_slots > BC_MATRIX_MAX_PAIRS) {
+		char name[32];
+
+		r = bc_error_set(err, -EINVAL,
+				 "--pairs %s over %u hosts makes %zu ordered pairs; a run takes at "
+				 "most %d (use --pairs ring, random:K or bisection; --plan shows "
+				 "any plan)",
+				 bc_matrix_rule_text(&c->rule, name, sizeof(name)), c->n_hosts,
+				 plan.n_slots, BC_MATRIX_MAX_PAIRS);
+		bc_matrix_plan_free(&plan);
+		return r;
+	}
+	bc_matrix_plan_free(&plan);
+	usable = calloc(c->n_hosts, sizeof(*usable));
+	if (!usable)
+		return bc_error_set(err, -ENOMEM, "out of memory");
 	pthread_mutex_init(&x.mu, NULL);
 	d = new_doc(c);
 	x.hosts = json_object_new_array();
@@ -337,33 +391,48 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 			 r < 0 ? he.msg : "");
 		json_object_array_add(x.hosts, ho);
 	}
-	/* the rounds are made of the usable hosts only, so no slot waits on a dead host */
+	/* the rounds are made of the usable hosts only, so no step waits on a dead host */
 	if (n_usable >= 2) {
-		r = bc_matrix_schedule(n_usable, c->concurrency, &slots, &n_slots, &n_rounds, err);
+		struct bc_matrix_rule rule = c->rule;
+		char name[32];
+
+		/* random:K among fewer hosts than K + 1: every other host */
+		if (rule.kind == BC_MATRIX_PAIRS_RANDOM && rule.k > n_usable - 1) {
+			rule.k = n_usable - 1;
+			json_object_object_add(d, "pairs_rule",
+					       json_object_new_string(bc_matrix_rule_text(
+						       &rule, name, sizeof(name))));
+		}
+		r = bc_matrix_plan_make(n_usable, &rule, c->concurrency, &plan, err);
 		if (r < 0)
 			goto fail;
-		jobs = calloc(n_slots, sizeof(*jobs));
+		jobs = calloc(plan.n_slots ? plan.n_slots : 1, sizeof(*jobs));
 		if (!jobs) {
 			r = bc_error_set(err, -ENOMEM, "out of memory");
 			goto fail;
 		}
 	}
-	json_object_object_add(d, "rounds", json_object_new_int((int)n_rounds));
+	json_object_object_add(d, "rounds", json_object_new_int((int)plan.n_rounds));
+	json_object_object_add(d, "steps", json_object_new_int((int)plan.n_steps));
+	json_object_object_add(d, "concurrent_pairs_max", json_object_new_int((int)plan.step_max));
 	pairs = json_object_new_array();
 	json_object_object_add(d, "pairs", pairs);
-	for (size_t k = 0; k < n_slots; k++) {
+	for (size_t k = 0; jobs && k < plan.n_slots; k++) {
 		struct json_object *p = json_object_new_object();
-		unsigned a = usable[slots[k].from], b = usable[slots[k].to];
+		unsigned a = usable[plan.slots[k].from], b = usable[plan.slots[k].to];
 
 		json_object_object_add(p, "from", json_object_new_string(c->hosts[a]));
 		json_object_object_add(p, "to", json_object_new_string(c->hosts[b]));
 		json_object_object_add(p, "from_index", json_object_new_int((int)a));
 		json_object_object_add(p, "to_index", json_object_new_int((int)b));
-		json_object_object_add(p, "round", json_object_new_int((int)slots[k].round));
+		json_object_object_add(p, "round", json_object_new_int((int)plan.slots[k].round));
+		json_object_object_add(p, "step", json_object_new_int((int)plan.slots[k].step));
 		json_object_array_add(pairs, p);
 		jobs[k] = (struct job){&x, p, a, b};
 	}
-	for (unsigned a = 0; a < c->n_hosts; a++)
+	/* "all": the ordered pairs of an unusable host are listed, skipped; the
+	 * other rules were planned without it */
+	for (unsigned a = 0; c->rule.kind == BC_MATRIX_PAIRS_ALL && a < c->n_hosts; a++)
 		for (unsigned b = 0; b < c->n_hosts; b++) {
 			struct json_object *ha = json_object_array_get_idx(x.hosts, a);
 			struct json_object *hb = json_object_array_get_idx(x.hosts, b);
@@ -372,28 +441,13 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 				       strcmp(bc_json_str(hb, "status"), "ok")))
 				json_object_array_add(pairs, skipped_pair(c, x.hosts, a, b));
 		}
-	x.total = n_slots;
-	for (size_t k = 0; k < n_slots;) {
+	x.total = plan.n_slots;
+	for (size_t k = 0; jobs && k < plan.n_slots;) {
 		size_t e = k;
-		pthread_t th[BC_MATRIX_MAX_HOSTS / 2 + 1];
-		bool started[BC_MATRIX_MAX_HOSTS / 2 + 1] = {false};
 
-		while (e < n_slots && slots[e].round == slots[k].round)
+		while (e < plan.n_slots && plan.slots[e].step == plan.slots[k].step)
 			e++;
-		/* one pair: in this thread; several: one thread each (disjoint hosts) */
-		if (e - k == 1) {
-			run_pair(&jobs[k]);
-		} else {
-			for (size_t i = k; i < e; i++)
-				started[i - k] =
-					pthread_create(&th[i - k], NULL, run_pair, &jobs[i]) == 0;
-			for (size_t i = k; i < e; i++) {
-				if (started[i - k])
-					pthread_join(th[i - k], NULL);
-				else
-					run_pair(&jobs[i]);
-			}
-		}
+		run_step(jobs, k, e);
 		k = e;
 	}
 	for (size_t k = 0; k < bc_json_len(pairs); k++)
@@ -404,7 +458,8 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 fail:
 	pthread_mutex_destroy(&x.mu);
 	free(jobs);
-	free(slots);
+	free(usable);
+	bc_matrix_plan_free(&plan);
 	if (r < 0) {
 		json_object_put(d);
 		return r;

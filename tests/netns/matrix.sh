@@ -13,6 +13,9 @@
 #   faults  4 agents + one address without an agent + one agent with another
 #           key, concurrency 2: both reported, the 12 good pairs run.
 #   relay   run-to's security rules, agent by agent (tests/netns/relay-peer.py).
+#   pairs   4 agents, --pairs ring --concurrency 2: the 4 ring pairs in 2
+#           rounds of 2 disjoint pairs run at once, the concurrency reported
+#           in JSON and text; --plan names the same pairs without an agent.
 . "$(dirname "$0")/lib.sh"
 
 M="bcm$$"
@@ -144,7 +147,8 @@ case_find() {
 		--csv "$WORK/m.csv" --plot "$WORK/plot"
 	check "matrix exits 1: error-level findings ($(head -c 400 "$WORK/err"))" [ "$RC" -eq 1 ]
 	check "12 ordered pairs, all ok" [ "$(jq '[.pairs[] | select(.status == "ok")] | length' "$WORK/out")" -eq 12 ]
-	check "concurrency 1: 12 rounds of one pair" [ "$(jq '.rounds' "$WORK/out")" -eq 12 ]
+	check "all, concurrency 1: 6 rounds of disjoint pairs, 12 steps of one pair" \
+		jqe '.pairs_rule == "all" and .rounds == 6 and .steps == 12 and .concurrent_pairs_max == 1'
 	for a in 1 2 3 4; do for b in 1 2 3 4; do
 		[ "$a" = "$b" ] && continue
 		note "h$a -> h$b: $(pair $a $b '"\(.goodput_bps / 1e6 * 100 | round / 100) Mbit/s, efficiency \(.efficiency * 1000 | round / 1000), pmtu \(.pmtu.status) \(.pmtu.largest_carried)"')"
@@ -209,11 +213,11 @@ case_faults() {
 	check "host-unreachable findings for h5 and h6" [ "$(subjects host-unreachable)" = "10.77.8.5 10.77.8.6" ]
 	check "30 ordered pairs: 12 ok, 18 skipped, none failed" \
 		[ "$(jq -r '[.pairs[] | .status] | "\(length) \(map(select(. == "ok")) | length) \(map(select(. == "skipped")) | length)"' "$WORK/out")" = "30 12 18" ]
-	check "concurrency 2: rounds hold at most 2 pairs, never one host twice" \
-		jqe '[.pairs | map(select(.round != null)) | group_by(.round)[] | (length <= 2) and ([.[] | .from, .to] | length == (unique | length))] | all'
-	check "concurrency 2: 4 usable hosts make 6 rounds of 2 pairs" \
-		jqe '.rounds == 6 and ([.pairs | map(select(.status == "ok")) | group_by(.round)[] | length] | min == 2)'
-	check "skipped pairs have no round" jqe '[.pairs[] | select(.status == "skipped") | .round == null] | all'
+	check "concurrency 2: steps hold at most 2 pairs, rounds never one host twice" \
+		jqe '([.pairs | map(select(.step != null)) | group_by(.step)[] | length <= 2] | all) and ([.pairs | map(select(.round != null)) | group_by(.round)[] | [.[] | .from, .to] | length == (unique | length)] | all)'
+	check "concurrency 2: 4 usable hosts make 6 rounds of 2 pairs, each one step" \
+		jqe '.rounds == 6 and .steps == 6 and ([.pairs | map(select(.status == "ok")) | group_by(.step)[] | length] | min == 2)'
+	check "skipped pairs have no round nor step" jqe '[.pairs[] | select(.status == "skipped") | .round == null and .step == null] | all'
 	check "every good pair moved data" jqe '[.pairs[] | select(.status == "ok") | .goodput_bps > 1e6] | all'
 	check "incomplete is true" jqe '.incomplete == true'
 	check "the agent with another key logged the refusal" grep -q "wrong key" "$WORK/agent-6.log"
@@ -227,6 +231,42 @@ case_faults() {
 	check "a host listed twice: exit 2" [ "$RC" -eq 2 ]
 	matrix --hosts 10.77.8.5,10.77.8.6 --auth-key "$WORK/key" -t 0.5
 	check "no pair can run: exit 3" [ "$RC" -eq 3 ]
+}
+
+case_pairs() {
+	local hosts=10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 t0 t1
+	key "$WORK/key"
+	switch
+	for n in 1 2 3 4; do host "$n" 40mbit; done
+	controller
+	# the plan first, with no agent running: --plan contacts no host
+	matrix --hosts "$hosts" --pairs ring --concurrency 2 -t 1 --no-pmtu --plan -j
+	check "--plan exits 0 without agents or a key ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	cp "$WORK/out" "$WORK/plan.json"
+	check "--plan: the ring's 4 pairs in 2 rounds of 2, 2 steps" \
+		jqe '.ordered_pairs == 4 and .rounds == 2 and .steps == 2 and .concurrent_pairs_max == 2'
+	for n in 1 2 3 4; do serve "$n" --auth-key "$WORK/key"; done
+	t0=$(date +%s.%N)
+	matrix --hosts "$hosts" --auth-key "$WORK/key" --pairs ring --concurrency 2 -t 1 --no-pmtu -j
+	t1=$(date +%s.%N)
+	note "4 pairs in 2 steps of 2 took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s; --plan estimated $(jq .estimate.total_ms "$WORK/plan.json") ms"
+	check "ring run exits 0 or 1, a report ($(head -c 300 "$WORK/err"))" [ "$RC" -le 1 ]
+	check "the ring's pairs and only them: h1->h2, h2->h3, h3->h4, h4->h1, all ok" \
+		[ "$(jq -r '[.pairs[] | select(.status == "ok") | "\(.from_index)>\(.to_index)"] | sort | join(" ")' "$WORK/out")" = "0>1 1>2 2>3 3>0" ]
+	check "the pairs --plan named" \
+		[ "$(jq -r '[.schedule[].pairs[] | "\(.from)>\(.to)"] | sort | join(" ")' "$WORK/plan.json")" = \
+		  "$(jq -r '[.pairs[] | "\(.from)>\(.to)"] | sort | join(" ")' "$WORK/out")" ]
+	check "every pair moved data" jqe '[.pairs[] | .goodput_bps > 1e6] | all'
+	check "schema 2; rule, concurrency and the most pairs at once reported" \
+		jqe '.schema_version == 2 and .pairs_rule == "ring" and .seed == null and .concurrency == 2 and .concurrent_pairs_max == 2'
+	check "2 rounds of disjoint pairs, run as 2 steps of 2 pairs" jqe '.rounds == 2 and .steps == 2'
+	check "each step: 2 pairs inside one round, no host twice" \
+		jqe '[.pairs | group_by(.step)[] | (length == 2) and ([.[].round] | unique | length == 1) and ([.[] | .from, .to] | length == (unique | length))] | all'
+	matrix --hosts "$hosts" --auth-key "$WORK/key" --pairs ring --concurrency 2 -t 0.5 --no-pmtu
+	check "text: the concurrency line ($(grep '^Matrix:' "$WORK/out"))" \
+		grep -q '^Matrix: 4 hosts, --pairs ring: 4 ordered pairs in 2 rounds of disjoint pairs, up to 2 at once (--concurrency 2: pairs at once share the fabric)' "$WORK/out"
+	matrix --hosts "$hosts" --auth-key "$WORK/key" --seed 3
+	check "--seed without random:K: exit 2" [ "$RC" -eq 2 ]
 }
 
 # relay ARGS...: relay-peer.py from the controller namespace; output in $WORK/relay.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The pure part of `bondcheck matrix` (analyze/matrix.c, report/matrix-report.c):
- * schedule, probe sizes, pair figures from a relayed result, findings, CSV.
+ * probe sizes, pair figures from a relayed result, findings, CSV.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,69 +18,6 @@
 #include "bondcheck/matrix.h"
 
 #define assert_near(got, want, tol) assert_true((got) > (want) - (tol) && (got) < (want) + (tol))
-
-static void check_schedule(unsigned n, unsigned conc)
-{
-	struct bc_matrix_slot *s;
-	size_t k;
-	unsigned rounds, seen[BC_MATRIX_MAX_HOSTS][BC_MATRIX_MAX_HOSTS] = {{0}};
-
-	assert_int_equal(bc_matrix_schedule(n, conc, &s, &k, &rounds, NULL), 0);
-	assert_int_equal(k, (size_t)n * (n - 1));
-	for (size_t i = 0; i < k; i++) {
-		assert_true(s[i].from < n && s[i].to < n && s[i].from != s[i].to);
-		seen[s[i].from][s[i].to]++;
-		if (i)
-			assert_true(s[i].round >= s[i - 1].round);
-		assert_true(s[i].round < rounds);
-	}
-	for (unsigned a = 0; a < n; a++)
-		for (unsigned b = 0; b < n; b++)
-			assert_int_equal(seen[a][b], a != b ? 1 : 0); /* every ordered pair once */
-	for (unsigned r = 0; r < rounds; r++) {
-		unsigned busy[BC_MATRIX_MAX_HOSTS] = {0}, in_round = 0;
-
-		for (size_t i = 0; i < k; i++) {
-			if (s[i].round != r)
-				continue;
-			in_round++;
-			assert_int_equal(busy[s[i].from]++, 0); /* no host twice in a round */
-			assert_int_equal(busy[s[i].to]++, 0);
-		}
-		assert_true(in_round >= 1 && in_round <= conc);
-	}
-	if (conc == 1)
-		assert_int_equal(rounds, n * (n - 1));
-	free(s);
-}
-
-static void test_schedule(void **state)
-{
-	struct bc_matrix_slot *s;
-	size_t k;
-	unsigned rounds;
-	struct bc_error err = {0};
-
-	(void)state;
-	for (unsigned n = 2; n <= 9; n++)
-		for (unsigned c = 1; c <= 5; c++)
-			check_schedule(n, c);
-	check_schedule(BC_MATRIX_MAX_HOSTS, 32);
-	/* 4 hosts, 2 at a time: 3 rounds of disjoint unordered pairs, once per direction */
-	assert_int_equal(bc_matrix_schedule(4, 2, &s, &k, &rounds, NULL), 0);
-	assert_int_equal(rounds, 6);
-	free(s);
-	/* 5 hosts (a bye each round), 2 at a time: 5 x 2 rounds */
-	assert_int_equal(bc_matrix_schedule(5, 2, &s, &k, &rounds, NULL), 0);
-	assert_int_equal(rounds, 10);
-	free(s);
-	assert_int_equal(bc_matrix_schedule(1, 1, &s, &k, &rounds, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "2.."));
-	assert_int_equal(bc_matrix_schedule(BC_MATRIX_MAX_HOSTS + 1, 1, &s, &k, &rounds, NULL),
-			 -EINVAL);
-	assert_int_equal(bc_matrix_schedule(4, 0, &s, &k, &rounds, NULL), -EINVAL);
-	assert_null(s);
-}
 
 static void test_probe_sizes(void **state)
 {
@@ -722,7 +659,7 @@ static void test_csv(void **state)
 	f = open_memstream(&buf, &len);
 	bc_matrix_report_text(f, doc);
 	fclose(f);
-	assert_non_null(strstr(buf, "Matrix: 2 hosts, 2 ordered pairs"));
+	assert_non_null(strstr(buf, "Matrix: 2 hosts, --pairs all: 2 ordered pairs"));
 	assert_non_null(strstr(buf, "Path MTU"));
 	free(buf);
 	json_object_put(doc);
@@ -798,7 +735,7 @@ static void test_plot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedule),     cmocka_unit_test(test_probe_sizes),
+		cmocka_unit_test(test_probe_sizes),
 		cmocka_unit_test(test_pair_fill),    cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_slow_host),    cmocka_unit_test(test_mtu),
 		cmocka_unit_test(test_faults),	     cmocka_unit_test(test_csv),
