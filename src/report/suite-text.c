@@ -10,9 +10,9 @@
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/suite-report.h"
 #include "bondcheck/units.h"
+#include "bondcheck/wrap.h"
 #include "bondcheck/verdict.h"
 
-#define WRAP 100
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -69,27 +69,10 @@ static const char *pct_of(struct json_object *o, const char *k)
 	return b;
 }
 
-/* @text wrapped at WRAP columns: @first before the first line, @cont before the others. */
+/* @text wrapped to the report's width: @first before the first line, @cont (spaces) before the others. */
 static void wrap(FILE *out, const char *first, const char *cont, const char *text)
 {
-	const char *p = text, *prefix = first;
-
-	while (*p) {
-		size_t room = WRAP - strlen(prefix), n = strlen(p);
-
-		if (n > room) {
-			n = room;
-			while (n > 0 && p[n] != ' ')
-				n--;
-			if (!n)
-				n = strcspn(p, " ");
-		}
-		fprintf(out, "%s%.*s\n", prefix, (int)n, p);
-		p += n;
-		while (*p == ' ')
-			p++;
-		prefix = cont;
-	}
+	bc_wrap(out, bc_answer_width(out), first, strlen(cont), text);
 }
 
 static void bond_end(FILE *out, struct json_object *doc, const char *end)
