@@ -7,6 +7,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/scale-report.h"
 #include "bondcheck/units.h"
+#include "bondcheck/wrap.h"
 
 /* Mbit/s with two decimals, or "-" when absent. */
 static const char *mbit(struct json_object *o, const char *k, char *buf, size_t len)
@@ -206,9 +207,9 @@ static void comparisons(FILE *out, struct json_object *doc)
 
 		if (json_object_object_get(c, "marginal_over_100") &&
 		    (i < bc_json_len(cmps) || !adjacent(cmps, c)))
-			fprintf(out, "  * %s %lld -> %lld: marginal %s\n",
-				bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
-				bc_json_i64(c, "to_n", 0), bc_json_str(c, "marginal_over_100"));
+			bc_wrapf(out, 4, "  * %s %lld -> %lld: marginal %s", bc_json_str(c, "protocol"),
+				 bc_json_i64(c, "from_n", 0), bc_json_i64(c, "to_n", 0),
+				 bc_json_str(c, "marginal_over_100"));
 	}
 	for (size_t i = 0; i < bc_json_len(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);
@@ -217,25 +218,23 @@ static void comparisons(FILE *out, struct json_object *doc)
 		char sl[128];
 
 		if (present(c, "retransmits_to") && strcmp(bc_json_str(c, "verdict"), "gain"))
-			fprintf(out, "  %s %lld -> %lld: TCP retransmits per run %.0f -> %.0f\n",
-				bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
-				bc_json_i64(c, "to_n", 0), bc_json_dbl(c, "retransmits_from", 0),
-				bc_json_dbl(c, "retransmits_to", 0));
+			bc_wrapf(out, 4, "  %s %lld -> %lld: TCP retransmits per run %.0f -> %.0f",
+				 bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
+				 bc_json_i64(c, "to_n", 0), bc_json_dbl(c, "retransmits_from", 0),
+				 bc_json_dbl(c, "retransmits_to", 0));
 		if (!d)
 			continue;
 		slaves_text(json_object_object_get(d, "slaves"), sl, sizeof(sl));
-		fprintf(out,
-			"  %s %lld -> %lld: diagnosis: UDP capture run over %s, %.2f Mbit/s "
-			"offered, %.2f arrived",
-			bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
-			bc_json_i64(c, "to_n", 0), sl, bc_json_dbl(d, "offered_bps", 0) / 1e6,
-			bc_json_dbl(d, "goodput_bps", 0) / 1e6);
-		if (bc_json_str(d, "error")[0])
-			fprintf(out, "; failed: %s", bc_json_str(d, "error"));
-		fputc('\n', out);
+		bc_wrapf(out, 4,
+			 "  %s %lld -> %lld: diagnosis: UDP capture run over %s, %.2f Mbit/s "
+			 "offered, %.2f arrived%s%s",
+			 bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
+			 bc_json_i64(c, "to_n", 0), sl, bc_json_dbl(d, "offered_bps", 0) / 1e6,
+			 bc_json_dbl(d, "goodput_bps", 0) / 1e6,
+			 bc_json_str(d, "error")[0] ? "; failed: " : "", bc_json_str(d, "error"));
 		for (size_t k = 0; k < bc_json_len(causes); k++)
-			fprintf(out, "    %s %s\n", k ? "also:" : "cause:",
-				bc_json_str(json_object_array_get_idx(causes, k), "text"));
+			bc_wrapf(out, 6, "    %s %s", k ? "also:" : "cause:",
+				 bc_json_str(json_object_array_get_idx(causes, k), "text"));
 		if (!bc_json_len(causes) && !bc_json_str(d, "error")[0])
 			fprintf(out, "    the capture shows no loss, reordering or idle link\n");
 	}
@@ -257,25 +256,27 @@ void bc_scale_report_text(FILE *out, struct json_object *doc)
 	if (bc_json_len(notes) || bc_json_len(errors))
 		fputc('\n', out);
 	for (size_t i = 0; i < bc_json_len(errors); i++)
-		fprintf(out, "error: %s\n",
-			json_object_get_string(json_object_array_get_idx(errors, i)));
+		bc_wrapf(out, 7, "error: %s",
+			 json_object_get_string(json_object_array_get_idx(errors, i)));
 	for (size_t i = 0; i < bc_json_len(notes); i++)
-		fprintf(out, "note: %s\n",
-			json_object_get_string(json_object_array_get_idx(notes, i)));
+		bc_wrapf(out, 6, "note: %s",
+			 json_object_get_string(json_object_array_get_idx(notes, i)));
 	if (bc_json_len(findings)) {
 		fprintf(out, "\nFindings\n");
 		for (size_t i = 0; i < bc_json_len(findings); i++) {
 			struct json_object *f = json_object_array_get_idx(findings, i);
 
-			fprintf(out, "  %-7s %-17s %s: %s\n", bc_json_str(f, "severity"),
-				bc_json_str(f, "id"), bc_json_str(f, "subject"),
-				bc_json_str(f, "advice"));
+			bc_wrapf(out, 28, "  %-7s %-17s %s: %s", bc_json_str(f, "severity"),
+				 bc_json_str(f, "id"), bc_json_str(f, "subject"),
+				 bc_json_str(f, "advice"));
 		}
 	}
-	if (v)
-		fprintf(out, "\nVerdict (%s)%s: %s\n", bc_json_str(v, "status"),
-			json_object_get_boolean(json_object_object_get(doc, "incomplete"))
-				? ", incomplete"
-				: "",
-			bc_json_str(v, "text"));
+	if (v) {
+		fputc('\n', out);
+		bc_wrapf(out, 4, "Verdict (%s)%s: %s", bc_json_str(v, "status"),
+			 json_object_get_boolean(json_object_object_get(doc, "incomplete"))
+				 ? ", incomplete"
+				 : "",
+			 bc_json_str(v, "text"));
+	}
 }
