@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bondcheck/answer.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/run-report.h"
 #include "bondcheck/suite-analyze.h"
@@ -83,11 +84,20 @@ static int write_plots(const char *dir, struct json_object *doc)
 }
 #endif
 
+/*
+ * The progress line on stderr (a terminal), rewritten in place.  Cut to one
+ * column less than the terminal's width: a line that wrapped would leave
+ * its first part behind when "\r\033[K" clears the last.
+ */
 static void on_progress(void *ctx, const struct bc_suite_progress *p)
 {
+	char line[512];
+	int w = bc_answer_width(stderr) - 1;
+
 	(void)ctx;
-	fprintf(stderr, "\r\033[K[%u/%u] %-12s %s, ~%.0f s left", p->index, p->total, p->name,
-		p->what, p->left_s);
+	snprintf(line, sizeof(line), "[%u/%u] %-12s %s, ~%.0f s left", p->index, p->total,
+		 p->name, p->what, p->left_s);
+	fprintf(stderr, "\r\033[K%.*s", w > 0 ? w : 0, line);
 	fflush(stderr);
 }
 
