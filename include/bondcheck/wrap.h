@@ -31,4 +31,13 @@ void bc_wrap(FILE *out, int width, const char *first, size_t indent, const char 
  */
 void bc_wrapf(FILE *out, size_t indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * bc_wrap_lines() - each line of @text (a section printed to memory first,
+ * e.g. with open_memstream()) wrapped on its own at bc_answer_width(@out)
+ * columns: its leading spaces stay, its continuation lines get @indent
+ * more.  Empty lines stay empty.  For sections of sentences built piece
+ * by piece; never for tables.
+ */
+void bc_wrap_lines(FILE *out, size_t indent, const char *text);
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Text report of `bondcheck failover` (bondcheck/failover-report.h): JSON in, text out. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/failover-report.h"
@@ -230,7 +231,7 @@ static void by_host(char *buf, size_t len, struct json_object *g, struct json_ob
 	}
 }
 
-static void links(FILE *out, struct json_object *doc)
+static void links_raw(FILE *out, struct json_object *doc)
 {
 	struct json_object *ls = get(doc, "links");
 	char a[32], b[32], c[32], who[160], cut_link[64];
@@ -287,6 +288,25 @@ static void links(FILE *out, struct json_object *doc)
 	}
 }
 
+/* The announcements and LACP lines, each wrapped to the report's width. */
+static void links(FILE *out, struct json_object *doc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		links_raw(out, doc);
+		return;
+	}
+	links_raw(m, doc);
+	if (fclose(m) || !text)
+		links_raw(out, doc);
+	else
+		bc_wrap_lines(out, 4, text);
+	free(text);
+}
+
 /* What the measurement says of each end's sight of the cut. */
 static void saw(FILE *out, struct json_object *doc)
 {
@@ -295,8 +315,8 @@ static void saw(FILE *out, struct json_object *doc)
 	if (!w)
 		return;
 	fprintf(out, "\nwho saw the cut (from each end's own departures):\n");
-	fprintf(out, "  client: %s\n", bc_json_str(w, "client"));
-	fprintf(out, "  agent:  %s\n", bc_json_str(w, "agent"));
+	bc_wrapf(out, 10, "  client: %s", bc_json_str(w, "client"));
+	bc_wrapf(out, 10, "  agent:  %s", bc_json_str(w, "agent"));
 }
 
 static void recovery(FILE *out, struct json_object *doc)

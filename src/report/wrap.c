@@ -2,6 +2,7 @@
 /* Prose wrapped to the terminal's width; see bondcheck/wrap.h. */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/answer.h"
@@ -61,4 +62,31 @@ void bc_wrapf(FILE *out, size_t indent, const char *fmt, ...)
 	memcpy(first, buf, lead);
 	first[lead] = '\0';
 	bc_wrap(out, bc_answer_width(out), first, indent, buf + lead);
+}
+
+void bc_wrap_lines(FILE *out, size_t indent, const char *text)
+{
+	int width = bc_answer_width(out);
+
+	for (const char *p = text ? text : ""; *p;) {
+		size_t n = strcspn(p, "\n"), lead = strspn(p, " ");
+		char first[64], *line;
+
+		if (lead > n)
+			lead = n;
+		if (lead >= sizeof(first))
+			lead = sizeof(first) - 1;
+		memcpy(first, p, lead);
+		first[lead] = '\0';
+		line = strndup(p + lead, n - lead);
+		if (!line) { /* no memory: the line as it is */
+			fprintf(out, "%.*s\n", (int)n, p);
+		} else {
+			bc_wrap(out, width, first, lead + indent, line);
+			free(line);
+		}
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
 }
