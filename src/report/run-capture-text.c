@@ -159,10 +159,9 @@ static void reordering(FILE *out, struct json_object *an)
 				sep = ", ";
 			}
 		}
-		if (bc_json_i64(p, "reorder_density_discarded", 0))
-			if (n < sizeof(line))
-				n += (size_t)snprintf(line + n, sizeof(line) - n, "%sbeyond: %lld", sep,
-						      bc_json_i64(p, "reorder_density_discarded", 0));
+		if (bc_json_i64(p, "reorder_density_discarded", 0) && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "%sbeyond: %lld", sep,
+				 bc_json_i64(p, "reorder_density_discarded", 0));
 		bc_wrapf(out, 6, "%s)", line);
 	}
 }
