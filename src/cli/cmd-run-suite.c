@@ -95,8 +95,8 @@ static void on_progress(void *ctx, const struct bc_suite_progress *p)
 	int w = bc_answer_width(stderr) - 1;
 
 	(void)ctx;
-	snprintf(line, sizeof(line), "[%u/%u] %-12s %s, ~%.0f s left", p->index, p->total,
-		 p->name, p->what, p->left_s);
+	snprintf(line, sizeof(line), "[%u/%u] %-12s %s, ~%.0f s left", p->index, p->total, p->name,
+		 p->what, p->left_s);
 	fprintf(stderr, "\r\033[K%.*s", w > 0 ? w : 0, line);
 	fflush(stderr);
 }

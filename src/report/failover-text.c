@@ -92,11 +92,11 @@ static void header(FILE *out, struct json_object *doc)
 			 bc_json_str(e, "missing"));
 	else
 		bc_wrapf(out, 4,
-			"expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld "
-			"ms",
-			bc_json_str(e, "basis"), bc_json_i64(e, "nominal_ms", 0),
-			bc_json_i64(e, "min_ms", 0), bc_json_i64(e, "worst_ms", 0),
-			bc_json_i64(e, "limit_ms", 0));
+			 "expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld "
+			 "ms",
+			 bc_json_str(e, "basis"), bc_json_i64(e, "nominal_ms", 0),
+			 bc_json_i64(e, "min_ms", 0), bc_json_i64(e, "worst_ms", 0),
+			 bc_json_i64(e, "limit_ms", 0));
 }
 
 static void directions(FILE *out, struct json_object *doc)
@@ -331,7 +331,8 @@ static void recovery(FILE *out, struct json_object *doc)
 			 bc_json_i64(r, "expected_up_ms", 0));
 	fputc('\n', out);
 	if (get(r, "carries_again_ms"))
-		bc_wrapf(out, 4, "recovery: %s carries test traffic again %s ms after the restore%s%s%s%s",
+		bc_wrapf(out, 4,
+			 "recovery: %s carries test traffic again %s ms after the restore%s%s%s%s",
 			 bc_json_str(r, "slave"), msf(r, "carries_again_ms", a, sizeof(a)),
 			 get(r, "lacp_resync_ms") ? "; LACP back in sync after " : "",
 			 get(r, "lacp_resync_ms") ? msf(r, "lacp_resync_ms", b, sizeof(b)) : "",

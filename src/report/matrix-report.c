@@ -10,7 +10,6 @@
 #include "bondcheck/plot.h"
 #include "bondcheck/wrap.h"
 
-
 /* @text after @prefix, wrapped to the report's width with a hanging indent. */
 static void wrap(FILE *out, const char *prefix, const char *text)
 {

@@ -119,10 +119,9 @@ static bool restored(struct json_object *doc, struct bc_answer *a)
 					      act);
 			else
 				bc_answer_set(a, "Restored", BC_ANSWER_FAIL,
-					      "the %s's %s not restored: %s %s, journal %s",
-					      who[e], bc_json_str(ends[e], "bond"),
-					      bc_json_str(f, "field"), bc_json_str(f, "after"),
-					      bc_json_str(f, "journal"));
+					      "the %s's %s not restored: %s %s, journal %s", who[e],
+					      bc_json_str(ends[e], "bond"), bc_json_str(f, "field"),
+					      bc_json_str(f, "after"), bc_json_str(f, "journal"));
 			bc_answer_next(a, "run `bondcheck restore` on the %s", who[e]);
 			return true;
 		}

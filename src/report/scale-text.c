@@ -207,9 +207,9 @@ static void comparisons(FILE *out, struct json_object *doc)
 
 		if (json_object_object_get(c, "marginal_over_100") &&
 		    (i < bc_json_len(cmps) || !adjacent(cmps, c)))
-			bc_wrapf(out, 4, "  * %s %lld -> %lld: marginal %s", bc_json_str(c, "protocol"),
-				 bc_json_i64(c, "from_n", 0), bc_json_i64(c, "to_n", 0),
-				 bc_json_str(c, "marginal_over_100"));
+			bc_wrapf(out, 4, "  * %s %lld -> %lld: marginal %s",
+				 bc_json_str(c, "protocol"), bc_json_i64(c, "from_n", 0),
+				 bc_json_i64(c, "to_n", 0), bc_json_str(c, "marginal_over_100"));
 	}
 	for (size_t i = 0; i < bc_json_len(cmps); i++) {
 		struct json_object *c = json_object_array_get_idx(cmps, i);
@@ -264,8 +264,8 @@ static size_t changed_text(struct json_object *changes, const char *k, char *buf
 			at += (size_t)snprintf(buf + at, len - at, "%s%s down and up %zu time%s",
 					       n ? ", " : "", name, down, down == 1 ? "" : "s");
 		else
-			at += (size_t)snprintf(buf + at, len - at, "%s%s down %zu, up %zu", n ? ", " : "",
-					       name, down, up);
+			at += (size_t)snprintf(buf + at, len - at, "%s%s down %zu, up %zu",
+					       n ? ", " : "", name, down, up);
 		n++;
 	}
 	if (!n)
@@ -287,8 +287,10 @@ static bool restore_end(FILE *out, const char *who, struct json_object *rep)
 	bool ok;
 
 	if (!rep) {
-		bc_wrapf(out, 6, "  %s: no restore report (the restore did not run or its answer "
-				 "was lost): the bond may still be changed", who);
+		bc_wrapf(out, 6,
+			 "  %s: no restore report (the restore did not run or its answer "
+			 "was lost): the bond may still be changed",
+			 who);
 		return false;
 	}
 	ok = json_object_get_boolean(json_object_object_get(rep, "ok"));
@@ -314,8 +316,9 @@ static bool restore_end(FILE *out, const char *who, struct json_object *rep)
 		struct json_object *f = json_object_array_get_idx(fs, i);
 
 		if (!json_object_get_boolean(json_object_object_get(f, "ok")))
-			bc_wrapf(out, 8, "    %s: journal %s, now %s%s%s%s", bc_json_str(f, "field"),
-				 bc_json_str(f, "journal"), bc_json_str(f, "after"),
+			bc_wrapf(out, 8, "    %s: journal %s, now %s%s%s%s",
+				 bc_json_str(f, "field"), bc_json_str(f, "journal"),
+				 bc_json_str(f, "after"),
 				 strcmp(bc_json_str(f, "action"), "none") ? " (" : "",
 				 strcmp(bc_json_str(f, "action"), "none") ? bc_json_str(f, "action")
 									  : "",
@@ -344,8 +347,8 @@ static void links_text(FILE *out, struct json_object *doc)
 	struct json_object *order = json_object_object_get(doc, "order");
 	struct json_object *slaves = json_object_object_get(doc, "slaves");
 	struct json_object *rs = json_object_object_get(l, "restore");
-	const char *agent_bond = bc_json_str(p, "agent_bond")[0] ? bc_json_str(p, "agent_bond")
-								 : "its bond";
+	const char *agent_bond =
+		bc_json_str(p, "agent_bond")[0] ? bc_json_str(p, "agent_bond") : "its bond";
 	char ord[256], scores[256], ch[512];
 	size_t at = 0;
 	bool c_ok, a_ok;
@@ -361,15 +364,17 @@ static void links_text(FILE *out, struct json_object *doc)
 			struct json_object *x = json_object_array_get_idx(slaves, k);
 
 			if (!strcmp(bc_json_str(x, "name"), n ? n : ""))
-				at += (size_t)snprintf(scores + at, sizeof(scores) - at, "%s%s %lld",
-						       at ? ", " : "", n, bc_json_i64(x, "score", 0));
+				at += (size_t)snprintf(scores + at, sizeof(scores) - at,
+						       "%s%s %lld", at ? ", " : "", n,
+						       bc_json_i64(x, "score", 0));
 		}
 	}
 	fputc('\n', out);
 	if (p)
 		bc_wrapf(out, 4,
 			 "Link order (the slaves leave in this order): %s; from the UDP probe over "
-			 "every slave (%.2f Mbit/s offered, %.2f arrived), scored inspect error 100, "
+			 "every slave (%.2f Mbit/s offered, %.2f arrived), scored inspect error "
+			 "100, "
 			 "loss 50, reordering 30, idle 20: %s",
 			 ord, bc_json_dbl(p, "offered_bps", 0) / 1e6,
 			 bc_json_dbl(p, "goodput_bps", 0) / 1e6, scores[0] ? scores : "-");
@@ -391,18 +396,21 @@ static void links_text(FILE *out, struct json_object *doc)
 		}
 	}
 	if (p && !bc_json_len(causes))
-		bc_wrapf(out, 4, "  the probe found no loss, reordering or idle link: the order is "
-				 "the placement's");
+		bc_wrapf(out, 4,
+			 "  the probe found no loss, reordering or idle link: the order is "
+			 "the placement's");
 	if (bc_json_len(json_object_object_get(p, "agent_findings")))
 		bc_wrapf(out, 4, "  the agent's inspect findings against the slaves' peers: %zu",
 			 bc_json_len(json_object_object_get(p, "agent_findings")));
 	changed_text(json_object_object_get(l, "changes"), "slave", ch, sizeof(ch));
-	bc_wrapf(out, 4, "Changed on the client: %s's %s", bc_json_str(json_object_object_get(doc, "bond"), "name"), ch);
+	bc_wrapf(out, 4, "Changed on the client: %s's %s",
+		 bc_json_str(json_object_object_get(doc, "bond"), "name"), ch);
 	changed_text(json_object_object_get(l, "changes"), "agent_slave", ch, sizeof(ch));
 	bc_wrapf(out, 4, "Changed on the agent: %s's %s", agent_bond, ch);
 	if (!rs) {
-		bc_wrapf(out, 4, "Restore: no report in the document: neither end is known to be "
-				 "restored; check both with `bondcheck restore --check`");
+		bc_wrapf(out, 4,
+			 "Restore: no report in the document: neither end is known to be "
+			 "restored; check both with `bondcheck restore --check`");
 		return;
 	}
 	bc_wrapf(out, 4, "Restore:");
@@ -414,11 +422,13 @@ static void links_text(FILE *out, struct json_object *doc)
 	if (c_ok && a_ok)
 		bc_wrapf(out, 4, "  both ends were restored");
 	else
-		bc_wrapf(out, 4,
-			 "  %s not restored: run `bondcheck restore` there%s%s%s", 
-			 !c_ok && !a_ok ? "neither end was" : !c_ok ? "the client was" : "the agent was",
+		bc_wrapf(out, 4, "  %s not restored: run `bondcheck restore` there%s%s%s",
+			 !c_ok && !a_ok ? "neither end was"
+			 : !c_ok	? "the client was"
+					: "the agent was",
 			 !c_ok && bc_json_str(l, "journal")[0] ? " (client journal " : "",
-			 !c_ok ? bc_json_str(l, "journal") : "", !c_ok && bc_json_str(l, "journal")[0] ? ")" : "");
+			 !c_ok ? bc_json_str(l, "journal") : "",
+			 !c_ok && bc_json_str(l, "journal")[0] ? ")" : "");
 }
 
 void bc_scale_report_text(FILE *out, struct json_object *doc)

@@ -13,7 +13,6 @@
 #include "bondcheck/wrap.h"
 #include "bondcheck/verdict.h"
 
-
 static struct json_object *get(struct json_object *o, const char *k)
 {
 	struct json_object *v;
@@ -69,7 +68,7 @@ static const char *pct_of(struct json_object *o, const char *k)
 	return b;
 }
 
-/* @text wrapped to the report's width: @first before the first line, @cont (spaces) before the others. */
+/* @text wrapped to the report's width: @first, then @cont (spaces) on the other lines. */
 static void wrap(FILE *out, const char *first, const char *cont, const char *text)
 {
 	bc_wrap(out, bc_answer_width(out), first, strlen(cont), text);
@@ -319,9 +318,10 @@ static void links(FILE *out, struct json_object *doc)
 	if (!bc_json_len(ls))
 		return;
 	fputc('\n', out);
-	bc_wrapf(out, 2, "Per link (client slaves: what left on each, judged against its own "
-			 "ceiling; agent slaves: what arrived, against the smaller of their own and "
-			 "their sending peer's ceiling)");
+	bc_wrapf(out, 2,
+		 "Per link (client slaves: what left on each, judged against its own "
+		 "ceiling; agent slaves: what arrived, against the smaller of their own and "
+		 "their sending peer's ceiling)");
 	fprintf(out, "  %-9s %-6s %-8s %-11s %13s %13s %6s %8s %6s %6s %6s\n", "test", "end",
 		"link", "driver", "ceiling", "goodput", "share", "of ceil", "retr", "drops",
 		"lost");

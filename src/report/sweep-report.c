@@ -92,8 +92,9 @@ void bc_sweep_report_text(FILE *out, struct json_object *doc)
 	for (size_t i = 0; i < bc_json_len(member(doc, "notes")); i++) {
 		if (!i)
 			fputc('\n', out);
-		bc_wrapf(out, 6, "note: %s",
-			 json_object_get_string(json_object_array_get_idx(member(doc, "notes"), i)));
+		bc_wrapf(
+			out, 6, "note: %s",
+			json_object_get_string(json_object_array_get_idx(member(doc, "notes"), i)));
 	}
 }
 
