@@ -82,7 +82,8 @@ int bc_answer_print(FILE *out, const struct bc_answer *a, size_t n, int width);
 /*
  * bc_answer_wrap() - @text to @out at @width columns: @first before the
  * first line, @indent spaces before the others, broken at spaces (a word
- * longer than a line is cut).  The shared wrapping of the answer block.
+ * longer than a line is cut): bc_wrap() (bondcheck/wrap.h), the one wrapping
+ * of every text report.
  */
 void bc_answer_wrap(FILE *out, int width, const char *first, size_t indent, const char *text);
 

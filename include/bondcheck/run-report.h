@@ -10,6 +10,8 @@
 
 #include <json-c/json.h>
 
+#include "bondcheck/error.h"
+
 /* One line per stream and a sum line for an interval object. */
 void bc_run_report_interval(FILE *out, struct json_object *interval);
 
@@ -35,5 +37,18 @@ void bc_run_report_answers(FILE *out, struct json_object *result);
  * pairs, the loss ledger.  Called by bc_run_report_text().
  */
 void bc_run_report_capture(FILE *out, struct json_object *capture);
+
+/*
+ * bc_run_doc_check() - whether @doc is a whole single-run document (the -j
+ * output of `bondcheck run` with single-test options), strictly
+ * (bondcheck/doc-read.h): schema_version; test.protocol, .direction,
+ * .streams, .duration_ms; streams[] (at least one) with id, protocol "tcp"
+ * or "udp", direction, goodput_bps and the datagram counts of UDP or the
+ * retransmits of TCP; findings[] with severity, id, subject and advice
+ * strings; sum, notes and capture of their types when present.  Returns 0,
+ * or -EINVAL with every problem's jq path in @err.  What `run --from-json`
+ * checks before it renders a saved run.
+ */
+int bc_run_doc_check(struct json_object *doc, struct bc_error *err);
 
 #endif

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bondcheck/answer.h"
 #include "bondcheck/json-get.h"
+#include "bondcheck/run-report.h"
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/suite-report.h"
 #include "bondcheck/suite.h"
@@ -82,11 +84,20 @@ static int write_plots(const char *dir, struct json_object *doc)
 }
 #endif
 
+/*
+ * The progress line on stderr (a terminal), rewritten in place.  Cut to one
+ * column less than the terminal's width: a line that wrapped would leave
+ * its first part behind when "\r\033[K" clears the last.
+ */
 static void on_progress(void *ctx, const struct bc_suite_progress *p)
 {
+	char line[512];
+	int w = bc_answer_width(stderr) - 1;
+
 	(void)ctx;
-	fprintf(stderr, "\r\033[K[%u/%u] %-12s %s, ~%.0f s left", p->index, p->total, p->name,
-		p->what, p->left_s);
+	snprintf(line, sizeof(line), "[%u/%u] %-12s %s, ~%.0f s left", p->index, p->total, p->name,
+		 p->what, p->left_s);
+	fprintf(stderr, "\r\033[K%.*s", w > 0 ? w : 0, line);
 	fflush(stderr);
 }
 
@@ -118,15 +129,12 @@ static int json_render(FILE *f, struct json_object *doc)
 		       : 0;
 }
 
-/* The document from a saved file, analysed again. */
-static struct json_object *load(const char *path)
+/* A saved suite document @doc (from @path), analysed again; NULL (and @doc put) on an error. */
+static struct json_object *suite_again(const char *path, struct json_object *doc)
 {
-	struct json_object *doc;
 	struct bc_error err = {0};
 	struct bc_suite_verdicts vs;
 
-	if (bc_cli_read_json("run", "--from-json", path, &doc) != BC_EXIT_OK)
-		return NULL;
 	if (bc_suite_analyze(doc, &vs, &err) < 0) {
 		fprintf(stderr, "bondcheck run: --from-json %s: %s\n", path, err.msg);
 		json_object_put(doc);
@@ -134,6 +142,47 @@ static struct json_object *load(const char *path)
 	}
 	bc_suite_verdicts_answer(doc, &vs);
 	return doc;
+}
+
+/*
+ * A saved single-run document (no "kind", a "test" object: the -j output
+ * of `run` with single-test options) rendered again as the run printed it:
+ * text, --brief or -j, with the run's exit status.  Exit 4 when it is not
+ * whole (bc_run_doc_check()).
+ */
+static int single_again(const char *path, struct json_object *doc, const struct suite_opts *o)
+{
+	struct bc_error err = {0};
+	int rc;
+
+	if (o->csv || o->plot) {
+		fprintf(stderr,
+			"bondcheck run: --from-json %s: a single-run document has no %s (the "
+			"suite's); drop it\n",
+			path, o->csv ? "--csv" : "--plot");
+		json_object_put(doc);
+		return BC_EXIT_USAGE;
+	}
+	if (bc_run_doc_check(doc, &err) < 0) {
+		fprintf(stderr, "bondcheck run: --from-json %s: %s\n", path, err.msg);
+		json_object_put(doc);
+		return BC_EXIT_DATA;
+	}
+	rc = o->json_file ? write_file("--json-file", o->json_file, doc, json_render) : 0;
+	if (o->brief)
+		bc_run_report_answers(stdout, doc);
+	else if (o->json)
+		json_render(stdout, doc);
+	else
+		bc_run_report_text(stdout, doc);
+	fflush(stdout);
+	if (rc < 0)
+		rc = BC_EXIT_ENV;
+	else /* as a live run: an error-level finding fails it */
+		rc = bc_cli_exit_status(o->json || o->brief ? stderr : stdout, "run", NULL,
+					json_object_object_get(doc, "findings"));
+	json_object_put(doc);
+	return rc;
 }
 
 int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o)
@@ -171,7 +220,11 @@ int bc_cmd_run_suite(const struct bc_client_cfg *cfg, const struct suite_opts *o
 				cfg->peer ? "--peer" : "--quick");
 			return BC_EXIT_USAGE;
 		}
-		doc = load(o->from_json);
+		if (bc_cli_read_json("run", "--from-json", o->from_json, &doc) != BC_EXIT_OK)
+			return BC_EXIT_DATA;
+		if (!json_object_object_get(doc, "kind") && json_object_object_get(doc, "test"))
+			return single_again(o->from_json, doc, o);
+		doc = suite_again(o->from_json, doc);
 		if (!doc)
 			return BC_EXIT_DATA;
 	} else {

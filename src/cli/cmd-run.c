@@ -64,7 +64,7 @@ static void usage(FILE *out)
 		"Usage: bondcheck run --peer HOST [--quick] [suite options]      the test suite\n"
 		"       bondcheck run --peer HOST SINGLE-TEST OPTIONS...          one test\n"
 		"       bondcheck run --from-json FILE [--csv F] [-j]             re-render a "
-		"suite\n"
+		"saved run\n"
 		"\n"
 		"Without single-test options, run measures the bond with a test suite and gives\n"
 		"three verdicts (docs/run.md \"The suite\"): it inspects both ends' bonds, runs\n"
@@ -101,7 +101,8 @@ static void usage(FILE *out)
 		"  --csv FILE             one row per test and link (columns in docs/run.md);\n"
 		"                         FILE - writes it to stdout instead of the "
 		"text\n" PLOT_HELP
-		"  --from-json FILE       analyse and render a saved suite document; no traffic\n"
+		"  --from-json FILE       analyse and render a saved suite document, or render a\n"
+		"                         saved single-test one (-j output); no traffic\n"
 		"\n"
 		"Single test:\n"
 		"  -u, --udp              UDP streams (default TCP)\n"

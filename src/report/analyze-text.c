@@ -10,6 +10,7 @@
 #include "bondcheck/analyze-report.h"
 #include "bondcheck/names.h"
 #include "bondcheck/units.h"
+#include "bondcheck/wrap.h"
 #include "report/analyze-ledger.h"
 
 /* One reordering pair: count, extent, TCP share, RFC 5236 D of its late packets. */
@@ -289,10 +290,10 @@ void bc_analyze_text(FILE *out, const struct bc_attrib *a)
 	for (size_t i = 0; i < a->n_findings; i++) {
 		const struct bc_finding *f = &a->findings[i];
 
-		fprintf(out, "  %-7s %-18s %s: %s\n", bc_severity_name(f->severity), f->id,
-			f->subject, f->advice);
+		bc_wrapf(out, 29, "  %-7s %-18s %s: %s", bc_severity_name(f->severity), f->id,
+			 f->subject, f->advice);
 		for (size_t k = 0; k < f->n_evidence; k++)
-			fprintf(out, "          %s: %s\n", f->evidence[k].key,
-				f->evidence[k].value);
+			bc_wrapf(out, 12, "          %s: %s", f->evidence[k].key,
+				 f->evidence[k].value);
 	}
 }

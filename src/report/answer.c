@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bondcheck/answer.h"
+#include "bondcheck/wrap.h"
 
 static const char *const words[] = {"PASS", "FAIL", "WARN", "UNSURE", "N/A", "INFO"};
 
@@ -77,36 +78,7 @@ int bc_answer_width(FILE *out)
 
 void bc_answer_wrap(FILE *out, int width, const char *first, size_t indent, const char *text)
 {
-	const char *p = text;
-	size_t col = strlen(first), w = width > 0 ? (size_t)width : BC_ANSWER_DEFAULT_COLS;
-
-	if (w < indent + 10) /* keep at least 10 columns of text on a continuation line */
-		indent = w > 14 ? 4 : 0;
-	fputs(first, out);
-	while (*p == ' ')
-		p++;
-	while (*p) {
-		size_t room = w > col ? w - col : 0, n = strlen(p);
-
-		if (n > room) {
-			n = room;
-			while (n > 0 && p[n] != ' ')
-				n--;
-			if (!n && col == indent) /* a word longer than a line: cut it */
-				n = room;
-		}
-		if (n) {
-			fprintf(out, "%.*s", (int)n, p);
-			p += n;
-			while (*p == ' ')
-				p++;
-		}
-		if (*p) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		}
-	}
-	fputc('\n', out);
+	bc_wrap(out, width, first, indent, text);
 }
 
 int bc_answer_print(FILE *out, const struct bc_answer *a, size_t n, int width)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Text report of `bondcheck failover` (bondcheck/failover-report.h): JSON in, text out. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/failover-report.h"
 #include "bondcheck/json-get.h"
+#include "bondcheck/wrap.h"
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -50,7 +52,7 @@ static void header(FILE *out, struct json_object *doc)
 		return;
 	}
 	if (get(e, "ends_differ"))
-		fprintf(out, "ends configured differently: %s\n", bc_json_str(e, "ends_differ"));
+		bc_wrapf(out, 4, "ends configured differently: %s", bc_json_str(e, "ends_differ"));
 	if (get(e, "per_end")) {
 		static const char *const hosts[2] = {"client", "agent"};
 
@@ -60,8 +62,8 @@ static void header(FILE *out, struct json_object *doc)
 			if (h == 1 && json_object_get_boolean(get(e, "agent_assumed")))
 				fprintf(out, "agent:  not known, assumed like the client\n");
 			else
-				fprintf(out, "%-7s %s; sees the cut by: %s\n", hosts[h],
-					bc_json_str(x, "basis"), bc_json_str(x, "sight"));
+				bc_wrapf(out, 8, "%-7s %s; sees the cut by: %s", hosts[h],
+					 bc_json_str(x, "basis"), bc_json_str(x, "sight"));
 		}
 	}
 	if (get(e, "directions")) {
@@ -69,32 +71,32 @@ static void header(FILE *out, struct json_object *doc)
 			struct json_object *x = json_object_array_get_idx(get(e, "directions"), i);
 
 			if (json_object_get_boolean(get(x, "black_hole")))
-				fprintf(out, "expected %s: nothing sees this cut: %s\n",
-					bc_json_str(x, "direction"), bc_json_str(x, "missing"));
+				bc_wrapf(out, 4, "expected %s: nothing sees this cut: %s",
+					 bc_json_str(x, "direction"), bc_json_str(x, "missing"));
 			else if (!bc_json_len(get(x, "detected_by")))
-				fprintf(out, "expected %s: nothing to detect (%s)\n",
-					bc_json_str(x, "direction"), bc_json_str(x, "basis"));
+				bc_wrapf(out, 4, "expected %s: nothing to detect (%s)",
+					 bc_json_str(x, "direction"), bc_json_str(x, "basis"));
 			else
-				fprintf(out,
-					"expected %s: %s -> gap %lld ms (%lld..%lld ms); "
-					"failover-slow above %lld ms\n",
-					bc_json_str(x, "direction"), bc_json_str(x, "basis"),
-					bc_json_i64(x, "nominal_ms", 0),
-					bc_json_i64(x, "min_ms", 0), bc_json_i64(x, "worst_ms", 0),
-					bc_json_i64(x, "limit_ms", 0));
+				bc_wrapf(out, 4,
+					 "expected %s: %s -> gap %lld ms (%lld..%lld ms); "
+					 "failover-slow above %lld ms",
+					 bc_json_str(x, "direction"), bc_json_str(x, "basis"),
+					 bc_json_i64(x, "nominal_ms", 0),
+					 bc_json_i64(x, "min_ms", 0), bc_json_i64(x, "worst_ms", 0),
+					 bc_json_i64(x, "limit_ms", 0));
 		}
 		return;
 	}
 	if (get(e, "black_hole") && json_object_get_boolean(get(e, "black_hole")))
-		fprintf(out, "expected: nothing in the configuration sees this cut: %s\n",
-			bc_json_str(e, "missing"));
+		bc_wrapf(out, 4, "expected: nothing in the configuration sees this cut: %s",
+			 bc_json_str(e, "missing"));
 	else
-		fprintf(out,
-			"expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld "
-			"ms\n",
-			bc_json_str(e, "basis"), bc_json_i64(e, "nominal_ms", 0),
-			bc_json_i64(e, "min_ms", 0), bc_json_i64(e, "worst_ms", 0),
-			bc_json_i64(e, "limit_ms", 0));
+		bc_wrapf(out, 4,
+			 "expected: %s -> gap %lld ms (%lld..%lld ms); failover-slow above %lld "
+			 "ms",
+			 bc_json_str(e, "basis"), bc_json_i64(e, "nominal_ms", 0),
+			 bc_json_i64(e, "min_ms", 0), bc_json_i64(e, "worst_ms", 0),
+			 bc_json_i64(e, "limit_ms", 0));
 }
 
 static void directions(FILE *out, struct json_object *doc)
@@ -120,7 +122,7 @@ static void directions(FILE *out, struct json_object *doc)
 		fputc('\n', out);
 		if (get(d, "why") && strcmp(bc_json_str(d, "verdict"), "within") &&
 		    strcmp(bc_json_str(d, "verdict"), "not-interrupted"))
-			fprintf(out, "%16s %s\n", "", bc_json_str(d, "why"));
+			bc_wrapf(out, 17, "%16s %s", "", bc_json_str(d, "why"));
 		if (bc_json_i64(d, "moved", 0))
 			fprintf(out,
 				"%16s %lld stream(s) moved to another slave: longest gap %s ms\n",
@@ -229,7 +231,7 @@ static void by_host(char *buf, size_t len, struct json_object *g, struct json_ob
 	}
 }
 
-static void links(FILE *out, struct json_object *doc)
+static void links_raw(FILE *out, struct json_object *doc)
 {
 	struct json_object *ls = get(doc, "links");
 	char a[32], b[32], c[32], who[160], cut_link[64];
@@ -286,6 +288,25 @@ static void links(FILE *out, struct json_object *doc)
 	}
 }
 
+/* The announcements and LACP lines, each wrapped to the report's width. */
+static void links(FILE *out, struct json_object *doc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		links_raw(out, doc);
+		return;
+	}
+	links_raw(m, doc);
+	if (fclose(m) || !text)
+		links_raw(out, doc);
+	else
+		bc_wrap_lines(out, 4, text);
+	free(text);
+}
+
 /* What the measurement says of each end's sight of the cut. */
 static void saw(FILE *out, struct json_object *doc)
 {
@@ -294,33 +315,37 @@ static void saw(FILE *out, struct json_object *doc)
 	if (!w)
 		return;
 	fprintf(out, "\nwho saw the cut (from each end's own departures):\n");
-	fprintf(out, "  client: %s\n", bc_json_str(w, "client"));
-	fprintf(out, "  agent:  %s\n", bc_json_str(w, "agent"));
+	bc_wrapf(out, 10, "  client: %s", bc_json_str(w, "client"));
+	bc_wrapf(out, 10, "  agent:  %s", bc_json_str(w, "agent"));
 }
 
 static void recovery(FILE *out, struct json_object *doc)
 {
 	struct json_object *r = get(doc, "recovery");
-	char a[32], b[32];
+	char a[32], b[32], up[64] = "";
 
 	if (!r)
 		return;
-	if (get(r, "carries_again_ms"))
-		fprintf(out, "\nrecovery: %s carries test traffic again %s ms after the restore",
-			bc_json_str(r, "slave"), msf(r, "carries_again_ms", a, sizeof(a)));
-	else
-		fprintf(out,
-			"\nrecovery: %s carried no test traffic after the restore (a backup "
-			"slave, a hash that now picks another slave, or not back yet when the "
-			"capture ended)",
-			bc_json_str(r, "slave"));
-	if (get(r, "lacp_resync_ms"))
-		fprintf(out, "; LACP back in sync after %s ms",
-			msf(r, "lacp_resync_ms", b, sizeof(b)));
 	if (bc_json_i64(r, "expected_up_ms", 0) > 0 && get(r, "carries_again_ms"))
-		fprintf(out, " (miimon + updelay: up to %lld ms)",
-			bc_json_i64(r, "expected_up_ms", 0));
+		snprintf(up, sizeof(up), " (miimon + updelay: up to %lld ms)",
+			 bc_json_i64(r, "expected_up_ms", 0));
 	fputc('\n', out);
+	if (get(r, "carries_again_ms"))
+		bc_wrapf(out, 4,
+			 "recovery: %s carries test traffic again %s ms after the restore%s%s%s%s",
+			 bc_json_str(r, "slave"), msf(r, "carries_again_ms", a, sizeof(a)),
+			 get(r, "lacp_resync_ms") ? "; LACP back in sync after " : "",
+			 get(r, "lacp_resync_ms") ? msf(r, "lacp_resync_ms", b, sizeof(b)) : "",
+			 get(r, "lacp_resync_ms") ? " ms" : "", up);
+	else
+		bc_wrapf(out, 4,
+			 "recovery: %s carried no test traffic after the restore (a backup "
+			 "slave, a hash that now picks another slave, or not back yet when the "
+			 "capture ended)%s%s%s",
+			 bc_json_str(r, "slave"),
+			 get(r, "lacp_resync_ms") ? "; LACP back in sync after " : "",
+			 get(r, "lacp_resync_ms") ? msf(r, "lacp_resync_ms", b, sizeof(b)) : "",
+			 get(r, "lacp_resync_ms") ? " ms" : "");
 }
 
 static void findings(FILE *out, struct json_object *doc)
@@ -341,7 +366,8 @@ static void findings(FILE *out, struct json_object *doc)
 			json_object_object_foreach(ev, k, v)
 				fprintf(out, " %s=%s", k, json_object_get_string(v));
 		}
-		fprintf(out, "\n        %s\n", bc_json_str(f, "advice"));
+		fputc('\n', out);
+		bc_wrapf(out, 8, "        %s", bc_json_str(f, "advice"));
 	}
 }
 
@@ -359,8 +385,10 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 	links(out, doc);
 	recovery(out, doc);
 	findings(out, doc);
-	if (get(doc, "restore"))
-		fprintf(out, "\nrestore: %s\n", bc_json_str(get(doc, "restore"), "text"));
+	if (get(doc, "restore")) {
+		fputc('\n', out);
+		bc_wrapf(out, 4, "restore: %s", bc_json_str(get(doc, "restore"), "text"));
+	}
 	if (plots && json_object_is_type(plots, json_type_string))
 		fprintf(out, "plots: %s\n", json_object_get_string(plots));
 	else if (plots) {
@@ -368,6 +396,6 @@ void bc_failover_report_text(FILE *out, struct json_object *doc)
 			fprintf(out, "plot %s: %s\n", k, json_object_get_string(v));
 	}
 	for (size_t i = 0; i < bc_json_len(notes); i++)
-		fprintf(out, "note: %s\n",
-			json_object_get_string(json_object_array_get_idx(notes, i)));
+		bc_wrapf(out, 6, "note: %s",
+			 json_object_get_string(json_object_array_get_idx(notes, i)));
 }

@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bondcheck/csv.h"
 #include "bondcheck/answer.h"
 #include "bondcheck/fleet-report.h"
+#include "bondcheck/wrap.h"
 
 /* "a, b, c" of the first @max hosts of @x, "... (N more)" after. */
 static void host_names(const struct bc_fleet_finding *x, size_t max, char *buf, size_t len)
@@ -110,7 +112,7 @@ static void answers(FILE *out, const struct bc_fleet *f, const struct bc_fleet_c
 	bc_answer_print(out, a, 3, width);
 }
 
-static void finding(FILE *out, const struct bc_fleet_finding *x)
+static void finding_line(FILE *out, const struct bc_fleet_finding *x)
 {
 	const char *sev = "";
 	const char *id = bc_fleet_kind_id(x->kind, &sev);
@@ -145,6 +147,28 @@ static void finding(FILE *out, const struct bc_fleet_finding *x)
 		fprintf(out, "  %s: %s\n", hosts, x->detail);
 		break;
 	}
+}
+
+/* @x's line, wrapped to the report's width with a hanging indent of 4. */
+static void finding(FILE *out, const struct bc_fleet_finding *x)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+
+	if (!m) {
+		finding_line(out, x);
+		return;
+	}
+	finding_line(m, x);
+	if (fclose(m) || !line) {
+		free(line);
+		finding_line(out, x);
+		return;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	bc_wrapf(out, 4, "%s", line);
+	free(line);
 }
 
 int bc_fleet_text(FILE *out, const struct bc_fleet *f, bool brief)

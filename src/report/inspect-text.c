@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/answer.h"
 #include "bondcheck/findings.h"
 #include "bondcheck/inspect-report.h"
 #include "bondcheck/names.h"
+#include "bondcheck/wrap.h"
 
-#define WRAP  100 /* advice/evidence wrap column */
 #define CELL  48  /* table cell capacity */
 #define NCOLS 12
 
@@ -120,30 +121,10 @@ static const char *toffloads(const struct bc_offloads *x, char *buf, size_t len)
 	return buf[0] ? buf : "none";
 }
 
-/* Print @text after @prefix, wrapped at WRAP columns with a hanging indent. */
+/* Print @text after @prefix, wrapped to the report's width with a hanging indent. */
 static void wrap(FILE *out, const char *prefix, const char *text)
 {
-	size_t indent = strlen(prefix), col = indent;
-	const char *p = text;
-
-	fputs(prefix, out);
-	while (*p) {
-		size_t w = strcspn(p, " ");
-
-		if (col > indent && col + 1 + w > WRAP) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, w, out);
-		col += w;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', out);
+	bc_wrap(out, bc_answer_width(out), prefix, strlen(prefix), text);
 }
 
 /*

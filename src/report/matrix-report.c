@@ -3,36 +3,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bondcheck/answer.h"
 #include "bondcheck/csv.h"
 #include "bondcheck/json-get.h"
 #include "bondcheck/matrix.h"
 #include "bondcheck/plot.h"
+#include "bondcheck/wrap.h"
 
-#define WRAP 100
-
+/* @text after @prefix, wrapped to the report's width with a hanging indent. */
 static void wrap(FILE *out, const char *prefix, const char *text)
 {
-	size_t indent = strlen(prefix), col = indent;
-	const char *p = text;
-
-	fputs(prefix, out);
-	while (*p) {
-		size_t w = strcspn(p, " ");
-
-		if (col > indent && col + 1 + w > WRAP) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, w, out);
-		col += w;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', out);
+	bc_wrap(out, bc_answer_width(out), prefix, strlen(prefix), text);
 }
 
 static struct json_object *member(struct json_object *o, const char *k)

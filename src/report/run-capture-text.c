@@ -9,6 +9,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/run-report.h"
 #include "bondcheck/units.h"
+#include "bondcheck/wrap.h"
 
 static void ends(FILE *out, struct json_object *cap)
 {
@@ -56,13 +57,13 @@ static void links(FILE *out, struct json_object *an)
 		struct json_object *b = json_object_object_get(l, "bounds");
 
 		if (!json_object_get_boolean(json_object_object_get(l, "complete")) && b)
-			fprintf(out, "  %s: capture incomplete: counts a %s bound%s%s%s\n",
-				bc_json_str(l, "name"), bc_json_str(b, "counts"),
-				bc_json_str(b, "lost")[0] ? "; its loss " : "",
-				bc_json_str(b, "lost")[0] ? bc_json_str(b, "lost") : "",
-				!bc_json_str(b, "lost")[0]		 ? ""
-				: !strcmp(bc_json_str(b, "lost"), "unknown") ? ""
-									   : " bound");
+			bc_wrapf(out, 4, "  %s: capture incomplete: counts a %s bound%s%s%s",
+				 bc_json_str(l, "name"), bc_json_str(b, "counts"),
+				 bc_json_str(b, "lost")[0] ? "; its loss " : "",
+				 bc_json_str(b, "lost")[0] ? bc_json_str(b, "lost") : "",
+				 !bc_json_str(b, "lost")[0]		      ? ""
+				 : !strcmp(bc_json_str(b, "lost"), "unknown") ? ""
+									      : " bound");
 	}
 	for (size_t i = 0; i < bc_json_len(ps); i++) {
 		struct json_object *p = json_object_array_get_idx(ps, i);
@@ -129,34 +130,46 @@ static void reordering(FILE *out, struct json_object *an)
 		bc_json_i64(json_object_object_get(r, "tcp"), "reordered", 0),
 		bc_json_i64(json_object_object_get(r, "tcp"), "received", 0));
 	if (!strcmp(bc_json_str(r, "bound"), "unknown"))
-		fprintf(out, "    unknown: a receiver capture is incomplete, the order it saw is not "
-			     "the order that arrived\n");
+		bc_wrapf(out, 6,
+			 "    unknown: a receiver capture is incomplete, the order it saw is not "
+			 "the order that arrived");
 	for (size_t i = 0; i < bc_json_len(pairs); i++) {
 		struct json_object *p = json_object_array_get_idx(pairs, i);
 		struct json_object *rd = json_object_object_get(p, "reorder_density");
 		const char *sep = "";
+		char line[1024];
+		size_t n = 0;
 
 		/* a link with itself is no pair of links: the order changed on that link */
 		if (!strcmp(bc_json_str(p, "late_link"), bc_json_str(p, "early_link")))
-			fprintf(out, "    out of order within %s (behind a later packet on the same "
-				     "link: the sender's order, a retransmission or the link's own "
-				     "queues): %lld (extent max %lld, TCP %lld; RFC 5236 D ",
+			n = (size_t)snprintf(
+				line, sizeof(line),
+				"    out of order within %s (behind a later packet on the same "
+				"link: the sender's order, a retransmission or the link's own "
+				"queues): %lld (extent max %lld, TCP %lld; RFC 5236 D ",
 				bc_json_str(p, "late_link"), bc_json_i64(p, "count", 0),
 				bc_json_i64(p, "extent_max", 0), bc_json_i64(p, "tcp_count", 0));
 		else
-			fprintf(out, "    late on %s behind %s: %lld (extent max %lld, TCP %lld; RFC 5236 D ",
+			n = (size_t)snprintf(
+				line, sizeof(line),
+				"    late on %s behind %s: %lld (extent max %lld, TCP %lld; RFC "
+				"5236 D ",
 				bc_json_str(p, "late_link"), bc_json_str(p, "early_link"),
 				bc_json_i64(p, "count", 0), bc_json_i64(p, "extent_max", 0),
 				bc_json_i64(p, "tcp_count", 0));
 		if (rd && json_object_is_type(rd, json_type_object)) {
 			json_object_object_foreach(rd, k, bin) {
-				fprintf(out, "%s%s: %lld", sep, k, (long long)json_object_get_int64(bin));
+				if (n < sizeof(line))
+					n += (size_t)snprintf(
+						line + n, sizeof(line) - n, "%s%s: %lld", sep, k,
+						(long long)json_object_get_int64(bin));
 				sep = ", ";
 			}
 		}
-		if (bc_json_i64(p, "reorder_density_discarded", 0))
-			fprintf(out, "%sbeyond: %lld", sep, bc_json_i64(p, "reorder_density_discarded", 0));
-		fprintf(out, ")\n");
+		if (bc_json_i64(p, "reorder_density_discarded", 0) && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "%sbeyond: %lld", sep,
+				 bc_json_i64(p, "reorder_density_discarded", 0));
+		bc_wrapf(out, 6, "%s)", line);
 	}
 }
 
@@ -182,8 +195,9 @@ static void ledger(FILE *out, struct json_object *an)
 	}
 	if (json_object_object_get(an, "softnet_shared_kernel") &&
 	    json_object_get_boolean(json_object_object_get(an, "softnet_shared_kernel")))
-		fprintf(out, "    softnet_stat is global per CPU and both ends share one kernel: "
-			     "its drops cannot be split between them\n");
+		bc_wrapf(out, 6,
+			 "    softnet_stat is global per CPU and both ends share one kernel: "
+			 "its drops cannot be split between them");
 }
 
 void bc_run_report_capture(FILE *out, struct json_object *cap)

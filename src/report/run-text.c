@@ -6,6 +6,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/run-report.h"
 #include "bondcheck/units.h"
+#include "bondcheck/wrap.h"
 
 static const char *arrow(struct json_object *s)
 {
@@ -140,15 +141,15 @@ void bc_run_report_text(FILE *out, struct json_object *res)
 		struct json_object *f = json_object_array_get_idx(findings, i);
 		struct json_object *ev = json_object_object_get(f, "evidence");
 
-		fprintf(out, "  %-7s %-18s %s: %s\n", bc_json_str(f, "severity"),
-			bc_json_str(f, "id"), bc_json_str(f, "subject"), bc_json_str(f, "advice"));
+		bc_wrapf(out, 29, "  %-7s %-18s %s: %s", bc_json_str(f, "severity"),
+			 bc_json_str(f, "id"), bc_json_str(f, "subject"), bc_json_str(f, "advice"));
 		if (json_object_is_type(ev, json_type_object)) {
 			json_object_object_foreach(ev, k, v)
-				fprintf(out, "          %s: %s\n", k,
-					v ? json_object_get_string(v) : "null");
+				bc_wrapf(out, 12, "          %s: %s", k,
+					 v ? json_object_get_string(v) : "null");
 		}
 	}
 	for (size_t i = 0; notes && i < json_object_array_length(notes); i++)
-		fprintf(out, "note: %s\n",
-			json_object_get_string(json_object_array_get_idx(notes, i)));
+		bc_wrapf(out, 6, "note: %s",
+			 json_object_get_string(json_object_array_get_idx(notes, i)));
 }

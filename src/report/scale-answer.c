@@ -5,6 +5,7 @@
  * with the speed-up and its 95 % CI, the cause the capture found, and what
  * to do.  From the analysed document (docs/scale.md).
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "bondcheck/answer.h"
@@ -77,10 +78,73 @@ static void one(struct json_object *c, const char *lab, struct bc_answer *a)
 	}
 }
 
+/* The first field of restore report @rep that is not back, or NULL. */
+static struct json_object *not_back(struct json_object *rep)
+{
+	struct json_object *fs = get(rep, "fields");
+
+	for (size_t i = 0; i < bc_json_len(fs); i++)
+		if (!json_object_get_boolean(get(json_object_array_get_idx(fs, i), "ok")))
+			return json_object_array_get_idx(fs, i);
+	return NULL;
+}
+
+/*
+ * --method links changed both ends: were both restored?  PASS when both
+ * restore reports are ok, else FAIL naming the end and its first field not
+ * back (or that its report is missing).  False when nothing was changed.
+ */
+static bool restored(struct json_object *doc, struct bc_answer *a)
+{
+	struct json_object *l = get(doc, "links"), *rs = get(l, "restore");
+	struct json_object *ends[2], *f;
+	static const char *const who[2] = {"client", "agent"};
+
+	if (!l || !bc_json_len(get(l, "changes")))
+		return false;
+	ends[0] = get(rs, "client_settled") ? get(rs, "client_settled") : get(rs, "client");
+	ends[1] = get(rs, "agent");
+	for (int e = 0; e < 2; e++) {
+		if (!ends[e]) {
+			bc_answer_set(a, "Restored", BC_ANSWER_FAIL,
+				      "the %s's bond: no restore report", who[e]);
+			bc_answer_next(a, "check it with `bondcheck restore --check` there");
+			return true;
+		}
+		f = not_back(ends[e]);
+		if (f || !json_object_get_boolean(get(ends[e], "ok"))) {
+			const char *act = f ? bc_json_str(f, "action") : "";
+
+			if (!strncmp(act, "not restored: ", 14))
+				act += 14;
+			if (!f)
+				bc_answer_set(a, "Restored", BC_ANSWER_FAIL,
+					      "the %s's %s is not stable", who[e],
+					      bc_json_str(ends[e], "bond"));
+			else if (strcmp(act, "none") && act[0])
+				bc_answer_set(a, "Restored", BC_ANSWER_FAIL,
+					      "the %s's %s not restored: %s (%s)", who[e],
+					      bc_json_str(ends[e], "bond"), bc_json_str(f, "field"),
+					      act);
+			else
+				bc_answer_set(a, "Restored", BC_ANSWER_FAIL,
+					      "the %s's %s not restored: %s %s, journal %s", who[e],
+					      bc_json_str(ends[e], "bond"), bc_json_str(f, "field"),
+					      bc_json_str(f, "after"), bc_json_str(f, "journal"));
+			bc_answer_next(a, "run `bondcheck restore` on the %s", who[e]);
+			return true;
+		}
+	}
+	bc_answer_set(a, "Restored", BC_ANSWER_PASS,
+		      "both ends: the client's %s and the agent's %s as journaled",
+		      bc_json_str(ends[0], "bond"), bc_json_str(ends[1], "bond"));
+	return true;
+}
+
 void bc_scale_report_answers(FILE *out, struct json_object *doc)
 {
 	struct json_object *cmps = get(doc, "comparisons");
-	struct bc_answer a[16];
+	struct bc_answer a[17];
 	char labels[16][24];
 	size_t n = 0;
 
@@ -92,5 +156,7 @@ void bc_scale_report_answers(FILE *out, struct json_object *doc)
 			      bc_json_str(get(doc, "verdict"), "status"));
 		n = 1;
 	}
+	if (restored(doc, &a[n]))
+		n++;
 	bc_answer_print(out, a, n, bc_answer_width(out));
 }

@@ -10,9 +10,8 @@
 #include "bondcheck/suite-analyze.h"
 #include "bondcheck/suite-report.h"
 #include "bondcheck/units.h"
+#include "bondcheck/wrap.h"
 #include "bondcheck/verdict.h"
-
-#define WRAP 100
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -69,27 +68,10 @@ static const char *pct_of(struct json_object *o, const char *k)
 	return b;
 }
 
-/* @text wrapped at WRAP columns: @first before the first line, @cont before the others. */
+/* @text wrapped to the report's width: @first, then @cont (spaces) on the other lines. */
 static void wrap(FILE *out, const char *first, const char *cont, const char *text)
 {
-	const char *p = text, *prefix = first;
-
-	while (*p) {
-		size_t room = WRAP - strlen(prefix), n = strlen(p);
-
-		if (n > room) {
-			n = room;
-			while (n > 0 && p[n] != ' ')
-				n--;
-			if (!n)
-				n = strcspn(p, " ");
-		}
-		fprintf(out, "%s%.*s\n", prefix, (int)n, p);
-		p += n;
-		while (*p == ' ')
-			p++;
-		prefix = cont;
-	}
+	bc_wrap(out, bc_answer_width(out), first, strlen(cont), text);
 }
 
 static void bond_end(FILE *out, struct json_object *doc, const char *end)
@@ -335,9 +317,11 @@ static void links(FILE *out, struct json_object *doc)
 
 	if (!bc_json_len(ls))
 		return;
-	fprintf(out, "\nPer link (client slaves: what left on each, judged against its own "
-		     "ceiling; agent slaves: what arrived, against the smaller of their own and "
-		     "their sending peer's ceiling)\n");
+	fputc('\n', out);
+	bc_wrapf(out, 2,
+		 "Per link (client slaves: what left on each, judged against its own "
+		 "ceiling; agent slaves: what arrived, against the smaller of their own and "
+		 "their sending peer's ceiling)");
 	fprintf(out, "  %-9s %-6s %-8s %-11s %13s %13s %6s %8s %6s %6s %6s\n", "test", "end",
 		"link", "driver", "ceiling", "goodput", "share", "of ceil", "retr", "drops",
 		"lost");
@@ -659,16 +643,16 @@ int bc_suite_report_text(FILE *out, struct json_object *doc)
 	bc_suite_report_answers(out, doc);
 	fputc('\n', out);
 
-	fprintf(out,
-		"bondcheck run: test suite against %s%s, %zu tests in %.1f s (bondcheck %s, %s)\n",
-		bc_json_str(doc, "peer"),
-		json_object_get_boolean(get(doc, "quick")) ? " (--quick)" : "",
-		bc_json_len(get(doc, "tests")), bc_json_dbl(doc, "elapsed_s", 0),
-		bc_json_str(doc, "bondcheck_version"), bc_json_str(doc, "generated_at"));
+	bc_wrapf(out, 2,
+		 "bondcheck run: test suite against %s%s, %zu tests in %.1f s (bondcheck %s, %s)",
+		 bc_json_str(doc, "peer"),
+		 json_object_get_boolean(get(doc, "quick")) ? " (--quick)" : "",
+		 bc_json_len(get(doc, "tests")), bc_json_dbl(doc, "elapsed_s", 0),
+		 bc_json_str(doc, "bondcheck_version"), bc_json_str(doc, "generated_at"));
 	if (json_object_get_boolean(get(doc, "incomplete")))
-		fprintf(out,
-			"INCOMPLETE: the suite stopped early; the figures below cover the tests "
-			"that ran\n");
+		bc_wrapf(out, 2,
+			 "INCOMPLETE: the suite stopped early; the figures below cover the tests "
+			 "that ran");
 	for (size_t i = 0; i < bc_json_len(errs); i++) {
 		struct json_object *e = json_object_array_get_idx(errs, i);
 		char line[600];

@@ -8,6 +8,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/plot.h"
 #include "bondcheck/sweep.h"
+#include "bondcheck/wrap.h"
 
 static struct json_object *member(struct json_object *o, const char *k)
 {
@@ -85,11 +86,16 @@ void bc_sweep_report_text(FILE *out, struct json_object *doc)
 	if (member(doc, "changes")) {
 		struct json_object *ch = member(doc, "changes");
 
-		fprintf(out, "\nChanges: %s\n", bc_json_str(ch, "summary"));
+		fputc('\n', out);
+		bc_wrapf(out, 4, "Changes: %s", bc_json_str(ch, "summary"));
 	}
-	for (size_t i = 0; i < bc_json_len(member(doc, "notes")); i++)
-		fprintf(out, "%snote: %s\n", i ? "" : "\n",
+	for (size_t i = 0; i < bc_json_len(member(doc, "notes")); i++) {
+		if (!i)
+			fputc('\n', out);
+		bc_wrapf(
+			out, 6, "note: %s",
 			json_object_get_string(json_object_array_get_idx(member(doc, "notes"), i)));
+	}
 }
 
 static void csv_num(FILE *out, struct json_object *o, const char *k, const char *fmt, bool last)

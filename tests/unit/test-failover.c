@@ -994,9 +994,12 @@ static void test_asym_lacp(void **state)
 	/* the report: the difference first, then one range per direction */
 	o = bc_failover_json(&f);
 	assert_non_null(o);
+	/* one line per sentence: the prose wraps to COLUMNS (bondcheck/wrap.h) */
+	setenv("COLUMNS", "1000", 1);
 	m = open_memstream(&buf, &len);
 	bc_failover_report_text(m, o);
 	fclose(m);
+	unsetenv("COLUMNS");
 	if (getenv("BC_TEST_SHOW"))
 		fputs(buf, stderr);
 	a = strstr(buf, "ends configured differently: lacp_rate client fast, agent slow\n");
