@@ -349,7 +349,7 @@ static void links_text(FILE *out, struct json_object *doc)
 	struct json_object *rs = json_object_object_get(l, "restore");
 	const char *agent_bond =
 		bc_json_str(p, "agent_bond")[0] ? bc_json_str(p, "agent_bond") : "its bond";
-	char ord[256], scores[256], ch[512];
+	char ord[256], scores[512], ch[512];
 	size_t at = 0;
 	bool c_ok, a_ok;
 
@@ -364,9 +364,13 @@ static void links_text(FILE *out, struct json_object *doc)
 			struct json_object *x = json_object_array_get_idx(slaves, k);
 
 			if (!strcmp(bc_json_str(x, "name"), n ? n : ""))
-				at += (size_t)snprintf(scores + at, sizeof(scores) - at,
-						       "%s%s %lld", at ? ", " : "", n,
-						       bc_json_i64(x, "score", 0));
+				at += (size_t)snprintf(
+					scores + at, sizeof(scores) - at, "%s%s %lld%s",
+					at ? ", " : "", n, bc_json_i64(x, "score", 0),
+					!strcmp(bc_json_str(x, "leaves_because"), "slowest")
+						? " (first whatever its score: balance-rr's "
+						  "clearly slowest slave)"
+						: "");
 		}
 	}
 	fputc('\n', out);
