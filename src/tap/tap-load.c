@@ -187,6 +187,7 @@ int tap_skel_load(struct bc_tap *t, const struct bc_tap_opts *o, struct bc_error
 		return bc_error_set(err, rc, "slave taps: cannot size the maps: %s", strerror(-rc));
 	}
 	t->skel->data->cfg = o->cfg;
+	t->skel->data->wake_bytes = (o->ring_bytes ? o->ring_bytes : BC_TAP_RING_BYTES) / 16;
 	rc = bc_tap_bpf__load(t->skel);
 	if (rc)
 		rc = load_error(rc, "the tap programs", log, err);

@@ -60,6 +60,10 @@ int bc_tap_poll(struct bc_tap *t, int timeout_ms, bc_tap_rec_fn fn, void *ctx,
 	rc = ring_buffer__poll(t->rb, timeout_ms);
 	if (rc == -EINTR)
 		return rc;
+	/* the programs wake the consumer only past wake_bytes: what is below
+	 * raised no epoll event, so a poll that timed out drains it here */
+	if (rc == 0 && t->fn_rc == 0)
+		rc = ring_buffer__consume(t->rb);
 	if (t->fn_rc < 0)
 		return t->fn_rc;
 	if (rc < 0)
