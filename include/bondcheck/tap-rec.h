@@ -34,15 +34,16 @@ enum {
  * One record, 48 bytes (the attribution's own struct rec is 48 too).
  * ts: bpf_ktime_get_ns() (CLOCK_MONOTONIC) in the ring; bc_tap_poll()
  * rewrites it to CLOCK_REALTIME ns (the pcap clock) before the caller sees it.
- * pair: id of the (source, destination) address pair in the pairs map,
- * BC_TAP_PAIR_NONE when that map was full.  len: skb->len from the MAC
+ * tuple: id of the packet's 5-tuple (family, protocol, addresses, ports;
+ * ports 0 for non-first fragments) in the tuples map, resolved once per id
+ * with bc_tap_tuple(); BC_TAP_TUPLE_NONE when that map was full.  len: skb->len from the MAC
  * header, bytes, so a GSO (egress) or GRO (ingress) super-packet counts
  * whole: compare with rtnetlink stats64 by bytes, not packets.
  */
 struct bc_tap_rec {
 	__u64 ts;
 	__u32 ifindex;
-	__u32 pair;
+	__u32 tuple;
 	__u32 len;
 	__u16 vlan; /* TCI: PCP 3 bits, DEI 1, VID 12 (BC_TAP_F_VLAN) */
 	__u8 kind;  /* BC_TAP_REC_* */
@@ -68,13 +69,15 @@ struct bc_tap_rec {
 
 _Static_assert(sizeof(struct bc_tap_rec) == 48, "struct bc_tap_rec is 48 bytes on both sides");
 
-#define BC_TAP_PAIR_NONE 0xffffffffu
+#define BC_TAP_TUPLE_NONE 0xffffffffu
 
-/* Key of the pairs map (hash, never evicted: ids stay resolvable). */
-struct bc_tap_pair_key {
+/* Key of the tuples map (hash, never evicted while attached: ids stay resolvable). */
+struct bc_tap_tuple_key {
 	__u8 family; /* 4 or 6 */
-	__u8 pad[3];
-	__u8 src[16]; /* IPv4: the first 4 bytes, the rest 0 */
+	__u8 proto;  /* IPPROTO_* */
+	__u16 sport, dport; /* host order; 0 for non-first fragments */
+	__u16 pad;
+	__u8 src[16]; /* network order; IPv4: the first 4 bytes, the rest 0 */
 	__u8 dst[16];
 };
 
@@ -103,7 +106,7 @@ enum {
 	BC_TAP_CNT_PACKETS,   /* skbs seen by the programs */
 	BC_TAP_CNT_RECORDS,   /* records submitted to the ring */
 	BC_TAP_CNT_RING_DROP, /* bpf_ringbuf_reserve() failed: records lost (like ps_drop) */
-	BC_TAP_CNT_PAIR_FULL, /* pairs map full: records with pair BC_TAP_PAIR_NONE */
+	BC_TAP_CNT_TUPLE_FULL, /* tuples map full: records with tuple BC_TAP_TUPLE_NONE */
 	BC_TAP_CNT_FLOW_FAIL, /* flow counter insert failed */
 	BC_TAP_CNT_N,
 };

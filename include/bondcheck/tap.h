@@ -65,13 +65,15 @@ struct bc_tap_counters {
 	uint64_t packets;   /* skbs the programs saw, all hooks */
 	uint64_t records;   /* records submitted */
 	uint64_t ring_drop; /* records lost to a full ring: the taps' ps_drop */
-	uint64_t pair_full; /* records whose address pair found no room (pair BC_TAP_PAIR_NONE) */
+	uint64_t tuple_full; /* records whose 5-tuple found no room (tuple BC_TAP_TUPLE_NONE) */
 	uint64_t flow_fail; /* packets not counted in the flow table */
 };
 
-/* An address pair resolved from a record's pair id. */
-struct bc_tap_pair {
-	int family;		 /* AF_INET or AF_INET6 */
+/* A 5-tuple resolved from a record's tuple id. */
+struct bc_tap_tuple {
+	int family;		  /* AF_INET or AF_INET6 */
+	uint8_t proto;		  /* IPPROTO_UDP, IPPROTO_TCP... */
+	uint16_t sport, dport;	  /* host order; 0 for non-first fragments */
 	uint8_t src[16], dst[16]; /* network order; IPv4 in the first 4 bytes */
 };
 
@@ -134,8 +136,11 @@ int bc_tap_poll(struct bc_tap *t, int timeout_ms, bc_tap_rec_fn fn, void *ctx,
 /* bc_tap_read_counters() - the programs' counters now.  0 or -errno. */
 int bc_tap_read_counters(const struct bc_tap *t, struct bc_tap_counters *c, struct bc_error *err);
 
-/* bc_tap_pair() - the addresses of pair @id.  0; -ENOENT for an unknown id. */
-int bc_tap_pair(const struct bc_tap *t, uint32_t id, struct bc_tap_pair *out);
+/*
+ * bc_tap_tuple() - the 5-tuple of a record's tuple id (a walk of the map:
+ * resolve each new id once and cache it).  0; -ENOENT for an unknown id.
+ */
+int bc_tap_tuple(const struct bc_tap *t, uint32_t id, struct bc_tap_tuple *out);
 
 /*
  * bc_tap_flows() - call @fn for each entry of the flow counters (a snapshot

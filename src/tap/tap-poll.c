@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Reading the slave taps: the ring consumer, the counters, the pairs and
+ * Reading the slave taps: the ring consumer, the counters, the tuples and
  * flow maps (bondcheck/tap.h).
  */
 #define _GNU_SOURCE
@@ -98,25 +98,28 @@ int bc_tap_read_counters(const struct bc_tap *t, struct bc_tap_counters *c, stru
 	c->packets = sum[BC_TAP_CNT_PACKETS];
 	c->records = sum[BC_TAP_CNT_RECORDS];
 	c->ring_drop = sum[BC_TAP_CNT_RING_DROP];
-	c->pair_full = sum[BC_TAP_CNT_PAIR_FULL];
+	c->tuple_full = sum[BC_TAP_CNT_TUPLE_FULL];
 	c->flow_fail = sum[BC_TAP_CNT_FLOW_FAIL];
 	return 0;
 }
 
-int bc_tap_pair(const struct bc_tap *t, uint32_t id, struct bc_tap_pair *out)
+int bc_tap_tuple(const struct bc_tap *t, uint32_t id, struct bc_tap_tuple *out)
 {
-	int fd = bpf_map__fd(t->skel->maps.pairs);
-	struct bc_tap_pair_key k, next;
+	int fd = bpf_map__fd(t->skel->maps.tuples);
+	struct bc_tap_tuple_key k, next;
 	__u32 v;
 	void *prev = NULL;
 
-	/* the map is small (4096) and looked up once per new pair: walk it */
+	/* looked up once per new id: a walk is cheap enough */
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		k = next;
 		prev = &k;
 		if (bpf_map_lookup_elem(fd, &k, &v) || v != id)
 			continue;
 		out->family = k.family == 6 ? AF_INET6 : AF_INET;
+		out->proto = k.proto;
+		out->sport = k.sport;
+		out->dport = k.dport;
 		memcpy(out->src, k.src, sizeof(out->src));
 		memcpy(out->dst, k.dst, sizeof(out->dst));
 		return 0;

@@ -72,7 +72,7 @@ int bc_tap_read_counters(const struct bc_tap *t, struct bc_tap_counters *c, stru
 	return NOT_BUILT(err);
 }
 
-int bc_tap_pair(const struct bc_tap *t, uint32_t id, struct bc_tap_pair *out)
+int bc_tap_tuple(const struct bc_tap *t, uint32_t id, struct bc_tap_tuple *out)
 {
 	(void)t;
 	(void)id;

@@ -29,7 +29,7 @@
 #include "bondcheck/tap-rec.h"
 
 #define BCK1_MAGIC 0x42434b31u
-#define MAX_PAIRS  4096
+#define MAX_TUPLES 16384
 #define V6_EXT_MAX 4
 
 char LICENSE[] SEC("license") = "GPL";
@@ -48,10 +48,10 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_PAIRS);
-	__type(key, struct bc_tap_pair_key);
+	__uint(max_entries, MAX_TUPLES);
+	__type(key, struct bc_tap_tuple_key);
 	__type(value, __u32);
-} pairs SEC(".maps");
+} tuples SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -61,7 +61,7 @@ struct {
 } flows SEC(".maps");
 
 struct bc_tap_cfg cfg = { .flags = BC_TAP_CFG_FRAGS | BC_TAP_CFG_FLOWS };
-__u32 next_pair;
+__u32 next_tuple;
 /*
  * Wake the consumer only once this many bytes wait in the ring (set by the
  * loader: 1/16 of the ring); below that the consumer's poll timeout
@@ -229,25 +229,26 @@ static __always_inline int pair_wanted(const struct pkt *p)
 	       (addr_eq(p->fk.src, cfg.b, n) && addr_eq(p->fk.dst, cfg.a, n));
 }
 
-/* The id of the packet's address pair; allocated on first sight. */
-static __always_inline __u32 pair_id(const struct pkt *p)
+/* The id of the packet's 5-tuple; allocated on first sight. */
+static __always_inline __u32 tuple_id(const struct pkt *p)
 {
-	struct bc_tap_pair_key k = { .family = p->fk.family };
+	struct bc_tap_tuple_key k = { .family = p->fk.family, .proto = p->fk.proto,
+				      .sport = p->fk.sport, .dport = p->fk.dport };
 	__u32 *v, id;
 
 	__builtin_memcpy(k.src, p->fk.src, 16);
 	__builtin_memcpy(k.dst, p->fk.dst, 16);
-	v = bpf_map_lookup_elem(&pairs, &k);
+	v = bpf_map_lookup_elem(&tuples, &k);
 	if (v)
 		return *v;
-	id = __sync_fetch_and_add(&next_pair, 1);
-	if (id < MAX_PAIRS && !bpf_map_update_elem(&pairs, &k, &id, BPF_NOEXIST))
+	id = __sync_fetch_and_add(&next_tuple, 1);
+	if (id < MAX_TUPLES && !bpf_map_update_elem(&tuples, &k, &id, BPF_NOEXIST))
 		return id;
-	v = bpf_map_lookup_elem(&pairs, &k); /* another CPU inserted it first */
+	v = bpf_map_lookup_elem(&tuples, &k); /* another CPU inserted it first */
 	if (v)
 		return *v;
-	count(BC_TAP_CNT_PAIR_FULL);
-	return BC_TAP_PAIR_NONE;
+	count(BC_TAP_CNT_TUPLE_FULL);
+	return BC_TAP_TUPLE_NONE;
 }
 
 static __always_inline void count_flow(struct __sk_buff *skb, struct pkt *p)
@@ -343,7 +344,7 @@ static __always_inline int tap(struct __sk_buff *skb, __u8 egress)
 	}
 	r->ts = bpf_ktime_get_ns();
 	r->ifindex = skb->ifindex;
-	r->pair = pair_id(&p);
+	r->tuple = tuple_id(&p);
 	r->len = skb->len;
 	r->vlan = p.vlan;
 	r->kind = kind;

@@ -44,6 +44,7 @@ static void on_signal(int sig)
 struct dir_stats {
 	uint64_t udp, frag, tcp, tcp_bytes, bytes, vlan, v6;
 	uint64_t distinct[MAX_STREAMS];
+	uint32_t udp_tuple; /* tuple id of the first bondcheck datagram + 1 (0: none) */
 	uint8_t *seen[MAX_STREAMS];
 };
 
@@ -88,6 +89,8 @@ static int on_rec(void *ctx, const struct bc_tap_rec *r)
 		d->tcp_bytes += (uint32_t)(r->tcp.end_seq - r->tcp.seq);
 	} else if (r->kind == BC_TAP_REC_UDP) {
 		d->udp++;
+		if (!d->udp_tuple)
+			d->udp_tuple = r->tuple + 1;
 		if (r->udp.stream < MAX_STREAMS && r->udp.seq < SEQ_BITS) {
 			uint8_t **b = &d->seen[r->udp.stream];
 
@@ -102,10 +105,19 @@ static int on_rec(void *ctx, const struct bc_tap_rec *r)
 	return 0;
 }
 
-static struct json_object *dir_json(const struct dir_stats *d)
+static struct json_object *dir_json(const struct bc_tap *t, const struct dir_stats *d)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	struct bc_tap_tuple tu;
 	uint64_t distinct = 0;
+	char src[INET6_ADDRSTRLEN] = "", dst[INET6_ADDRSTRLEN] = "", buf[160] = "";
+
+	if (d->udp_tuple && !bc_tap_tuple(t, d->udp_tuple - 1, &tu)) {
+		inet_ntop(tu.family, tu.src, src, sizeof(src));
+		inet_ntop(tu.family, tu.dst, dst, sizeof(dst));
+		snprintf(buf, sizeof(buf), "%u %s %u %s %u", tu.proto, src, tu.sport, dst, tu.dport);
+	}
+	json_object_object_add(o, "udp_tuple", json_object_new_string(buf));
 
 	for (int i = 0; i < MAX_STREAMS; i++) {
 		json_object_array_add(a, json_object_new_int64((int64_t)d->distinct[i]));
@@ -221,21 +233,21 @@ static int cmd_tap(int argc, char **argv)
 			       json_object_new_string(bc_tap_attach_mode(t) == BC_TAP_ATTACH_TCX
 							      ? "tcx"
 							      : "clsact"));
-	bc_tap_close(t);
-	json_object_object_add(out, "packets", json_object_new_int64((int64_t)c.packets));
-	json_object_object_add(out, "records", json_object_new_int64((int64_t)c.records));
-	json_object_object_add(out, "ring_drop", json_object_new_int64((int64_t)c.ring_drop));
-	json_object_object_add(out, "pair_full", json_object_new_int64((int64_t)c.pair_full));
-	json_object_object_add(out, "ts_outside", json_object_new_int64((int64_t)s.ts_outside));
-	json_object_object_add(out, "unknown_if", json_object_new_int64((int64_t)s.unknown_if));
 	links = json_object_new_object();
 	for (size_t k = 0; k < s.n; k++) {
 		struct json_object *l = json_object_new_object();
 
-		json_object_object_add(l, "ingress", dir_json(&s.st[k][0]));
-		json_object_object_add(l, "egress", dir_json(&s.st[k][1]));
+		json_object_object_add(l, "ingress", dir_json(t, &s.st[k][0]));
+		json_object_object_add(l, "egress", dir_json(t, &s.st[k][1]));
 		json_object_object_add(links, argv[i + (int)k], l);
 	}
+	bc_tap_close(t);
+	json_object_object_add(out, "packets", json_object_new_int64((int64_t)c.packets));
+	json_object_object_add(out, "records", json_object_new_int64((int64_t)c.records));
+	json_object_object_add(out, "ring_drop", json_object_new_int64((int64_t)c.ring_drop));
+	json_object_object_add(out, "tuple_full", json_object_new_int64((int64_t)c.tuple_full));
+	json_object_object_add(out, "ts_outside", json_object_new_int64((int64_t)s.ts_outside));
+	json_object_object_add(out, "unknown_if", json_object_new_int64((int64_t)s.unknown_if));
 	json_object_object_add(out, "links", links);
 	printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN));
 	json_object_put(out);

@@ -95,7 +95,7 @@ agent() {
 	fail "agent did not start listening"
 }
 
-# generator FAMILY PEER: one UDP run at the generator's full rate, both ends tapped.
+# generator FAMILY PEER A,B A B: one UDP run at the generator's full rate, both ends tapped.
 generator() {
 	local fam=$1 peer=$2 sent recv
 	tap "$C" tx c0 --pair "$3"
@@ -119,6 +119,11 @@ generator() {
 		[ "$(jq .links.c0.egress.udp "$WORK/tx.json")" -eq "$sent" ]
 	check "$fam: ingress records of a0 = datagrams received ($(jq .links.a0.ingress.udp_distinct "$WORK/rx.json") vs $recv)" \
 		[ "$(jq .links.a0.ingress.udp_distinct "$WORK/rx.json")" -eq "$recv" ]
+	note "$fam: first datagram's tuple: egress '$(jq -r .links.c0.egress.udp_tuple "$WORK/tx.json")', ingress '$(jq -r .links.a0.ingress.udp_tuple "$WORK/rx.json")'"
+	check "$fam: the records' tuple ids resolve to UDP $4 -> $5 port 5302 (stream 0's)" \
+		grep -q "^17 $4 [0-9]* $5 5302\$" <<<"$(jq -r .links.c0.egress.udp_tuple "$WORK/tx.json")"
+	check "$fam: the same on the receiver" \
+		grep -q "^17 $4 [0-9]* $5 5302\$" <<<"$(jq -r .links.a0.ingress.udp_tuple "$WORK/rx.json")"
 	check "$fam: no test datagram on c0 ingress or a0 egress" \
 		[ "$(jq '.links.c0.ingress.udp' "$WORK/tx.json")" -eq 0 ] && [ "$(jq '.links.a0.egress.udp' "$WORK/rx.json")" -eq 0 ]
 }
@@ -126,8 +131,8 @@ generator() {
 case_generator() {
 	topo
 	agent
-	generator IPv4 10.78.1.2 10.78.1.1,10.78.1.2
-	generator IPv6 fd78::2 fd78::1,fd78::2
+	generator IPv4 10.78.1.2 10.78.1.1,10.78.1.2 10.78.1.1 10.78.1.2
+	generator IPv6 fd78::2 fd78::1,fd78::2 fd78::1 fd78::2
 	# 1472 bytes + UDP 8 + IPv6 40 > MTU 1500: every datagram is two fragments
 	check "IPv6: one trailing fragment recorded per datagram on each end" \
 		[ "$(jq .links.c0.egress.frag "$WORK/tx.json")" -eq "$(jq .links.c0.egress.udp "$WORK/tx.json")" ] &&
