@@ -9,6 +9,10 @@
 #                    (bpftool net, tc filter show)
 #   clsact-leftover  clsact mode forced: a SIGKILLed run's filters are removed
 #                    by the next start; a foreign filter (other handle) survives
+#   vlan             802.1Q-tagged bondcheck datagrams (VLAN 100, IPv4 and IPv6,
+#                    sent raw by tap-vlan-send.py: the host kernel has no
+#                    8021q): the tag is read from the packet on egress and
+#                    from vlan_tci on ingress (the stack untags it)
 #   load-refused     a program the verifier refuses: its message is reported
 # Topology: namespaces $ID-c (c0 10.78.1.1, fd78::1) -- veth -- $ID-a (a0
 # 10.78.1.2, fd78::2); traffic stays inside them.  A missing prerequisite fails.
@@ -25,7 +29,7 @@ check() {
 }
 
 [ "$(id -u)" -eq 0 ] || fail "tap tests need root (namespaces, BPF); found uid $(id -u)"
-for t in ip tc jq bpftool; do
+for t in ip tc jq bpftool python3; do
 	command -v "$t" >/dev/null || fail "'$t' not found; install it (tools/install-deps)"
 done
 BC=${BC:-}
@@ -226,6 +230,32 @@ case_clsact_leftover() {
 	check "the failed start detached the ingress filter it had attached" [ "$(ours ingress)" -eq 0 ]
 }
 
+case_vlan() {
+	local mac n=200
+	topo
+	mac=$(ip -n "$A" -j link show a0 | jq -r '.[0].address')
+	tap "$C" tx c0
+	tap "$A" rx a0
+	ip netns exec "$C" python3 "$(dirname "$0")/tap-vlan-send.py" c0 "$mac" 100 "$n" ||
+		fail "cannot send the tagged frames"
+	sleep 0.2
+	untap tx
+	untap rx
+	note "egress $(jq -c '.links.c0.egress | {udp, vlan, vid, v6}' "$WORK/tx.json"), ingress $(jq -c '.links.a0.ingress | {udp, vlan, vid, v6}' "$WORK/rx.json")"
+	for x in "tx c0 egress" "rx a0 ingress"; do
+		set -- $x
+		check "$3: all $((2 * n)) tagged datagrams recorded (IPv4 and IPv6)" \
+			[ "$(jq ".links.$2.$3.udp" "$WORK/$1.json")" -eq $((2 * n)) ]
+		check "$3: each record carries the tag, VLAN 100" \
+			[ "$(jq ".links.$2.$3.vlan" "$WORK/$1.json")" -eq $((2 * n)) ] &&
+			[ "$(jq ".links.$2.$3.vid" "$WORK/$1.json")" -eq 100 ]
+		check "$3: the IPv6 half is parsed behind the tag" \
+			[ "$(jq ".links.$2.$3.v6" "$WORK/$1.json")" -eq "$n" ]
+		check "$3: streams 3 and 4 each have $n distinct sequence numbers" \
+			[ "$(jq -c ".links.$2.$3.udp_distinct_per_stream[3:5]" "$WORK/$1.json")" = "[$n,$n]" ]
+	done
+}
+
 case_load_refused() {
 	local out
 	[ -f "${BCT_REFUSED:-}" ] || fail "the refused program's object not given: '${BCT_REFUSED:-}'"
@@ -241,6 +271,7 @@ case "${1:-}" in
 generator) case_generator ;;
 sigkill) case_sigkill ;;
 clsact-leftover) case_clsact_leftover ;;
+vlan) case_vlan ;;
 load-refused) case_load_refused ;;
 *) fail "unknown case '${1:-}'" ;;
 esac
