@@ -13,7 +13,10 @@
 #                    sent raw by tap-vlan-send.py: the host kernel has no
 #                    8021q): the tag is read from the packet on egress and
 #                    from vlan_tci on ingress (the stack untags it)
-#   load-refused     a program the verifier refuses: its message is reported
+#   ring-drop        a 4 KiB ring at the generator's full rate: records lost to
+#                    the full ring are counted, records + drops = datagrams sent
+#   load-refused     a program the verifier refuses: its message is reported;
+#                    without CAP_BPF / CAP_NET_ADMIN the open says which is missing
 # Topology: namespaces $ID-c (c0 10.78.1.1, fd78::1) -- veth -- $ID-a (a0
 # 10.78.1.2, fd78::2); traffic stays inside them.  A missing prerequisite fails.
 set -u
@@ -256,6 +259,22 @@ case_vlan() {
 	done
 }
 
+case_ring_drop() {
+	local sent rec drop
+	topo
+	agent
+	tap "$C" tx c0 --pair 10.78.1.1,10.78.1.2 --ring 4096
+	ip netns exec "$C" "$BC" run --peer 10.78.1.2 -u -b 20G -t 1 --json >"$WORK/out" 2>"$WORK/err" ||
+		{ cat "$WORK/err" >&2; fail "bondcheck run failed"; }
+	untap tx
+	sent=$(jq '[.streams[].sent_packets] | add' "$WORK/out")
+	rec=$(jq .links.c0.egress.udp "$WORK/tx.json")
+	drop=$(jq .ring_drop "$WORK/tx.json")
+	note "sent $sent; egress records $rec, ring drops $drop"
+	check "a 4 KiB ring (73 records) overflows at full rate: drops counted" [ "$drop" -gt 0 ]
+	check "records + ring drops = datagrams sent ($rec + $drop vs $sent)" [ $((rec + drop)) -eq "$sent" ]
+}
+
 case_load_refused() {
 	local out
 	[ -f "${BCT_REFUSED:-}" ] || fail "the refused program's object not given: '${BCT_REFUSED:-}'"
@@ -265,6 +284,13 @@ case_load_refused() {
 	check "a refused program fails the load" [ "$rc" -eq 1 ]
 	check "the error quotes the verifier" grep -q 'refused.*invalid access to packet' <<<"$out"
 	check "the error is -EACCES" grep -q '^rc -13:' <<<"$out"
+	command -v capsh >/dev/null || fail "'capsh' not found; install libcap2-bin (tools/install-deps)"
+	out=$(capsh --drop=cap_bpf,cap_sys_admin,cap_net_admin -- -c "'$BCT' tap lo" 2>&1)
+	note "$out"
+	check "without the capabilities the open names both" \
+		grep -q 'need CAP_BPF and CAP_NET_ADMIN (or root); missing: CAP_BPF, CAP_NET_ADMIN' <<<"$out"
+	out=$(capsh --drop=cap_net_admin -- -c "'$BCT' tap lo" 2>&1)
+	check "without CAP_NET_ADMIN only that one" grep -q 'missing: CAP_NET_ADMIN$' <<<"$out"
 }
 
 case "${1:-}" in
@@ -272,6 +298,7 @@ generator) case_generator ;;
 sigkill) case_sigkill ;;
 clsact-leftover) case_clsact_leftover ;;
 vlan) case_vlan ;;
+ring-drop) case_ring_drop ;;
 load-refused) case_load_refused ;;
 *) fail "unknown case '${1:-}'" ;;
 esac
