@@ -28,6 +28,7 @@ enum {
 	BC_TAP_F_MF = 0x04,	/* more fragments follow */
 	BC_TAP_F_VLAN = 0x08,	/* vlan holds an 802.1Q TCI */
 	BC_TAP_F_V6 = 0x10,	/* IPv6 (else IPv4) */
+	BC_TAP_F_GSO = 0x20,	/* one datagram of a UDP GSO/GRO super-packet; len is its segment's */
 };
 
 /*

@@ -31,6 +31,7 @@
 #define BCK1_MAGIC 0x42434b31u
 #define MAX_TUPLES 16384
 #define V6_EXT_MAX 4
+#define MAX_GSO_SEGS 64 /* UDP_MAX_SEGMENTS (include/linux/udp.h) */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -142,7 +143,7 @@ static __always_inline int parse_v4(struct __sk_buff *skb, struct pkt *p, int of
 	if (tot < ihl || off + tot > skb->len)
 		tot = skb->len - off;
 	p->l4 = off + ihl;
-	p->l4_len = tot - ihl;
+	p->l4_len = tot > ihl ? tot - ihl : 0;
 	fo = bpf_ntohs(ip.frag_off);
 	if (fo & 0x3fff) {
 		p->frag = 1;
@@ -272,23 +273,106 @@ static __always_inline void count_flow(struct __sk_buff *skb, struct pkt *p)
 	}
 }
 
+/* Our header after the UDP header (bondcheck/udp-header.h), up to seq. */
+struct bck1 {
+	__be32 magic;
+	__be16 version, flags;
+	__be32 stream, test_id;
+	__be64 seq;
+};
+
+union l4 {
+	struct {
+		struct udphdr uh;
+		struct bck1 h;
+	} u;
+	struct tcphdr th;
+};
+
+/* Reserve, fill and submit one record; the ring's fullness decides the wakeup. */
+static __always_inline void emit(struct __sk_buff *skb, const struct pkt *p, __u8 kind,
+				 __u8 egress, const union l4 *l4, const struct bck1 *h, __u32 len,
+				 __u32 tuple, __u8 gso)
+{
+	struct bc_tap_rec *r = bpf_ringbuf_reserve(&ring, sizeof(*r), 0);
+
+	if (!r) {
+		count(BC_TAP_CNT_RING_DROP);
+		return;
+	}
+	r->ts = bpf_ktime_get_ns();
+	r->ifindex = skb->ifindex;
+	r->tuple = tuple;
+	r->len = len;
+	r->vlan = p->vlan;
+	r->kind = kind;
+	r->flags = (egress ? BC_TAP_F_EGRESS : 0) | (p->frag ? BC_TAP_F_FRAG : 0) |
+		   (p->mf ? BC_TAP_F_MF : 0) | (p->has_vlan ? BC_TAP_F_VLAN : 0) |
+		   (p->fk.family == 6 ? BC_TAP_F_V6 : 0) | (gso ? BC_TAP_F_GSO : 0);
+	r->ip_id = p->ip_id;
+	r->off8 = p->off8;
+	r->frag_len = p->frag ? (__u16)p->l4_len : 0;
+	if (kind == BC_TAP_REC_UDP) {
+		r->udp.seq = bpf_be64_to_cpu(h->seq);
+		r->udp.stream = bpf_ntohl(h->stream);
+		r->udp.test_id = bpf_ntohl(h->test_id);
+	} else if (kind == BC_TAP_REC_TCP) {
+		__u32 hl = (__u32)l4->th.doff * 4, plen = p->l4_len > hl ? p->l4_len - hl : 0;
+
+		r->tcp.seq = bpf_ntohl(l4->th.seq);
+		r->tcp.end_seq = r->tcp.seq + plen + l4->th.syn + l4->th.fin;
+		r->tcp.sport = p->fk.sport;
+		r->tcp.dport = p->fk.dport;
+		r->tcp.tcp_flags = (__u8)(l4->th.fin | l4->th.syn << 1 | l4->th.rst << 2 |
+					  l4->th.psh << 3 | l4->th.ack << 4);
+		__builtin_memset(r->tcp.pad, 0, sizeof(r->tcp.pad));
+	} else {
+		r->udp.seq = 0;
+		r->udp.stream = 0;
+		r->udp.test_id = 0;
+	}
+	bpf_ringbuf_submit(r, bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) >= wake_bytes
+				      ? BPF_RB_FORCE_WAKEUP
+				      : BPF_RB_NO_WAKEUP);
+	count(BC_TAP_CNT_RECORDS);
+}
+
+/*
+ * A UDP GSO super-packet (egress; GRO-merged on ingress) carries
+ * gso_segs datagrams of gso_size payload bytes each behind one UDP header,
+ * and each begins with our header: one record per datagram, each with its
+ * segment's length as if segmented (headers repeated).
+ */
+static __always_inline void emit_udp_segs(struct __sk_buff *skb, const struct pkt *p, __u8 egress,
+					  const union l4 *l4, __u32 tuple)
+{
+	__u32 segs = skb->gso_segs, gsz = skb->gso_size, hdrs = p->l4 + sizeof(struct udphdr);
+	__u32 total = skb->len > hdrs ? skb->len - hdrs : 0;
+	struct bck1 h;
+
+	emit(skb, p, BC_TAP_REC_UDP, egress, l4, &l4->u.h, hdrs + (gsz < total ? gsz : total),
+	     tuple, 1);
+	for (__u32 i = 1; i < MAX_GSO_SEGS; i++) {
+		__u32 at = i * gsz, seg;
+
+		if (i >= segs || at >= total)
+			break;
+		seg = total - at < gsz ? total - at : gsz;
+		if (bpf_skb_load_bytes(skb, hdrs + at, &h, sizeof(h)) ||
+		    h.magic != bpf_htonl(BCK1_MAGIC))
+			continue;
+		emit(skb, p, BC_TAP_REC_UDP, egress, l4, &h, hdrs + seg, tuple, 1);
+	}
+}
+
 static __always_inline int tap(struct __sk_buff *skb, __u8 egress)
 {
 	struct pkt p = {};
-	struct bc_tap_rec *r;
+	union l4 l4;
 	__u8 kind = 0;
 	__u16 proto;
+	__u32 tuple;
 	int off;
-	union {
-		struct {
-			struct udphdr uh;
-			__be32 magic;
-			__be16 version, flags;
-			__be32 stream, test_id;
-			__be64 seq;
-		} u;
-		struct tcphdr th;
-	} l4;
 
 	count(BC_TAP_CNT_PACKETS);
 	off = parse_l2(skb, &p, &proto);
@@ -314,7 +398,7 @@ static __always_inline int tap(struct __sk_buff *skb, __u8 egress)
 		if (!bpf_skb_load_bytes(skb, p.l4, &l4.u, sizeof(l4.u))) {
 			p.fk.sport = bpf_ntohs(l4.u.uh.source);
 			p.fk.dport = bpf_ntohs(l4.u.uh.dest);
-			if (l4.u.magic == bpf_htonl(BCK1_MAGIC) && pair_wanted(&p))
+			if (l4.u.h.magic == bpf_htonl(BCK1_MAGIC) && pair_wanted(&p))
 				kind = BC_TAP_REC_UDP;
 		} else if (!bpf_skb_load_bytes(skb, p.l4, &l4.u.uh, sizeof(l4.u.uh))) {
 			p.fk.sport = bpf_ntohs(l4.u.uh.source);
@@ -336,47 +420,11 @@ static __always_inline int tap(struct __sk_buff *skb, __u8 egress)
 		count_flow(skb, &p);
 	if (!kind)
 		return TC_ACT_UNSPEC;
-
-	r = bpf_ringbuf_reserve(&ring, sizeof(*r), 0);
-	if (!r) {
-		count(BC_TAP_CNT_RING_DROP);
-		return TC_ACT_UNSPEC;
-	}
-	r->ts = bpf_ktime_get_ns();
-	r->ifindex = skb->ifindex;
-	r->tuple = tuple_id(&p);
-	r->len = skb->len;
-	r->vlan = p.vlan;
-	r->kind = kind;
-	r->flags = (egress ? BC_TAP_F_EGRESS : 0) | (p.frag ? BC_TAP_F_FRAG : 0) |
-		   (p.mf ? BC_TAP_F_MF : 0) | (p.has_vlan ? BC_TAP_F_VLAN : 0) |
-		   (p.fk.family == 6 ? BC_TAP_F_V6 : 0);
-	r->ip_id = p.ip_id;
-	r->off8 = p.off8;
-	r->frag_len = p.frag ? (__u16)p.l4_len : 0;
-	if (kind == BC_TAP_REC_UDP) {
-		r->udp.seq = bpf_be64_to_cpu(l4.u.seq);
-		r->udp.stream = bpf_ntohl(l4.u.stream);
-		r->udp.test_id = bpf_ntohl(l4.u.test_id);
-	} else if (kind == BC_TAP_REC_TCP) {
-		__u32 hl = (__u32)l4.th.doff * 4, plen = p.l4_len > hl ? p.l4_len - hl : 0;
-
-		r->tcp.seq = bpf_ntohl(l4.th.seq);
-		r->tcp.end_seq = r->tcp.seq + plen + l4.th.syn + l4.th.fin;
-		r->tcp.sport = p.fk.sport;
-		r->tcp.dport = p.fk.dport;
-		r->tcp.tcp_flags = (__u8)(l4.th.fin | l4.th.syn << 1 | l4.th.rst << 2 |
-					  l4.th.psh << 3 | l4.th.ack << 4);
-		__builtin_memset(r->tcp.pad, 0, sizeof(r->tcp.pad));
-	} else {
-		r->udp.seq = 0;
-		r->udp.stream = 0;
-		r->udp.test_id = 0;
-	}
-	bpf_ringbuf_submit(r, bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) >= wake_bytes
-				      ? BPF_RB_FORCE_WAKEUP
-				      : BPF_RB_NO_WAKEUP);
-	count(BC_TAP_CNT_RECORDS);
+	tuple = tuple_id(&p);
+	if (kind == BC_TAP_REC_UDP && !p.frag && skb->gso_segs > 1 && skb->gso_size)
+		emit_udp_segs(skb, &p, egress, &l4, tuple);
+	else
+		emit(skb, &p, kind, egress, &l4, &l4.u.h, skb->len, tuple, 0);
 	return TC_ACT_UNSPEC;
 }
 

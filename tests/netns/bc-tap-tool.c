@@ -42,7 +42,7 @@ static void on_signal(int sig)
 }
 
 struct dir_stats {
-	uint64_t udp, frag, tcp, tcp_bytes, bytes, vlan, v6;
+	uint64_t udp, frag, tcp, tcp_bytes, bytes, vlan, v6, gso;
 	uint16_t vid; /* VLAN id of the last tagged record */
 	uint64_t distinct[MAX_STREAMS];
 	uint32_t udp_tuple; /* tuple id of the first bondcheck datagram + 1 (0: none) */
@@ -86,6 +86,7 @@ static int on_rec(void *ctx, const struct bc_tap_rec *r)
 		d->vid = r->vlan & 0x0fff;
 	}
 	d->v6 += !!(r->flags & BC_TAP_F_V6);
+	d->gso += !!(r->flags & BC_TAP_F_GSO);
 	if (r->kind == BC_TAP_REC_FRAG) {
 		d->frag++;
 	} else if (r->kind == BC_TAP_REC_TCP) {
@@ -137,6 +138,7 @@ static struct json_object *dir_json(const struct bc_tap *t, const struct dir_sta
 	json_object_object_add(o, "vlan", json_object_new_int64((int64_t)d->vlan));
 	json_object_object_add(o, "v6", json_object_new_int64((int64_t)d->v6));
 	json_object_object_add(o, "vid", json_object_new_int(d->vid));
+	json_object_object_add(o, "gso", json_object_new_int64((int64_t)d->gso));
 	return o;
 }
 
