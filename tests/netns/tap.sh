@@ -108,7 +108,7 @@ generator() {
 	local fam=$1 peer=$2 sent recv rcvbuf rx
 	tap "$C" tx c0 --pair "$3"
 	tap "$A" rx a0 --pair "$3"
-	ip netns exec "$C" "$BC" run --peer "$peer" -u -b 20G -t 2 --json "${@:6}" >"$WORK/out" 2>"$WORK/err" ||
+	ip netns exec "$C" "$BC" run --peer "$peer" -u -b 20G -t "${DUR:-2}" --json "${@:6}" >"$WORK/out" 2>"$WORK/err" ||
 		{ cat "$WORK/err" >&2; fail "bondcheck run ($fam) failed"; }
 	untap tx
 	untap rx
@@ -150,7 +150,7 @@ case_generator() {
 	topo
 	agent
 	generator IPv4 10.78.1.2 10.78.1.1,10.78.1.2 10.78.1.1 10.78.1.2
-	generator IPv6 fd78::2 fd78::1,fd78::2 fd78::1 fd78::2
+	DUR=1 generator IPv6 fd78::2 fd78::1,fd78::2 fd78::1 fd78::2
 	# 1472 bytes + UDP 8 + IPv6 40 > MTU 1500: every datagram is two fragments
 	check "IPv6: one trailing fragment recorded per datagram on each end" \
 		[ "$(jq .links.c0.egress.frag "$WORK/tx.json")" -eq "$(jq .links.c0.egress.udp "$WORK/tx.json")" ] &&
@@ -159,7 +159,7 @@ case_generator() {
 		[ "$(jq '.links.c0.egress.v6' "$WORK/tx.json")" -eq "$(jq '.links.c0.egress | .udp + .frag' "$WORK/tx.json")" ]
 	# UDP GSO: the egress hook sees super-packets of up to 64 datagrams
 	# behind one UDP header; each gets its own record
-	GSO=1 generator "IPv4 GSO" 10.78.1.2 10.78.1.1,10.78.1.2 10.78.1.1 10.78.1.2 --gso -l 1400
+	DUR=1 GSO=1 generator "IPv4 GSO" 10.78.1.2 10.78.1.1,10.78.1.2 10.78.1.1 10.78.1.2 --gso -l 1400
 	check "GSO: egress saw super-packets, their datagrams flagged ($(jq .links.c0.egress.gso "$WORK/tx.json") of $(jq .links.c0.egress.udp "$WORK/tx.json"))" \
 		[ "$(jq .links.c0.egress.gso "$WORK/tx.json")" -gt 0 ]
 }
