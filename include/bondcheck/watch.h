@@ -59,9 +59,13 @@ struct bc_watch_flow {
 	uint64_t rx_bytes;     /* tcpi_bytes_received (4.1+) */
 	int tx_slave;	       /* index into the sample's slaves[]; -1 unknown */
 	enum bc_watch_src tx_src;
+	int tx_predicted;      /* the hash's slave (index), -1 none: with taps beside tx_slave */
 	int rx_slave;	       /* -1 unknown (needs the taps) */
 	enum bc_watch_src rx_src;
 	char why[80];	       /* why tx_slave is unknown, "" when known */
+	bool socket;	       /* a TCP connection of this host (sock_diag); else a 5-tuple the
+				* taps counted (UDP, forwarded, another host's) */
+	uint64_t tap_tx_best, tap_rx_best; /* bytes of the slave chosen each way (taps) */
 };
 
 /* One reading of the host. */
@@ -80,6 +84,10 @@ struct bc_watch_sample {
 	size_t n_flows;
 	size_t flows_dropped;		/* connections past BC_WATCH_MAX_FLOWS, not listed */
 	char flows_error[160];		/* why no connection was read; "" none */
+	bool taps;			/* the slave taps observed the flows' slaves */
+	uint64_t tap_flow_entries;	/* entries in the taps' flow table (LRU: evicts when full) */
+	uint64_t tap_flow_capacity;
+	uint64_t tap_flow_fail;		/* packets the taps could not count */
 };
 
 struct bc_watch_slave_rate {
@@ -99,6 +107,8 @@ struct bc_watch_flow_rate {
 	double tx_bps, rx_bps;
 	int tx_slave, rx_slave; /* index into the interval's slaves[]; -1 unknown */
 	enum bc_watch_src tx_src, rx_src;
+	int tx_predicted;	/* the hash's slave with taps observing (index), -1 none */
+	bool socket;		/* one of this host's TCP connections (else seen by the taps only) */
 	char why[80];
 };
 
@@ -140,7 +150,10 @@ struct bc_watch_flow_sum {
 	struct bc_flow flow;
 	uint64_t tx_bytes, rx_bytes;
 	char tx_slave[BC_IFNAMSIZ]; /* the last interval's; "" unknown */
-	enum bc_watch_src tx_src;
+	char rx_slave[BC_IFNAMSIZ];
+	char tx_predicted[BC_IFNAMSIZ];
+	enum bc_watch_src tx_src, rx_src;
+	bool socket;
 	char why[80];
 };
 

@@ -108,8 +108,12 @@ int bc_watch_delta(const struct bc_watch_sample *prev, const struct bc_watch_sam
 		f->rx_bps = 8.0 * (double)f->rx_bytes / dt;
 		f->tx_slave = -1;
 		f->rx_slave = -1;
+		f->tx_predicted = -1;
 		f->tx_src = c->tx_src;
 		f->rx_src = c->rx_src;
+		f->socket = c->socket;
+		if (c->tx_predicted >= 0 && (size_t)c->tx_predicted < out->n_slaves)
+			f->tx_predicted = c->tx_predicted;
 		snprintf(f->why, sizeof(f->why), "%s", c->why);
 		/* the sample's slave index, translated to this interval's (the same order) */
 		if (c->tx_slave >= 0 && (size_t)c->tx_slave < out->n_slaves) {
@@ -145,8 +149,14 @@ void bc_watch_flows_add(struct bc_watch_flow_sums *t, const struct bc_watch_inte
 		x->tx_bytes += f->tx_bytes;
 		x->rx_bytes += f->rx_bytes;
 		x->tx_src = f->tx_src;
+		x->rx_src = f->rx_src;
+		x->socket = f->socket;
 		snprintf(x->tx_slave, sizeof(x->tx_slave), "%s",
 			 f->tx_slave >= 0 ? iv->slaves[f->tx_slave].name : "");
+		snprintf(x->rx_slave, sizeof(x->rx_slave), "%s",
+			 f->rx_slave >= 0 ? iv->slaves[f->rx_slave].name : "");
+		snprintf(x->tx_predicted, sizeof(x->tx_predicted), "%s",
+			 f->tx_predicted >= 0 ? iv->slaves[f->tx_predicted].name : "");
 		snprintf(x->why, sizeof(x->why), "%s", f->why);
 	}
 }
@@ -185,11 +195,18 @@ void bc_watch_flows_apply(const struct bc_watch_flow_sums *t, struct bc_watch_in
 		f->tx_bps = 8.0 * (double)x->tx_bytes / dt;
 		f->rx_bps = 8.0 * (double)x->rx_bytes / dt;
 		f->tx_src = x->tx_src;
-		f->tx_slave = f->rx_slave = -1;
+		f->rx_src = x->rx_src;
+		f->socket = x->socket;
+		f->tx_slave = f->rx_slave = f->tx_predicted = -1;
 		snprintf(f->why, sizeof(f->why), "%s", x->why);
-		for (size_t i = 0; i < total->n_slaves; i++)
+		for (size_t i = 0; i < total->n_slaves; i++) {
 			if (x->tx_slave[0] && !strcmp(total->slaves[i].name, x->tx_slave))
 				f->tx_slave = (int)i;
+			if (x->rx_slave[0] && !strcmp(total->slaves[i].name, x->rx_slave))
+				f->rx_slave = (int)i;
+			if (x->tx_predicted[0] && !strcmp(total->slaves[i].name, x->tx_predicted))
+				f->tx_predicted = (int)i;
+		}
 	}
 	for (size_t i = 0; i < total->n_flows; i++)
 		if (total->flows[i].tx_slave >= 0)

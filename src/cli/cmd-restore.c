@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/journal.h"
+#include "bondcheck/tap.h"
 #include "bondcheck/json-get.h"
 #include "cli/cli.h"
 
@@ -330,6 +332,51 @@ static int all_here(const struct ropts *o, struct json_object *arr)
 	return worst;
 }
 
+/*
+ * The slave taps' clsact filters that a killed bondcheck left (kernels
+ * without tcx: bondcheck/tap.h bc_tap_cleanup()), on every interface of
+ * this network namespace.  Returns how many were removed, or -1 when the
+ * taps are not built or could not be checked (said unless quiet).
+ */
+static int tap_leftovers(const struct ropts *o)
+{
+	struct if_nameindex *ifs, *i;
+	int ix[BC_TAP_MAX_IFS], removed = 0;
+	size_t n = 0;
+	struct bc_error err = {0};
+
+	if (!bc_tap_built())
+		return -1;
+	ifs = if_nameindex();
+	if (!ifs)
+		return -1;
+	for (i = ifs;; i++) {
+		int r;
+
+		if (i->if_index)
+			ix[n++] = (int)i->if_index;
+		if (n < BC_TAP_MAX_IFS && i->if_index)
+			continue;
+		r = n ? bc_tap_cleanup(ix, n, &err) : 0;
+		n = 0;
+		if (r < 0) {
+			if (!o->quiet && !o->json)
+				fprintf(stderr, "bondcheck restore: slave-tap filters not checked: "
+						"%s\n", err.msg);
+			removed = -1;
+			break;
+		}
+		removed += r;
+		if (!i->if_index)
+			break;
+	}
+	if_freenameindex(ifs);
+	if (removed > 0 && !o->quiet && !o->json)
+		printf("removed %d slave-tap filter%s that a killed bondcheck left (clsact, handle "
+		       "0x%x)\n", removed, removed == 1 ? "" : "s", BC_TAP_TC_HANDLE);
+	return removed;
+}
+
 int bc_cmd_restore(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -348,7 +395,7 @@ int bc_cmd_restore(int argc, char **argv)
 	struct json_object *doc, *arr = json_object_new_array();
 	const char *file = NULL;
 	char gen[40], *end;
-	int c, worst = BC_EXIT_OK;
+	int c, worst = BC_EXIT_OK, taps = -1;
 	double t;
 
 	optind = 1;
@@ -444,9 +491,13 @@ int bc_cmd_restore(int argc, char **argv)
 	} else {
 		worst = all_here(&o, arr);
 	}
+	if (!o.save && !o.check)
+		taps = tap_leftovers(&o);
 	if (o.json) {
 		doc = json_object_new_object();
 		json_object_object_add(doc, "schema_version", json_object_new_int(1));
+		json_object_object_add(doc, "tap_filters_removed",
+				       taps >= 0 ? json_object_new_int(taps) : NULL);
 		json_object_object_add(doc, "bondcheck_version",
 				       json_object_new_string(BC_VERSION));
 		bc_json_generated_at(gen, sizeof(gen));

@@ -58,6 +58,9 @@ static void usage(FILE *out)
 		"  --top N            flows listed (default 5)\n"
 		"  -j, --json         one JSON object per line: each interval, then the summary\n"
 		"  --brief            at the end only the answers, same exit status\n"
+		"  --taps WHEN        auto (default): the slave taps observe each flow's slave\n"
+		"                     both ways when this bondcheck has them and may load them\n"
+		"                     (CAP_BPF, CAP_NET_ADMIN); on: required; off: predicted\n"
 		"  --plot DIR         at the end DIR/watch-slaves.svg: each slave's TX and RX\n"
 		"                     rate per interval (the first 4096 intervals)\n"
 		"  -h, --help         this text\n"
@@ -168,7 +171,7 @@ int bc_cmd_watch(int argc, char **argv)
 		{"interval", required_argument, NULL, 'i'}, {"duration", required_argument, NULL, 'd'},
 		{"top", required_argument, NULL, 't'},	    {"json", no_argument, NULL, 'j'},
 		{"brief", no_argument, NULL, 'b'},	    {"help", no_argument, NULL, 'h'},
-		{"plot", required_argument, NULL, 'p'},
+		{"plot", required_argument, NULL, 'p'},	    {"taps", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	struct bc_watch_sample *first = NULL, *prev = NULL, *cur = NULL;
@@ -180,6 +183,8 @@ int bc_cmd_watch(int argc, char **argv)
 	size_t top = 5, n_iv = 0, n_tcp = 0, n_reorder = 0;
 	bool json = false, brief = false, redraw;
 	const char *plot = NULL;
+	int taps_when = 0; /* 0 auto, 1 on, 2 off */
+	struct bc_watch_taps *taps = NULL;
 	struct json_object *tl = NULL;
 	char bond[64] = "";
 	struct sigaction sa;
@@ -217,6 +222,11 @@ int bc_cmd_watch(int argc, char **argv)
 			break;
 		case 'p':
 			plot = optarg;
+			break;
+		case 'T':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return bc_cli_bad("watch", "--taps", optarg, "auto, on or off");
+			taps_when = optarg[1] == 'u' ? 0 : optarg[1] == 'n' ? 1 : 2;
 			break;
 		case 'h':
 			usage(stdout);
@@ -260,6 +270,21 @@ int bc_cmd_watch(int argc, char **argv)
 	}
 	if (first->flows_error[0])
 		fprintf(stderr, "bondcheck watch: connections not read: %s\n", first->flows_error);
+	if (taps_when != 2) {
+		struct bc_error te = {0};
+
+		if (bc_watch_taps_open(&taps, first, &te) < 0) {
+			if (taps_when == 1) {
+				fprintf(stderr, "bondcheck watch: --taps on: %s\n", te.msg);
+				status = BC_EXIT_ENV;
+				goto out;
+			}
+			fprintf(stderr, "bondcheck watch: no slave taps (%s): TX slaves are "
+					"predicted, RX slaves unknown\n", te.msg);
+		} else if (bc_watch_taps_read(taps, first, &te) < 0) {
+			fprintf(stderr, "bondcheck watch: slave taps unreadable: %s\n", te.msg);
+		}
+	}
 	*prev = *first;
 	redraw = !json && isatty(fileno(stdout));
 	if (!json && !redraw)
@@ -279,6 +304,23 @@ int bc_cmd_watch(int argc, char **argv)
 			fprintf(stderr, "bondcheck watch: %s; the watch ends here\n", err.msg);
 			status = BC_EXIT_ENV;
 			break;
+		}
+		if (taps && !bc_watch_taps_cover(taps, cur)) {
+			/* a slave came or went: taps on the new set (their counters restart) */
+			struct bc_error te = {0};
+
+			bc_watch_taps_close(taps);
+			taps = NULL;
+			if (bc_watch_taps_open(&taps, cur, &te) < 0)
+				fprintf(stderr, "bondcheck watch: slave taps not reopened on the new "
+						"slaves: %s\n", te.msg);
+		}
+		if (taps) {
+			struct bc_error te = {0};
+
+			if (bc_watch_taps_read(taps, cur, &te) < 0)
+				fprintf(stderr, "bondcheck watch: slave taps unreadable: %s\n",
+					te.msg);
 		}
 		if (bc_watch_delta(prev, cur, iv) < 0)
 			continue;
@@ -319,6 +361,10 @@ int bc_cmd_watch(int argc, char **argv)
 	ri.top = top;
 	ri.flows_error = prev->flows_error;
 	ri.flows_dropped = prev->flows_dropped + sums->dropped;
+	ri.taps = prev->taps;
+	ri.tap_flow_entries = prev->tap_flow_entries;
+	ri.tap_flow_capacity = prev->tap_flow_capacity;
+	ri.tap_flow_fail = prev->tap_flow_fail;
 	if (json) {
 		struct json_object *o = bc_watch_json_summary(&ri, iv, v);
 
@@ -338,6 +384,7 @@ int bc_cmd_watch(int argc, char **argv)
 	if (status == BC_EXIT_OK && bc_watch_failed(v))
 		status = BC_EXIT_FINDINGS;
 out:
+	bc_watch_taps_close(taps);
 	json_object_put(tl);
 	free(first);
 	free(prev);

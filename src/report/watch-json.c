@@ -3,6 +3,7 @@
  * `bondcheck watch` as JSON lines (bondcheck/watch-report.h; docs/watch.md).
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -70,6 +71,13 @@ static struct json_object *flows(const struct bc_watch_interval *iv)
 				       f->rx_slave >= 0 ? STR(iv->slaves[f->rx_slave].name) : NULL);
 		json_object_object_add(o, "rx_source", STR(src_name(f->rx_src)));
 		json_object_object_add(o, "unknown_because", f->why[0] ? STR(f->why) : NULL);
+		json_object_object_add(o, "protocol", STR(f->flow.proto == IPPROTO_TCP   ? "tcp"
+							  : f->flow.proto == IPPROTO_UDP ? "udp"
+											 : "other"));
+		json_object_object_add(o, "socket", json_object_new_boolean(f->socket));
+		json_object_object_add(o, "tx_slave_predicted",
+				       f->tx_predicted >= 0 ? STR(iv->slaves[f->tx_predicted].name)
+							    : NULL);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -139,6 +147,18 @@ struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
 	json_object_object_add(o, "flows_error",
 			       ri->flows_error && ri->flows_error[0] ? STR(ri->flows_error) : NULL);
 	json_object_object_add(o, "flows_not_followed", U64(ri->flows_dropped));
+	if (ri->taps) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "entries", U64(ri->tap_flow_entries));
+		json_object_object_add(t, "capacity", U64(ri->tap_flow_capacity));
+		json_object_object_add(t, "full", json_object_new_boolean(
+							 ri->tap_flow_entries >= ri->tap_flow_capacity));
+		json_object_object_add(t, "packets_not_counted", U64(ri->tap_flow_fail));
+		json_object_object_add(o, "tap_flow_table", t);
+	} else {
+		json_object_object_add(o, "tap_flow_table", NULL);
+	}
 	body(o, total);
 	for (int i = 0; i < 4; i++) {
 		struct json_object *x = json_object_new_object();

@@ -4,6 +4,7 @@
  * verdicts are written here from their mechanisms and evidence values.
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,36 +217,57 @@ void bc_watch_text_summary(FILE *out, const struct bc_watch_run_info *ri,
 			s->rx_share >= 0 ? s->rx_share * 100 : 0, (unsigned long long)s->drops,
 			(unsigned long long)s->errors, rate(s->predicted_tx_bps, z, sizeof(z)));
 	}
-	fprintf(out, "\nFlows (this host's TCP connections over the bond, busiest first; TX slave %s, "
-		     "RX slave %s)\n",
-		ri->taps ? "seen by the slave taps" : "predicted by the bond's hash",
-		ri->taps ? "seen by the slave taps" : "unknown without the slave taps");
+	if (ri->taps)
+		fprintf(out, "\nFlows (busiest first: this host's TCP connections, and what else the "
+			     "slave taps counted;\n  TX and RX slave seen by the taps)\n");
+	else
+		fprintf(out, "\nFlows (this host's TCP connections over the bond, busiest first; TX "
+			     "slave predicted by\n  the bond's hash, RX slave unknown without the "
+			     "slave taps)\n");
 	if (ri->flows_error && ri->flows_error[0])
 		fprintf(out, "  not read: %s\n", ri->flows_error);
 	else if (!t->n_flows)
 		fprintf(out, "  none\n");
 	else
-		fprintf(out, "  %-24s %-24s %14s %14s  %s\n", "local", "peer", "TX", "RX",
-			"TX slave");
+		fprintf(out, "  %-5s %-24s %-24s %14s %14s  %s\n", "proto", "local", "peer", "TX",
+			"RX", ri->taps ? "TX slave / RX slave" : "TX slave");
 	for (size_t i = 0; i < t->n_flows && i < ri->top; i++) {
 		const struct bc_watch_flow_rate *f = &t->flows[i];
 		char l[64], p[64];
 
 		endpoint(&f->flow, true, l, sizeof(l));
 		endpoint(&f->flow, false, p, sizeof(p));
-		fprintf(out, "  %-24s %-24s %14s %14s  ", l, p, rate(f->tx_bps, x, sizeof(x)),
-			rate(f->rx_bps, y, sizeof(y)));
+		fprintf(out, "  %-5s %-24s %-24s %14s %14s  ",
+			f->flow.proto == IPPROTO_TCP	 ? "tcp"
+			: f->flow.proto == IPPROTO_UDP ? "udp"
+						       : "other",
+			l, p, rate(f->tx_bps, x, sizeof(x)), rate(f->rx_bps, y, sizeof(y)));
 		if (f->tx_slave >= 0)
-			fprintf(out, "%s (%s)\n", t->slaves[f->tx_slave].name, src_word(f->tx_src));
+			fprintf(out, "%s (%s)", t->slaves[f->tx_slave].name, src_word(f->tx_src));
 		else
-			fprintf(out, "- (%s)\n", f->why[0] ? f->why : "unknown");
+			fprintf(out, "- (%s)", f->why[0] ? f->why : "unknown");
+		if (ri->taps)
+			fprintf(out, " / %s", f->rx_slave >= 0 ? t->slaves[f->rx_slave].name : "-");
+		if (ri->taps && f->tx_predicted >= 0 && f->tx_predicted != f->tx_slave)
+			fprintf(out, "  (the hash predicted %s)", t->slaves[f->tx_predicted].name);
+		fputc('\n', out);
 	}
 	if (t->n_flows > ri->top)
 		fprintf(out, "  ... %zu more (--top N)\n", t->n_flows - ri->top);
 	if (ri->flows_dropped)
 		fprintf(out, "  %zu connections past the first %d were not followed\n",
 			ri->flows_dropped, BC_WATCH_MAX_FLOWS);
-	fprintf(out, "\nNot seen without the slave taps: traffic that is not this host's TCP "
-		     "(UDP, forwarded\nor bridged frames) is in the slave counters but in no flow; "
-		     "which slave the peer\nsends each flow on is unknown.\n");
+	if (ri->taps)
+		fprintf(out, "  slave taps' flow table: %llu of %llu entries%s, %llu packets not "
+			     "counted\n",
+			(unsigned long long)ri->tap_flow_entries,
+			(unsigned long long)ri->tap_flow_capacity,
+			ri->tap_flow_entries >= ri->tap_flow_capacity
+				? " (full: the least recently used are evicted)"
+				: "",
+			(unsigned long long)ri->tap_flow_fail);
+	else
+		fprintf(out, "\nNot seen without the slave taps: traffic that is not this host's TCP "
+			     "(UDP, forwarded\nor bridged frames) is in the slave counters but in no "
+			     "flow; which slave the peer\nsends each flow on is unknown.\n");
 }

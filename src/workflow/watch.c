@@ -40,6 +40,7 @@
 #include "bondcheck/names.h"
 #include "bondcheck/nl-sock.h"
 #include "bondcheck/sock-diag.h"
+#include "bondcheck/tap.h"
 #include "bondcheck/watch-run.h"
 
 static void tcp_counters(struct bc_watch_sample *s)
@@ -290,7 +291,8 @@ static void flows(struct bc_watch_sample *s, const struct bc_bond *b, enum bc_ha
 		f->flow.vlan_tci = d.vlan[dev];
 		f->tx_bytes = c[i].bytes_acked;
 		f->rx_bytes = c[i].bytes_received;
-		f->tx_slave = f->rx_slave = -1;
+		f->tx_slave = f->rx_slave = f->tx_predicted = -1;
+		f->socket = true;
 		memcpy(f->flow.smac, bond_mac, 6);
 		if (policy_needs_macs(b)) {
 			bool found;
@@ -316,7 +318,7 @@ static void flows(struct bc_watch_sample *s, const struct bc_bond *b, enum bc_ha
 			continue;
 		}
 		if (slave < s->n_slaves) {
-			f->tx_slave = (int)slave;
+			f->tx_slave = f->tx_predicted = (int)slave;
 			f->tx_src = BC_WATCH_SRC_PREDICTED;
 		}
 	}
@@ -383,5 +385,222 @@ int bc_watch_sample_take(const char *bond, struct bc_watch_sample *s, struct bc_
 	flows(s, b, k, k_known);
 	tcp_counters(s);
 	bc_snapshot_free(&snap);
+	return 0;
+}
+
+/* ---- the slave taps (bondcheck/tap.h): observed slaves, both ways ---- */
+
+#define SOCKET_TUPLES 4096
+
+struct bc_watch_taps {
+	struct bc_tap *tap;
+	int ifindex[BC_TAP_MAX_IFS];
+	size_t n;
+	uint32_t capacity;
+	/*
+	 * The 5-tuples (tuple_cookie()) of this host's connections seen so far:
+	 * once a connection closes, its entries linger in the flow table, and
+	 * counting them as a flow of the taps' own would count its bytes twice.
+	 */
+	uint64_t sock[SOCKET_TUPLES];
+	size_t n_sock;
+};
+
+int bc_watch_taps_open(struct bc_watch_taps **out, const struct bc_watch_sample *s,
+		       struct bc_error *err)
+{
+	struct bc_watch_taps *t;
+	struct bc_tap_opts o;
+	int r;
+
+	*out = NULL;
+	if (!bc_tap_built())
+		return bc_error_set(err, -EOPNOTSUPP, "this bondcheck was built without the slave taps");
+	r = bc_tap_check_privileges(err);
+	if (r < 0)
+		return r;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return bc_error_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->n_slaves && t->n < BC_TAP_MAX_IFS; i++)
+		if (s->slaves[i].ifindex > 0)
+			t->ifindex[t->n++] = s->slaves[i].ifindex;
+	bc_tap_opts_default(&o);
+	/* flow counters only: a pair that matches nothing keeps the ring quiet */
+	o.cfg.flags = BC_TAP_CFG_FLOWS | BC_TAP_CFG_PAIR;
+	o.cfg.family = 4;
+	t->capacity = o.flow_entries ? o.flow_entries : BC_TAP_FLOW_ENTRIES;
+	r = t->n ? bc_tap_open(&t->tap, t->ifindex, t->n, &o, err)
+		 : bc_error_set(err, -ENODEV, "no slave to tap");
+	if (r < 0) {
+		free(t);
+		return r;
+	}
+	*out = t;
+	return 0;
+}
+
+void bc_watch_taps_close(struct bc_watch_taps *t)
+{
+	if (!t)
+		return;
+	bc_tap_close(t->tap);
+	free(t);
+}
+
+bool bc_watch_taps_cover(const struct bc_watch_taps *t, const struct bc_watch_sample *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_slaves; i++) {
+		bool in = false;
+
+		for (size_t k = 0; k < t->n; k++)
+			in |= t->ifindex[k] == s->slaves[i].ifindex;
+		if (!in)
+			return false;
+		n++;
+	}
+	return n == t->n;
+}
+
+struct walk {
+	struct bc_watch_sample *s;
+	struct bc_watch_taps *t;
+	uint64_t entries;
+};
+
+static bool was_socket(const struct bc_watch_taps *t, uint64_t cookie)
+{
+	for (size_t i = 0; i < t->n_sock; i++)
+		if (t->sock[i] == cookie)
+			return true;
+	return false;
+}
+
+static int slave_of_ifindex(const struct bc_watch_sample *s, uint32_t ifindex)
+{
+	for (size_t i = 0; i < s->n_slaves; i++)
+		if ((uint32_t)s->slaves[i].ifindex == ifindex)
+			return (int)i;
+	return -1;
+}
+
+/* @a and @b (tap key addresses, network order) as @f's family and direction. */
+static bool same_tuple(const struct bc_flow *f, const struct bc_tap_flow_key *k, bool reverse)
+{
+	size_t alen = f->family == AF_INET ? 4 : 16;
+	const uint8_t *src = reverse ? f->dst : f->src, *dst = reverse ? f->src : f->dst;
+	uint16_t sp = reverse ? f->dport : f->sport, dp = reverse ? f->sport : f->dport;
+
+	return k->family == (f->family == AF_INET ? 4 : 6) && k->proto == f->proto &&
+	       k->sport == sp && k->dport == dp && !memcmp(k->src, src, alen) &&
+	       !memcmp(k->dst, dst, alen);
+}
+
+/* FNV-1a of the key without slave and direction: a tap-only flow's cookie (top bit set). */
+static uint64_t tuple_cookie(const struct bc_tap_flow_key *k, bool reverse)
+{
+	uint64_t h = 1469598103934665603ull;
+	uint8_t b[40];
+
+	b[0] = k->family;
+	b[1] = k->proto;
+	memcpy(b + 2, reverse ? &k->dport : &k->sport, 2);
+	memcpy(b + 4, reverse ? &k->sport : &k->dport, 2);
+	memcpy(b + 6, reverse ? k->dst : k->src, 16);
+	memcpy(b + 22, reverse ? k->src : k->dst, 16);
+	memcpy(b + 38, &k->vid, 2);
+	for (size_t i = 0; i < sizeof(b); i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h | 1ull << 63;
+}
+
+/*
+ * One flow-table entry: its bytes go to the connection it belongs to (this
+ * host's socket, either way), or to a flow of the taps' own.  The slave that
+ * carried the most bytes of a flow each way is its slave.
+ */
+static int one_entry(void *ctx, const struct bc_tap_flow_key *k, const struct bc_tap_flow_val *v)
+{
+	struct walk *w = ctx;
+	struct bc_watch_sample *s = w->s;
+	int sl = slave_of_ifindex(s, k->ifindex);
+	struct bc_watch_flow *f = NULL;
+	bool tx = k->egress;
+
+	w->entries++;
+	if (sl < 0)
+		return 0;
+	for (size_t i = 0; i < s->n_flows && !f; i++)
+		if (s->flows[i].socket && same_tuple(&s->flows[i].flow, k, !tx))
+			f = &s->flows[i];
+	if (f && w->t->n_sock < SOCKET_TUPLES && !was_socket(w->t, tuple_cookie(k, !tx)))
+		w->t->sock[w->t->n_sock++] = tuple_cookie(k, !tx);
+	if (!f) {
+		uint64_t cookie = tuple_cookie(k, !tx);
+
+		if (was_socket(w->t, cookie))
+			return 0; /* a closed connection of this host: counted while it lived */
+
+		for (size_t i = 0; i < s->n_flows && !f; i++)
+			if (!s->flows[i].socket && s->flows[i].cookie == cookie)
+				f = &s->flows[i];
+		if (!f) {
+			if (s->n_flows == BC_WATCH_MAX_FLOWS) {
+				s->flows_dropped++;
+				return 0;
+			}
+			f = &s->flows[s->n_flows++];
+			memset(f, 0, sizeof(*f));
+			f->cookie = cookie;
+			f->flow.family = k->family == 4 ? AF_INET : AF_INET6;
+			f->flow.proto = k->proto;
+			/* as this host sends it: egress keys as they are, ingress reversed */
+			memcpy(f->flow.src, tx ? k->src : k->dst, 16);
+			memcpy(f->flow.dst, tx ? k->dst : k->src, 16);
+			f->flow.sport = tx ? k->sport : k->dport;
+			f->flow.dport = tx ? k->dport : k->sport;
+			f->tx_slave = f->rx_slave = f->tx_predicted = -1;
+		}
+		/* the taps' own flows count their bytes (skb->len, from the MAC header) */
+		if (tx)
+			f->tx_bytes += v->bytes;
+		else
+			f->rx_bytes += v->bytes;
+	}
+	/*
+	 * The slave: the one with the most bytes this way.  The per-slave bytes
+	 * of a socket's flow are not kept, so the largest entry wins.
+	 */
+	if (tx) {
+		if (f->tx_src != BC_WATCH_SRC_OBSERVED || v->bytes > f->tap_tx_best) {
+			f->tx_slave = sl;
+			f->tx_src = BC_WATCH_SRC_OBSERVED;
+			f->tap_tx_best = v->bytes;
+			f->why[0] = '\0';
+		}
+	} else if (f->rx_src != BC_WATCH_SRC_OBSERVED || v->bytes > f->tap_rx_best) {
+		f->rx_slave = sl;
+		f->rx_src = BC_WATCH_SRC_OBSERVED;
+		f->tap_rx_best = v->bytes;
+	}
+	return 0;
+}
+
+int bc_watch_taps_read(struct bc_watch_taps *t, struct bc_watch_sample *s, struct bc_error *err)
+{
+	struct walk w = {s, t, 0};
+	struct bc_tap_counters c;
+	int r;
+
+	r = bc_tap_flows(t->tap, one_entry, &w, err);
+	if (r < 0)
+		return r;
+	s->taps = true;
+	s->tap_flow_entries = w.entries;
+	s->tap_flow_capacity = t->capacity;
+	if (bc_tap_read_counters(t->tap, &c, NULL) == 0)
+		s->tap_flow_fail = c.flow_fail;
 	return 0;
 }
