@@ -43,38 +43,32 @@
 #include "bondcheck/tap.h"
 #include "bondcheck/watch-run.h"
 
+/* A /proc/net MIB file (@path) parsed into @m; left empty when unreadable. */
+static void read_mib(const char *path, struct bc_mib *m)
+{
+	char *t = NULL, *z;
+	size_t len = 0;
+
+	if (bc_file_read_capped(path, 1u << 20, path, "it is a few KiB", &t, &len, NULL) < 0)
+		return;
+	z = realloc(t, len + 1);
+	if (z) {
+		z[len] = 0;
+		bc_mib_parse(z, m, NULL);
+		t = z;
+	}
+	free(t);
+}
+
 static void tcp_counters(struct bc_watch_sample *s)
 {
 	static const char *const reorder[] = {"TcpExt.TCPSACKReorder", "TcpExt.TCPTSReorder",
 					      "TcpExt.TCPRenoReorder"};
 	struct bc_mib snmp = {0}, netstat = {0};
-	char *t = NULL;
-	size_t len = 0;
 	int64_t v;
 
-	if (bc_file_read_capped("/proc/net/snmp", 1u << 20, "/proc/net/snmp", "it is a few KiB",
-				&t, &len, NULL) == 0) {
-		char *z = realloc(t, len + 1);
-
-		if (z) {
-			z[len] = 0;
-			bc_mib_parse(z, &snmp, NULL);
-			t = z;
-		}
-	}
-	free(t);
-	t = NULL;
-	if (bc_file_read_capped("/proc/net/netstat", 1u << 20, "/proc/net/netstat",
-				"it is a few KiB", &t, &len, NULL) == 0) {
-		char *z = realloc(t, len + 1);
-
-		if (z) {
-			z[len] = 0;
-			bc_mib_parse(z, &netstat, NULL);
-			t = z;
-		}
-	}
-	free(t);
+	read_mib("/proc/net/snmp", &snmp);
+	read_mib("/proc/net/netstat", &netstat);
 	s->tcp_counters = bc_mib_get(&snmp, "Tcp.RetransSegs", &v) == 0;
 	if (s->tcp_counters) {
 		s->tcp_retrans_segs = (uint64_t)v;
