@@ -59,10 +59,28 @@
 
 #define BC_MATRIX_MAX_HOSTS 64
 
-/* A pair is "slow" below this share of the median of the pairs without its host. */
-#define BC_MATRIX_SLOW_RATIO 0.7
+/*
+ * A host is "slow" in one direction when the median efficiency of its pairs
+ * in that direction is below BC_MATRIX_SLOW_RATIO - BC_MATRIX_SLOW_MARGIN of
+ * the median of the pairs without it, and "borderline" up to
+ * BC_MATRIX_SLOW_RATIO + BC_MATRIX_SLOW_MARGIN: a result near the line is
+ * reported with its numbers (host-borderline), never dropped, so that the
+ * host is named in every one of repeated runs whichever side of 0.7 its
+ * median falls.
+ */
+#define BC_MATRIX_SLOW_RATIO  0.7
+#define BC_MATRIX_SLOW_MARGIN 0.1
 /* A host's link is "slower" below this share of the other hosts' median link ceiling. */
 #define BC_MATRIX_LINK_RATIO 0.5
+/*
+ * Loss into (or out of) one host: the median loss share of its pairs in one
+ * direction (TCP: retransmits per segment sent, the segments estimated from
+ * goodput x duration at the pair's MSS, MTU - 52; UDP: lost / sent) is at
+ * least BC_MATRIX_LOSS_SHARE and BC_MATRIX_LOSS_FACTOR times the median of
+ * the pairs without it; borderline from half of each.
+ */
+#define BC_MATRIX_LOSS_SHARE  0.01
+#define BC_MATRIX_LOSS_FACTOR 5.0
 
 /* One ordered pair in the schedule: host indexes and the round it runs in. */
 struct bc_matrix_slot {

@@ -159,4 +159,8 @@ void bc_matrix_host_summary_json(const struct bc_matrix_host_doc *ho)
 	bc_matrix_add_dbl(ho->obj, "link_rate_bps", ho->link_rate_bps);
 	bc_matrix_add_str(ho->obj, "rate_source", ho->rate_source);
 	bc_matrix_add_dbl(ho->obj, "link_ceiling_bps", ho->link_ceiling_bps);
+	if (isnan(ho->ingress_ceiling_bps))
+		json_object_object_add(ho->obj, "ingress_ceiling_bps", NULL);
+	else
+		bc_matrix_add_dbl(ho->obj, "ingress_ceiling_bps", ho->ingress_ceiling_bps);
 }
