@@ -508,109 +508,187 @@ static double loss_share(const struct bc_matrix_doc *d, const struct bc_matrix_p
 	return segs > 0 ? (double)p->retransmits / segs : NAN;
 }
 
-/* A drop counter summed into @sum; false when unknown (-1). */
-static bool add_counter(long long *sum, int64_t v)
+/* The sender's own send-side drops of a pair (tx_dropped + qdisc_drops); -1 unknown. */
+static long long sender_drops(const struct bc_matrix_pair_doc *p)
 {
-	if (v < 0)
-		return false;
-	*sum += v;
+	if (p->client.tx_dropped < 0 || p->client.qdisc_drops < 0)
+		return -1;
+	return p->client.tx_dropped + p->client.qdisc_drops;
+}
+
+/* The receiver's own drops of a pair (rx_dropped + rx_missed_errors + rx_over_errors); -1. */
+static long long receiver_drops(const struct bc_matrix_pair_doc *p)
+{
+	if (p->agent.rx_dropped < 0 || p->agent.rx_missed_errors < 0 || p->agent.rx_over_errors < 0)
+		return -1;
+	return p->agent.rx_dropped + p->agent.rx_missed_errors + p->agent.rx_over_errors;
+}
+
+/* What find_loss() judges of one host in one direction. */
+struct loss_view {
+	size_t n, no, nl;
+	double m, mo;	    /* medians: the host's pairs, the pairs without it */
+	double eff;	    /* median efficiency of the host's pairs; NAN unknown */
+	long long count;    /* retransmits or datagrams lost in its pairs */
+	long long drops;    /* its own drop counters in that direction; -1 unknown */
+	long long other;    /* the other ends' own counters (evidence) */
+	size_t own_queue;   /* sending: its pairs in which its own queue dropped */
+	enum judgement j;
+};
+
+/*
+ * One host's loss in one direction (@rx: into it).  A pair in which the
+ * sender's own queue dropped (sender_drops() > 0) has its loss located at
+ * that sender: it is left out of the judgement of any receiver and of the
+ * path (the "others" too), and counts for the sender's own queue.  @bad_rx
+ * (may be NULL): hosts judged lossy when receiving, whose pairs are left
+ * out of the judgement of their senders (the loss is theirs).  @v, @o,
+ * @eff: scratch (n_pairs + 1), @lossy the peers of its lossy pairs.
+ */
+static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool *bad_rx,
+		    double *v, double *o, double *eff, const char **lossy, struct loss_view *lv)
+{
+	bool drops_known = true;
+
+	memset(lv, 0, sizeof(*lv));
+	for (size_t k = 0; k < d->n_pairs; k++) {
+		const struct bc_matrix_pair_doc *p = &d->pairs[k];
+		bool mine = (rx ? p->to_index : p->from_index) == (int64_t)h;
+		bool without = p->to_index != (int64_t)h && p->from_index != (int64_t)h;
+		long long sd = sender_drops(p), rd = receiver_drops(p);
+		double x;
+
+		if (!pair_ok(p) || (!mine && !without))
+			continue;
+		x = loss_share(d, p);
+		if (isnan(x))
+			return false;
+		if (!mine) {
+			if (sd == 0)
+				o[lv->no++] = x;
+			continue;
+		}
+		if (rx) {
+			if (rd < 0)
+				drops_known = false;
+			else
+				lv->drops += rd;
+			if (sd != 0) /* unknown, or the sender's own queue: not the receiver's */
+				continue;
+		} else {
+			if (sd < 0)
+				drops_known = false;
+			else
+				lv->drops += sd;
+			if (sd > 0) {
+				lv->own_queue++;
+				continue;
+			}
+			if (bad_rx && p->to_index >= 0 && (size_t)p->to_index < d->n_hosts &&
+			    bad_rx[p->to_index])
+				continue;
+			if (rd > 0)
+				lv->other += rd;
+		}
+		if (rx)
+			lv->other += sd > 0 ? sd : 0;
+		eff[lv->n] = p->efficiency;
+		v[lv->n++] = x;
+		lv->count += d->udp ? p->lost_packets : p->retransmits;
+		if (x >= BC_MATRIX_LOSS_SHARE)
+			lossy[lv->nl++] = rx ? p->from : p->to;
+	}
+	if (!drops_known)
+		lv->drops = -1;
+	lv->m = median(v, lv->n);
+	lv->mo = median(o, lv->no);
+	lv->eff = median(eff, lv->n);
+	lv->j = lv->n && lv->no ? judge_loss(lv->m, lv->mo) : J_NONE;
 	return true;
 }
 
 /*
  * host-loss / host-borderline: per host and direction the median loss share
  * of its pairs against the median of the pairs without it
- * (BC_MATRIX_LOSS_*), with the mechanism its own counters support: into a
+ * (BC_MATRIX_LOSS_*), with the mechanism its own counters support.  Into a
  * host whose drop counters (rx_dropped, rx_missed_errors, rx_over_errors)
  * stayed 0, a queue before it overflowed (a switch port or link towards
- * it); with them moving, the host dropped.  Out of a host whose send-side
- * drops (tx_dropped, qdisc_drops) stayed 0, a queue after it; else its own
- * egress queue.
+ * it); with them moving, the host dropped.  Out of a host, judged after
+ * the receivers (their pairs left out), the loss on the path after it.  A
+ * sender's own queue dropping (a shaper TCP overfills) is TCP finding its
+ * bottleneck: reported (own-egress-queue) only when most of its pairs saw
+ * it and it cost goodput (their median efficiency below the borderline).
  */
 static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
 {
-	size_t np = d->n_pairs;
+	size_t np = d->n_pairs, nh = d->n_hosts;
 	double *v = calloc(np + 1, sizeof(double)), *o = calloc(np + 1, sizeof(double));
+	double *eff = calloc(np + 1, sizeof(double));
 	const char **lossy = calloc(np + 1, sizeof(*lossy));
+	bool *bad_rx = calloc(nh + 1, sizeof(bool));
 
-	if (!v || !o || !lossy || d->n_hosts < 3)
+	if (!v || !o || !eff || !lossy || !bad_rx || nh < 3)
 		goto out;
 	for (size_t k = 0; k < np; k++)
 		if (pair_unknown(&d->pairs[k]))
 			goto out;
-	for (size_t h = 0; h < d->n_hosts; h++) {
-		const char *name = d->hosts[h].name;
+	for (size_t h = 0; h < nh; h++) {
+		struct loss_view lv;
 
-		for (int rx = 1; rx >= 0; rx--) {
-			size_t n = 0, no = 0, nl = 0;
-			long long count = 0, drops = 0, other_drops = 0;
-			bool drops_known = true, unknown = false;
-			double m, mo;
-			enum judgement j;
-			const char *mech, *unit = d->udp ? "datagrams lost" : "retransmits";
+		if (loss_of(d, h, true, NULL, v, o, eff, lossy, &lv))
+			bad_rx[h] = lv.j == J_BAD;
+	}
+	for (int rx = 1; rx >= 0; rx--) {
+		for (size_t h = 0; h < nh; h++) {
+			const char *name = d->hosts[h].name, *mech;
+			const char *unit = d->udp ? "datagrams lost" : "retransmits";
 			char list[512];
+			struct loss_view lv;
 			struct bc_matrix_fnd fo;
+			size_t mine = 0;
 
-			for (size_t k = 0; k < np; k++) {
-				const struct bc_matrix_pair_doc *p = &d->pairs[k];
-				double x;
-				bool mine = (rx ? p->to_index : p->from_index) == (int64_t)h;
-				bool without = p->to_index != (int64_t)h &&
-					       p->from_index != (int64_t)h;
+			if (!loss_of(d, h, rx, rx ? NULL : bad_rx, v, o, eff, lossy, &lv))
+				continue;
+			for (size_t k = 0; k < np; k++)
+				mine += pair_ok(&d->pairs[k]) &&
+					d->pairs[k].from_index == (int64_t)h;
+			if (!rx && lv.own_queue && 2 * lv.own_queue >= mine && lv.drops > 0) {
+				/* its own queue: judged by what it cost */
+				double e = NAN;
+				size_t ne = 0;
 
-				if (!pair_ok(p) || (!mine && !without))
+				for (size_t k = 0; k < np; k++) {
+					const struct bc_matrix_pair_doc *p = &d->pairs[k];
+
+					if (pair_ok(p) && p->from_index == (int64_t)h)
+						eff[ne++] = p->efficiency;
+				}
+				e = median(eff, ne);
+				if (!(e < BC_MATRIX_SLOW_RATIO + BC_MATRIX_SLOW_MARGIN))
 					continue;
-				x = loss_share(d, p);
-				if (isnan(x)) {
-					unknown = true;
-					break;
-				}
-				if (!mine) {
-					o[no++] = x;
-					continue;
-				}
-				v[n++] = x;
-				count += d->udp ? p->lost_packets : p->retransmits;
-				if (x >= BC_MATRIX_LOSS_SHARE)
-					lossy[nl++] = rx ? p->from : p->to;
-				if (rx) {
-					if (!add_counter(&drops, p->agent.rx_dropped) ||
-					    !add_counter(&drops, p->agent.rx_missed_errors) ||
-					    !add_counter(&drops, p->agent.rx_over_errors))
-						drops_known = false;
-					/* the senders' own counters, for the evidence */
-					add_counter(&other_drops, p->client.tx_dropped);
-					add_counter(&other_drops, p->client.qdisc_drops);
-				} else {
-					if (!add_counter(&drops, p->client.tx_dropped) ||
-					    !add_counter(&drops, p->client.qdisc_drops))
-						drops_known = false;
-					add_counter(&other_drops, p->agent.rx_dropped);
-				}
-			}
-			if (unknown || !n || !no)
+				lv.j = J_BAD;
+				lv.eff = e;
+				mech = "own-egress-queue";
+			} else if (lv.j < J_BORDERLINE) {
 				continue;
-			m = median(v, n);
-			mo = median(o, no);
-			j = judge_loss(m, mo);
-			if (j < J_BORDERLINE)
-				continue;
-			if (!drops_known)
+			} else if (lv.drops < 0) {
 				mech = "unlocated";
-			else if (rx)
-				mech = drops ? "host-rx-drops" : "queue-overflow-before-host";
-			else
-				mech = drops ? "own-egress-queue" : "queue-overflow-after-host";
-			names_join(lossy, nl, list, sizeof(list));
-			if (j == J_BAD)
+			} else if (rx) {
+				mech = lv.drops ? "host-rx-drops" : "queue-overflow-before-host";
+			} else {
+				mech = "queue-overflow-after-host";
+			}
+			names_join(lossy, lv.nl, list, sizeof(list));
+			if (lv.j == J_BAD)
 				fo = bc_matrix_finding(
 					f, "host-loss", name,
 					"loss %s %s: its pairs %s lost %.2f %% (median; %s per "
 					"segment sent), the pairs without it %.2f %%; %lld %s in "
-					"its %zu pairs%s%s; %s",
+					"%zu of its pairs%s%s; %s",
 					rx ? "into" : "out of", name, rx ? "towards it" : "from it",
-					100 * m, unit, 100 * mo, count, unit, n,
-					nl ? ", worst towards/from " : "", list,
+					100 * lv.m, unit, 100 * lv.mo, lv.count, unit, lv.n,
+					lv.nl ? (rx ? ", the worst from " : ", the worst towards ") : "",
+					list,
 					!strcmp(mech, "queue-overflow-before-host")
 						? "its own drop counters stayed 0, so a queue before "
 						  "it overflowed: its switch port or the link towards "
@@ -624,8 +702,9 @@ static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 						  "queue after it overflowed: its switch port or the "
 						  "link from it drops bursts"
 					: !strcmp(mech, "own-egress-queue")
-						? "its own qdisc or driver dropped what it sent: "
-						  "check its qdisc (tc -s qdisc) and tx ring"
+						? "its own qdisc or driver dropped what it sent and "
+						  "it cost goodput: check its qdisc (tc -s qdisc) and "
+						  "tx ring"
 						: "the drop counters are unknown: the loss is not "
 						  "located");
 			else
@@ -636,22 +715,30 @@ static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 					"and %.0f times the others'; borderline from half of each): "
 					"not judged lossy, not dropped",
 					rx ? "into" : "out of", name, rx ? "towards it" : "from it",
-					100 * m, 100 * mo, 100 * BC_MATRIX_LOSS_SHARE,
+					100 * lv.m, 100 * lv.mo, 100 * BC_MATRIX_LOSS_SHARE,
 					BC_MATRIX_LOSS_FACTOR);
 			bc_matrix_ev(fo, "question", "loss");
 			bc_matrix_ev(fo, "direction", "%s", rx ? "receiving" : "sending");
 			bc_matrix_ev(fo, "mechanism", "%s", mech);
-			bc_matrix_ev(fo, "loss_share", "%.4g", m);
-			bc_matrix_ev(fo, "others_loss_share", "%.4g", mo);
-			bc_matrix_ev(fo, d->udp ? "lost_packets" : "retransmits", "%lld", count);
-			bc_matrix_ev(fo, "pairs", "%zu", n);
-			if (nl)
+			if (strcmp(mech, "own-egress-queue")) {
+				bc_matrix_ev(fo, "loss_share", "%.4g", lv.m);
+				bc_matrix_ev(fo, "others_loss_share", "%.4g", lv.mo);
+				bc_matrix_ev(fo, d->udp ? "lost_packets" : "retransmits", "%lld",
+					     lv.count);
+				bc_matrix_ev(fo, "pairs", "%zu", lv.n);
+			} else {
+				bc_matrix_ev(fo, "own_queue_pairs", "%zu", lv.own_queue);
+				bc_matrix_ev(fo, "pairs", "%zu", mine);
+			}
+			if (!isnan(lv.eff))
+				bc_matrix_ev(fo, "efficiency", "%.4g", lv.eff);
+			if (lv.nl)
 				bc_matrix_ev(fo, "lossy_peers", "%s", list);
-			if (drops_known)
+			if (lv.drops >= 0)
 				bc_matrix_ev(fo, rx ? "host_rx_drops" : "host_tx_drops", "%lld",
-					     drops);
+					     lv.drops);
 			bc_matrix_ev(fo, rx ? "senders_tx_drops" : "receivers_rx_drops", "%lld",
-				     other_drops);
+				     lv.other);
 			bc_matrix_ev(fo, "statistic",
 				     "median of the host's pairs' loss shares per direction");
 		}
@@ -659,7 +746,9 @@ static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 out:
 	free(v);
 	free(o);
+	free(eff);
 	free(lossy);
+	free(bad_rx);
 }
 
 /*

@@ -99,8 +99,8 @@ static void test_probe_sizes(void **state)
 	assert_int_equal(bc_matrix_probe_sizes(0, 1500, s), 0);
 }
 
-/* The retransmits of the next result() (TCP, one stream). */
-static long long next_retransmits = 3;
+/* The retransmits and the client's qdisc drops of the next result() (TCP, one stream). */
+static long long next_retransmits = 3, next_qdisc_drops;
 
 /* A relayed run result with the given ends (egress JSON text) and goodput. */
 static struct json_object *result(double goodput, const char *proto, int length,
@@ -108,9 +108,10 @@ static struct json_object *result(double goodput, const char *proto, int length,
 				  long long agent_rx_dropped)
 {
 	char buf[4096];
-	long long retr = next_retransmits;
+	long long retr = next_retransmits, qd = next_qdisc_drops;
 
 	next_retransmits = 3;
+	next_qdisc_drops = 0;
 	snprintf(buf, sizeof(buf),
 		 "{\"test\": {\"protocol\": \"%s\", \"length\": %d, \"ip_version\": 4},"
 		 " \"goodput_bps\": %.1f, \"ceiling_bps\": 1,"
@@ -119,12 +120,13 @@ static struct json_object *result(double goodput, const char *proto, int length,
 		 " \"notes\": [],"
 		 " \"ends\": {\"client\": {\"metadata\": {\"hostname\": \"a\", \"egress\": %s,"
 		 "                       \"sysctls\": {\"net.ipv4.tcp_timestamps\": \"1\"}},"
-		 "                      \"counters\": {\"cpu_bound\": false, \"interfaces\": {}}},"
+		 "                      \"counters\": {\"cpu_bound\": false, \"interfaces\":"
+		 "                         {\"e0\": {\"qdisc_drops\": %lld}}}},"
 		 "           \"agent\": {\"metadata\": {\"hostname\": \"b\", \"egress\": %s},"
 		 "                     \"counters\": {\"cpu_bound\": false, \"interfaces\":"
 		 "                        {\"e0\": {\"rx_dropped\": %lld},"
 		 "                         \"bond0\": {\"rx_dropped\": %lld}}}}}}",
-		 proto, length, goodput, retr, client_egress, agent_egress, agent_rx_dropped,
+		 proto, length, goodput, retr, client_egress, qd, agent_egress, agent_rx_dropped,
 		 agent_rx_dropped);
 	return json_tokener_parse(buf);
 }
@@ -306,6 +308,7 @@ struct doc_spec {
 	long long rx_dropped[6];
 	double link_mbit[6];	   /* tbf per host, Mbit/s; 0 = 40 */
 	long long retrans[6][6];   /* per pair; 0 = 3 */
+	long long qdisc_drops[6][6]; /* the sender's own, per pair */
 };
 
 static const char *name(unsigned i)
@@ -379,6 +382,7 @@ static struct json_object *make_doc(const struct doc_spec *d)
 			ceil = la * 1e6 * 1448 / 1514;
 			if (d->retrans[a][b])
 				next_retransmits = d->retrans[a][b];
+			next_qdisc_drops = d->qdisc_drops[a][b];
 			r = result(d->eff[a][b] * ceil, "tcp", 131072, ea, eb, d->rx_dropped[b]);
 			assert_int_equal(bc_matrix_pair_fill(p, r, NULL), 0);
 			json_object_put(r);
@@ -626,6 +630,34 @@ static void test_loss(void **state)
 	e = json_object_object_get(first(doc, "host-loss"), "evidence");
 	assert_string_equal(bc_json_str(e, "direction"), "sending");
 	assert_string_equal(bc_json_str(e, "mechanism"), "queue-overflow-after-host");
+	json_object_put(doc);
+
+	/*
+	 * A sender whose own shaper drops what TCP pushes past it (its qdisc
+	 * counted the drops), at full efficiency: TCP finding its bottleneck,
+	 * not a loss finding.  Nor does it make its receivers lossy.
+	 */
+	fill_spec(&d, 5, 0.99);
+	for (unsigned x = 0; x < 5; x++) {
+		d.retrans[1][x] = 900;
+		d.qdisc_drops[1][x] = 700;
+	}
+	d.retrans[0][3] = d.retrans[4][3] = 500;
+	d.qdisc_drops[0][3] = d.qdisc_drops[4][3] = 300;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-loss", buf, sizeof(buf)), "");
+	assert_string_equal(subjects(doc, "host-borderline", buf, sizeof(buf)), "");
+	json_object_put(doc);
+	/* ... when it costs goodput (its pairs at 50 %), it is its own egress queue */
+	for (unsigned x = 0; x < 5; x++)
+		d.eff[1][x] = 0.5;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-loss", buf, sizeof(buf)), "h1");
+	e = json_object_object_get(first(doc, "host-loss"), "evidence");
+	assert_string_equal(bc_json_str(e, "direction"), "sending");
+	assert_string_equal(bc_json_str(e, "mechanism"), "own-egress-queue");
 	json_object_put(doc);
 
 	/* near the line (0.6 % of the segments, 6x the others): borderline, not dropped */
