@@ -167,16 +167,35 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err);
  */
 void bc_matrix_report_text(FILE *out, struct json_object *doc);
 /*
- * bc_matrix_report_answers() - the answer block (bondcheck/answer.h): Slow
- * hosts (the subjects of host-slow, host-link-slower, host-unreachable) and
- * MTU (of host-mtu-mismatch, path-mtu-blackhole), the worst severity as the
- * status.
+ * bc_matrix_report_answers() - the answer block (bondcheck/answer.h), one
+ * line per verdict of doc.verdicts (report/matrix-verdict.c): Slow hosts
+ * (host-slow, host-borderline, host-unreachable; a slower link is WARN),
+ * Loss (host-loss, borderline), MTU (host-mtu-mismatch, path-mtu-blackhole);
+ * FAIL, UNSURE for borderline or not judged, PASS.
  */
 void bc_matrix_report_answers(FILE *out, struct json_object *doc);
+
+struct bc_verdict;
+
+/*
+ * bc_matrix_verdict_render() - one matrix verdict (question "slow_hosts",
+ * "loss" or "mtu", as bc_matrix_analyze() filled it) as one line into @buf
+ * (@len bytes, always terminated): the cause from its mechanism and
+ * evidence, and the next step.  Returns the length it wanted.
+ */
+int bc_matrix_verdict_render(const struct bc_verdict *v, char *buf, size_t len);
+
+/*
+ * bc_matrix_verdicts_answer() - each verdict of doc.verdicts gets its
+ * rendered "answer" (bc_matrix_verdict_render()); called by whoever
+ * assembles the document, after bc_matrix_analyze() (which writes no words).
+ */
+void bc_matrix_verdicts_answer(struct json_object *doc);
 /*
  * One CSV row per ordered pair, RFC 4180 quoting, header:
  * from,to,status,goodput_bps,ceiling_bps,efficiency,limited_by,retransmits,
- * lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error
+ * lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error,
+ * loss_share,sender_ceiling_bps,receiver_ceiling_bps
  */
 void bc_matrix_report_csv(FILE *out, struct json_object *doc);
 /*

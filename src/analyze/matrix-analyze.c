@@ -119,7 +119,8 @@ static void host_summaries(struct bc_matrix_doc *d)
 	}
 }
 
-static void find_unreachable(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
+static void find_unreachable(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
+                             struct bc_matrix_verdicts *vs)
 {
 	for (size_t h = 0; h < d->n_hosts; h++) {
 		const struct bc_matrix_host_doc *ho = &d->hosts[h];
@@ -143,6 +144,11 @@ static void find_unreachable(struct bc_matrix_findings *f, const struct bc_matri
 		bc_matrix_ev(o, "status", "%s", ho->status);
 		bc_matrix_ev(o, "error", "%s", ho->error);
 		bc_matrix_ev(o, "pairs_skipped", "%zu", skipped);
+		if (bc_matrix_verdict_note(&vs->slow, 3, BC_VERDICT_FAIL, "host-unreachable", ho->name,
+					   "")) {
+			bc_verdict_add(&vs->slow.v, "status", "%s", ho->status);
+			bc_verdict_add(&vs->slow.v, "pairs_skipped", "%zu", skipped);
+		}
 	}
 }
 
@@ -266,7 +272,8 @@ static void split(const struct bc_matrix_doc *d, size_t h, bool eff, struct host
  * Not judged at all when a pair that may have run lacks its figures (every
  * median needs it).
  */
-static void find_slow(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
+static void find_slow(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
+                      struct bc_matrix_verdicts *vs)
 {
 	size_t np = d->n_pairs, nh = d->n_hosts, with_ceiling = 0, ok = 0;
 	struct host_split s = {0, 0, 0, calloc(np + 1, sizeof(double)),
@@ -278,8 +285,11 @@ static void find_slow(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 	for (size_t k = 0; k < np; k++) {
 		const struct bc_matrix_pair_doc *p = &d->pairs[k];
 
-		if (pair_unknown(p))
+		if (pair_unknown(p)) {
+			bc_matrix_verdict_note(&vs->slow, 0, BC_VERDICT_INCONCLUSIVE,
+					       "missing-input", p->from, "");
 			goto out;
+		}
 		if (!pair_ok(p))
 			continue;
 		ok++;
@@ -359,6 +369,25 @@ static void find_slow(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 		bc_matrix_ev(o, "slow_below", "%.2f", BC_MATRIX_SLOW_RATIO - BC_MATRIX_SLOW_MARGIN);
 		bc_matrix_ev(o, "borderline_below", "%.2f",
 			     BC_MATRIX_SLOW_RATIO + BC_MATRIX_SLOW_MARGIN);
+		if (bc_matrix_verdict_note(&vs->slow, worst == J_BAD ? 4 : 2,
+					   worst == J_BAD ? BC_VERDICT_FAIL : BC_VERDICT_INCONCLUSIVE,
+					   worst == J_BAD ? "host-slow" : "host-borderline", name,
+					   directions(jt, jr, worst))) {
+			/* the direction at the verdict's level, its worse ratio */
+			bool tx = jt == worst && (jr != worst || rt <= rr);
+			struct bc_verdict *v = &vs->slow.v;
+
+			bc_verdict_add(v, "direction", "%s", directions(jt, jr, worst));
+			bc_verdict_add(v, "ratio", "%.2f", tx ? rt : rr);
+			bc_verdict_add(v, "median", "%.1f", (tx ? mt : mr) * k);
+			bc_verdict_add(v, "others", "%.1f", mo * k);
+			bc_verdict_add(v, "unit", "%s", unit);
+			bc_verdict_add(v, "slow_below", "%.2f",
+				       BC_MATRIX_SLOW_RATIO - BC_MATRIX_SLOW_MARGIN);
+			bc_verdict_add(v, "borderline_below", "%.2f",
+				       BC_MATRIX_SLOW_RATIO + BC_MATRIX_SLOW_MARGIN);
+			v->headline = tx ? rt : rr;
+		}
 	}
 out:
 	free(s.tx);
@@ -411,7 +440,8 @@ static const char *peers(const struct bc_matrix_doc *d, size_t h, bool as_receiv
  * sending from its egress, receiving from its NIC speed) below
  * BC_MATRIX_LINK_RATIO of the others' median in that direction.
  */
-static void find_link_slower(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
+static void find_link_slower(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
+                             struct bc_matrix_verdicts *vs)
 {
 	size_t nh = d->n_hosts;
 	double *v = calloc(nh + 1, sizeof(double));
@@ -481,6 +511,20 @@ static void find_link_slower(struct bc_matrix_findings *f, const struct bc_matri
 			bc_matrix_ev(o, "ingress_ceiling_bps", "%.0f", mine[1]);
 			bc_matrix_ev(o, "others_ingress_median_bps", "%.0f", m[1]);
 			bc_matrix_ev(o, "held_pairs_from", "%s", held[1]);
+		}
+		if (bc_matrix_verdict_note(&vs->slow, 1, BC_VERDICT_PASS, "host-link-slower",
+					   ho->name,
+					   slower[0] && slower[1] ? "sending and receiving"
+					   : slower[0]		  ? "sending"
+								  : "receiving")) {
+			int dir = slower[0] ? 0 : 1;
+
+			bc_verdict_add(&vs->slow.v, "direction", "%s",
+				       slower[0] && slower[1] ? "sending and receiving"
+				       : slower[0]	      ? "sending"
+							      : "receiving");
+			bc_verdict_add(&vs->slow.v, "ceiling_bps", "%.0f", mine[dir]);
+			bc_verdict_add(&vs->slow.v, "others_bps", "%.0f", m[dir]);
 		}
 	}
 	free(v);
@@ -619,7 +663,8 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
  * bottleneck: reported (own-egress-queue) only when most of its pairs saw
  * it and it cost goodput (their median efficiency below the borderline).
  */
-static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
+static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
+                      struct bc_matrix_verdicts *vs)
 {
 	size_t np = d->n_pairs, nh = d->n_hosts;
 	double *v = calloc(np + 1, sizeof(double)), *o = calloc(np + 1, sizeof(double));
@@ -630,8 +675,11 @@ static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 	if (!v || !o || !eff || !lossy || !bad_rx || nh < 3)
 		goto out;
 	for (size_t k = 0; k < np; k++)
-		if (pair_unknown(&d->pairs[k]))
+		if (pair_unknown(&d->pairs[k])) {
+			bc_matrix_verdict_note(&vs->loss, 0, BC_VERDICT_INCONCLUSIVE,
+					       "missing-input", d->pairs[k].from, "");
 			goto out;
+		}
 	for (size_t h = 0; h < nh; h++) {
 		struct loss_view lv;
 
@@ -741,6 +789,26 @@ static void find_loss(struct bc_matrix_findings *f, const struct bc_matrix_doc *
 				     lv.other);
 			bc_matrix_ev(fo, "statistic",
 				     "median of the host's pairs' loss shares per direction");
+			if (bc_matrix_verdict_note(
+				    &vs->loss, lv.j == J_BAD ? 2 : 1,
+				    lv.j == J_BAD ? BC_VERDICT_FAIL : BC_VERDICT_INCONCLUSIVE,
+				    lv.j == J_BAD ? mech : "host-borderline", name,
+				    rx ? "receiving" : "sending")) {
+				struct bc_verdict *vv = &vs->loss.v;
+
+				bc_verdict_add(vv, "direction", "%s", rx ? "receiving" : "sending");
+				bc_verdict_add(vv, "located", "%s", mech);
+				if (strcmp(mech, "own-egress-queue")) {
+					bc_verdict_add(vv, "share", "%.2f %%", 100 * lv.m);
+					bc_verdict_add(vv, "others_share", "%.2f %%", 100 * lv.mo);
+					bc_verdict_add(vv, "count", "%lld", lv.count);
+					bc_verdict_add(vv, "unit", "%s", unit);
+				}
+				if (!isnan(lv.eff))
+					bc_verdict_add(vv, "efficiency", "%.0f %%", 100 * lv.eff);
+				if (lv.drops >= 0)
+					bc_verdict_add(vv, "drops", "%lld", lv.drops);
+			}
 		}
 	}
 out:
@@ -822,7 +890,8 @@ static bool host_unknown(const struct bc_matrix_doc *d, size_t h, bool to)
 	return false;
 }
 
-static void find_mtu(struct bc_matrix_findings *f, const struct bc_matrix_doc *d)
+static void find_mtu(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
+                     struct bc_matrix_verdicts *vs)
 {
 	long long mode = common_mtu(d);
 	size_t nh = d->n_hosts, np = d->n_pairs;
@@ -895,13 +964,22 @@ static void find_mtu(struct bc_matrix_findings *f, const struct bc_matrix_doc *d
 		if (nr)
 			bc_matrix_ev(o, "probe_reached", "%s", reached);
 		bc_matrix_ev(o, "largest_carried", "%lld", largest);
+		if (bc_matrix_verdict_note(&vs->mtu, 1, BC_VERDICT_FAIL, "host-mtu-mismatch", name,
+					   "")) {
+			bc_verdict_add(&vs->mtu.v, "mtu", "%lld", mine);
+			bc_verdict_add(&vs->mtu.v, "others_mtu", "%lld", mode);
+			if (nl)
+				bc_verdict_add(&vs->mtu.v, "lost_to", "%s", lost);
+			bc_verdict_add(&vs->mtu.v, "largest_carried", "%lld", largest);
+		}
 	}
 	free(lost_to);
 	free(reached_to);
 }
 
 static void find_blackhole(struct bc_matrix_findings *f, const struct bc_matrix_doc *d,
-			   const char **status, const long long *largest)
+			   const char **status, const long long *largest,
+			   struct bc_matrix_verdicts *vs)
 {
 	for (size_t k = 0; k < d->n_pairs; k++) {
 		const struct bc_matrix_pair_doc *p = &d->pairs[k];
@@ -932,6 +1010,11 @@ static void find_blackhole(struct bc_matrix_findings *f, const struct bc_matrix_
 		bc_matrix_ev(o, "from_mtu", "%lld", mf);
 		bc_matrix_ev(o, "to_mtu", "%lld", mt);
 		bc_matrix_ev(o, "largest_carried", "%lld", largest[k]);
+		if (bc_matrix_verdict_note(&vs->mtu, 2, BC_VERDICT_FAIL, "path-mtu-blackhole", subj,
+					   "")) {
+			bc_verdict_add(&vs->mtu.v, "size", "%lld", size);
+			bc_verdict_add(&vs->mtu.v, "largest_carried", "%lld", largest[k]);
+		}
 	}
 }
 
@@ -1032,6 +1115,7 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 	const char **status = NULL;
 	long long *largest = NULL;
 	struct bc_matrix_findings f;
+	struct bc_matrix_verdicts vs;
 	int r;
 
 	r = bc_matrix_doc_read(doc, &d, err);
@@ -1052,19 +1136,37 @@ int bc_matrix_analyze(struct json_object *doc, struct bc_error *err)
 		bc_matrix_add_str(p->pmtu_obj, "status", status[k]);
 		bc_matrix_add_i64(p->pmtu_obj, "largest_carried", largest[k]);
 	}
+	/* each pair's loss share, for the text and the CSV (null when unknown) */
+	for (size_t k = 0; k < d.n_pairs; k++) {
+		const struct bc_matrix_pair_doc *p = &d.pairs[k];
+		double x = pair_ok(p) ? loss_share(&d, p) : NAN;
+
+		if (pair_ok(p) && p->obj)
+			json_object_object_add(p->obj, "loss_share",
+					       isnan(x) ? NULL : json_object_new_double(x));
+	}
 	host_summaries(&d);
 	bc_matrix_findings_init(&f);
-	find_unreachable(&f, &d);
+	bc_matrix_verdicts_init(&vs);
+	find_unreachable(&f, &d, &vs);
 	find_failed(&f, &d);
-	find_slow(&f, &d);
-	find_link_slower(&f, &d);
-	find_loss(&f, &d);
+	find_slow(&f, &d, &vs);
+	find_link_slower(&f, &d, &vs);
+	find_loss(&f, &d, &vs);
 	find_over_ceiling(&f, &d);
-	find_mtu(&f, &d);
-	find_blackhole(&f, &d, status, largest);
+	find_mtu(&f, &d, &vs);
+	find_blackhole(&f, &d, status, largest, &vs);
 	find_rx_drops(&f, &d);
 	find_inconclusive(&f, &d);
 	json_object_object_add(doc, "findings", bc_matrix_findings_json(&f));
+	/* fewer than 3 hosts: no pairs without a host to compare with */
+	if (d.n_hosts < 3) {
+		if (vs.slow.v.status == BC_VERDICT_PASS && !vs.slow.v.mechanism[0])
+			vs.slow.v.status = BC_VERDICT_NOT_APPLICABLE;
+		if (vs.loss.v.status == BC_VERDICT_PASS)
+			vs.loss.v.status = BC_VERDICT_NOT_APPLICABLE;
+	}
+	json_object_object_add(doc, "verdicts", bc_matrix_verdicts_json(&vs));
 	json_object_object_add(doc, "matrix", bc_matrix_grids_json(&d, largest));
 	r = 0;
 out:

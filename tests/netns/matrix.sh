@@ -144,6 +144,16 @@ case_docs() {
 		--auth-key "$WORK/key" -t 3 -j >"$out/matrix.json"
 }
 
+# docs-direction: not a test; the direction example of docs/matrix.md into $BC_DOCS_OUT.
+case_docs_direction() {
+	local out=${BC_DOCS_OUT:?set BC_DOCS_OUT to a directory}
+	mkdir -p "$out"
+	direction_topology
+	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4,10.77.8.5 \
+		--auth-key "$WORK/key" -t 2 --no-pmtu --concurrency 2 >"$out/matrix-direction.txt"
+	echo "exit $?" >>"$out/matrix-direction.txt"
+}
+
 case_find() {
 	find_topology
 	matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 --auth-key "$WORK/key" -t 2 -j \

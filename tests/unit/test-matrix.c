@@ -726,6 +726,104 @@ static void test_link_direction(void **state)
 	json_object_put(doc);
 }
 
+/* A verdict of doc.verdicts: @key's member @k ("status", "cause.mechanism", ...). */
+static const char *verdict(struct json_object *doc, const char *key, const char *k)
+{
+	struct json_object *v = json_object_object_get(json_object_object_get(doc, "verdicts"), key);
+
+	if (!strncmp(k, "cause.", 6))
+		return bc_json_str(json_object_object_get(v, "cause"), k + 6);
+	if (!strncmp(k, "evidence.", 9))
+		return bc_json_str(
+			json_object_object_get(json_object_object_get(v, "cause"), "evidence"),
+			k + 9);
+	return bc_json_str(v, k);
+}
+
+/*
+ * The matrix's verdicts are data (doc.verdicts, bondcheck/verdict.h) and
+ * the words are rendered from them (report/matrix-verdict.c): the answer
+ * block and each verdict's "answer".
+ */
+static void test_verdicts(void **state)
+{
+	struct doc_spec d;
+	struct json_object *doc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	/* h1 slow only when receiving, h3 shaped when sending, loss into h2 */
+	fill_spec(&d, 5, 0.95);
+	for (unsigned x = 0; x < 5; x++) {
+		d.eff[x][1] = 0.3;
+		d.retrans[x][2] = 300;
+	}
+	d.link_mbit[3] = 10;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(verdict(doc, "slow_hosts", "question"), "slow_hosts");
+	assert_string_equal(verdict(doc, "slow_hosts", "status"), "fail");
+	assert_string_equal(verdict(doc, "slow_hosts", "cause.mechanism"), "host-slow");
+	assert_string_equal(verdict(doc, "slow_hosts", "cause.where"), "h1");
+	assert_string_equal(verdict(doc, "slow_hosts", "evidence.direction"), "receiving");
+	assert_string_equal(verdict(doc, "slow_hosts", "evidence.hosts"),
+			    "h1 (receiving), h3 (sending)");
+	assert_string_equal(verdict(doc, "loss", "status"), "fail");
+	assert_string_equal(verdict(doc, "loss", "cause.mechanism"), "queue-overflow-before-host");
+	assert_string_equal(verdict(doc, "loss", "cause.where"), "h2");
+	assert_string_equal(verdict(doc, "mtu", "status"), "pass");
+	/* the analysis writes no words: "answer" comes from the renderer */
+	assert_null(json_object_object_get(
+		json_object_object_get(json_object_object_get(doc, "verdicts"), "loss"), "answer"));
+	bc_matrix_verdicts_answer(doc);
+	assert_non_null(strstr(verdict(doc, "loss", "answer"), "loss into h2: "));
+	assert_non_null(strstr(verdict(doc, "loss", "answer"), "a queue before it overflowed"));
+	assert_non_null(strstr(verdict(doc, "slow_hosts", "answer"),
+			       "h1 is slow when receiving: the median of its pairs is 30.0 %"));
+	f = open_memstream(&buf, &len);
+	bc_matrix_report_answers(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "Slow hosts   FAIL   h1 (receiving), h3 (sending): 0.32 of "
+				    "the others' median"));
+	assert_non_null(strstr(buf, "Loss         FAIL   h2 (receiving): "));
+	assert_non_null(strstr(buf, "MTU          PASS   no mismatch"));
+	free(buf);
+	json_object_put(doc);
+
+	/* a slower link alone: the slow-hosts verdict passes, the answer warns */
+	fill_spec(&d, 4, 0.95);
+	d.link_mbit[3] = 10;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(verdict(doc, "slow_hosts", "status"), "pass");
+	assert_string_equal(verdict(doc, "slow_hosts", "cause.mechanism"), "host-link-slower");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	bc_matrix_report_answers(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "Slow hosts   WARN   none slow; h3 (sending): a slower link"));
+	assert_non_null(strstr(buf, "Loss         PASS   no host stands out"));
+	free(buf);
+	json_object_put(doc);
+
+	/* borderline: inconclusive, UNSURE */
+	fill_spec(&d, 4, 0.95);
+	for (unsigned x = 0; x < 4; x++)
+		d.eff[x][2] = 0.67;
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(verdict(doc, "slow_hosts", "status"), "inconclusive");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	bc_matrix_report_answers(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "Slow hosts   UNSURE h2 (receiving) near the line: 0.71"));
+	free(buf);
+	json_object_put(doc);
+}
+
 static void test_mtu(void **state)
 {
 	struct doc_spec d;
@@ -997,8 +1095,11 @@ static void test_csv(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "from,to,status,goodput_bps,ceiling_bps,efficiency,"));
 	assert_non_null(strstr(buf, "\r\nh0,h1,ok,"));
-	assert_non_null(strstr(buf, ",0.5000,sender,3,,1500,1500,1500,ok,\r\n"));
-	assert_non_null(strstr(buf, "\"peer-failed: said \"\"no\"\", twice\"\r\n"));
+	assert_non_null(strstr(buf, ",pmtu_status,error,loss_share,sender_ceiling_bps,"
+				    "receiver_ceiling_bps\r\n"));
+	/* 3 retransmits in 19.13 Mbit/s x 1 s of 1448-byte segments: 0.18 % */
+	assert_non_null(strstr(buf, ",0.5000,sender,3,,1500,1500,1500,ok,,0.0018,38256275,0\r\n"));
+	assert_non_null(strstr(buf, "\"peer-failed: said \"\"no\"\", twice\","));
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
@@ -1006,6 +1107,9 @@ static void test_csv(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "Matrix: 2 hosts, 2 ordered pairs"));
 	assert_non_null(strstr(buf, "Path MTU"));
+	/* the retransmits per pair and their share, in the text (issue 16 item 4) */
+	assert_non_null(strstr(buf, "Retransmits per pair and their share of the segments sent"));
+	assert_non_null(strstr(buf, "3  0.2%"));
 	free(buf);
 	json_object_put(doc);
 }
@@ -1088,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_inconclusive), cmocka_unit_test(test_result_missing),
 		cmocka_unit_test(test_slow_stable),  cmocka_unit_test(test_loss),
 		cmocka_unit_test(test_over_ceiling), cmocka_unit_test(test_link_direction),
+		cmocka_unit_test(test_verdicts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
