@@ -13,18 +13,22 @@
  *
  * The matrix document (JSON, `matrix -j`):
  *
- *   {"schema_version": 1, "bondcheck_version", "generated_at", "kind": "matrix",
+ *   {"schema_version": 2, "bondcheck_version", "generated_at", "kind": "matrix",
  *    "protocol": "tcp"|"udp", "streams", "duration_ms", "length",
  *    "rate_bps_per_stream", "concurrency", "port", "incomplete": bool,
  *    "hosts": [{"name", "index", "status": "ok"|"unreachable"|"auth-failed"|
  *               "busy"|"error", "error"?, "interface"?, "mtu"?,
- *               "link_rate_bps"?, "rate_source"?, "link_ceiling_bps"?}],
+ *               "link_rate_bps"?, "rate_source"?, "link_ceiling_bps"? (sending),
+ *               "ingress_ceiling_bps"? (receiving; null unknown)}],
  *    "rounds": n,
  *    "pairs": [{"from", "to", "from_index", "to_index", "round",
  *               "status": "ok"|"failed"|"skipped", "error"?: {"code", "message"},
  *               "goodput_bps", "ceiling_bps", "efficiency", "limited_by":
- *               "sender"|"receiver", "run_ceiling_bps", "retransmits",
+ *               "sender"|"receiver", "sender_ceiling_bps" (the sender's
+ *               egress), "receiver_ceiling_bps" (the receiver's ingress),
+ *               "run_ceiling_bps", "retransmits",
  *               "sent_packets", "received_packets", "lost_packets",
+ *               "loss_share" (retransmits per segment or lost / sent; null),
  *               "cpu_bound", "notes": [...], "missing"?: [...],
  *               "client": {end}, "agent": {end},
  *               "pmtu": {"status": "ok"|"blackhole"|"mismatch"|"not-run",
@@ -34,12 +38,15 @@
  *               [[...]], "efficiency": [[...]], "pmtu_largest": [[...]]}
  *               (row = sender, column = receiver; null on the diagonal and
  *               for pairs that did not run),
- *    "findings": [{"id", "severity", "subject", "evidence": {...}, "advice"}]}
+ *    "findings": [{"id", "severity", "subject", "evidence": {...}, "advice"}],
+ *    "verdicts": {"slow_hosts", "loss", "mtu"} (bondcheck/verdict.h, docs/json.md
+ *               "Matrix verdicts")}
  *
  * where {end} = {"host", "interface", "mtu", "link_rate_bps", "rate_source",
- * "ceiling_bps", "rx_dropped", "rx_missed_errors", "rx_over_errors",
- * "tx_dropped", "qdisc_drops"} (counter deltas over the test, summed over
- * the interface and, for a bond, its slaves).
+ * "ceiling_bps" (sending), "ingress_rate_bps", "ingress_rate_source",
+ * "ingress_ceiling_bps" (receiving), "rx_dropped", "rx_missed_errors",
+ * "rx_over_errors", "tx_dropped", "qdisc_drops"} (counter deltas over the
+ * test, summed over the interface and, for a bond, its slaves).
  *
  * Units: bits/s, bytes, ms.
  */
@@ -105,11 +112,15 @@ int bc_matrix_schedule(unsigned n, unsigned concurrency, struct bc_matrix_slot *
  * result @result that agent "from" relayed (bondcheck/client.h): goodput,
  * retransmits, UDP counts, both ends' interface, MTU and link rate (from
  * ends.*.metadata.egress), their counter deltas, the pair's ceiling and
- * efficiency.  The pair ceiling is the smaller of the two ends' ceilings
- * (bc_ceiling_link / bc_ceiling_bond at the smaller MTU of the two ends, the
- * plan's protocol and length, each end's rate convention: tbf -> qdisc,
- * NIC speed -> Ethernet); 0 when an end's rate is unknown (then efficiency
- * is null).  Sets "status": "ok".  The result is decoded once by
+ * efficiency.  The pair ceiling is per direction: the smaller of the
+ * sender's egress ceiling (its tbf, else its NIC speed) and the receiver's
+ * ingress ceiling (its NIC speed alone: its egress shaper does not limit
+ * what it receives; no ingress policer is in the agent's metadata), each
+ * by bc_ceiling_link / bc_ceiling_bond at the smaller MTU of the two ends,
+ * the plan's protocol and length, each rate's convention (tbf -> qdisc, NIC
+ * speed -> Ethernet); the known one when the other is unknown, 0 when
+ * neither is or an end's egress is incomplete (then efficiency is null).
+ * "limited_by" says which of the two held the pair.  Sets "status": "ok".  The result is decoded once by
  * bc_matrix_run_read() (bondcheck/matrix-doc.h, which lists the required
  * members); what it lacks or has mistyped is listed in pair.missing (jq
  * paths in the result), goodput_bps is null when it is missing, the
@@ -143,12 +154,22 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
  * (replacing any).  Findings (docs/matrix.md; catalog in analyze/findings.c):
  *   host-unreachable  a host the controller could not use (status != ok);
  *   pair-failed       a pair whose test failed;
- *   host-slow         a host whose pairs, as sender or receiver, reach less
- *                     than BC_MATRIX_SLOW_RATIO of the median of the pairs
- *                     without it (efficiency when every pair has a ceiling,
- *                     else goodput; needs 3 hosts);
- *   host-link-slower  a host whose link ceiling is below
- *                     BC_MATRIX_LINK_RATIO of the others' median;
+ *   host-slow         a host whose pairs in one direction (as sender, as
+ *                     receiver) reach, as their median, less than
+ *                     BC_MATRIX_SLOW_RATIO - BC_MATRIX_SLOW_MARGIN of the
+ *                     median of the pairs without it (efficiency when every
+ *                     pair has a ceiling, else goodput; needs 3 hosts);
+ *   host-borderline   the same between that and BC_MATRIX_SLOW_RATIO +
+ *                     BC_MATRIX_SLOW_MARGIN, or a loss near its line: the
+ *                     numbers reported, not judged;
+ *   host-link-slower  a host whose link ceiling when sending (egress) or
+ *                     receiving (NIC speed) is below BC_MATRIX_LINK_RATIO
+ *                     of the others' median in that direction;
+ *   host-loss         the pairs into (or out of) a host lose
+ *                     (BC_MATRIX_LOSS_*), with where: a queue before it
+ *                     when its own drop counters stay 0, its interface,
+ *                     a queue after it, its own egress queue;
+ *   pair-over-ceiling a pair over its ceiling by > BC_EFFICIENCY_TOLERANCE;
  *   host-mtu-mismatch a host whose MTU differs from the most common one,
  *                     with the peers its own-size DF probes did not reach;
  *   path-mtu-blackhole a pair whose DF probe no larger than both ends' MTU
@@ -156,6 +177,8 @@ void bc_matrix_probe_add(struct json_object *pair, uint32_t size, struct json_ob
  *   host-rx-drops     a host whose interface dropped received frames
  *                     (rx_dropped + rx_missed_errors + rx_over_errors) in
  *                     the tests it received.
+ * Peer lists in findings are sorted by name.  doc.verdicts holds the three
+ * verdicts as data (no words: bc_matrix_verdicts_answer() renders them).
  * Returns 0, or -EINVAL when doc lacks "hosts" or "pairs".
  */
 int bc_matrix_analyze(struct json_object *doc, struct bc_error *err);

@@ -568,6 +568,22 @@ static long long receiver_drops(const struct bc_matrix_pair_doc *p)
 	return p->agent.rx_dropped + p->agent.rx_missed_errors + p->agent.rx_over_errors;
 }
 
+/*
+ * Whether a pair's loss is its sender's own queue's: the sender's own drops
+ * (@sd, sender_drops()) account for at least half of what the pair lost
+ * (retransmits, UDP datagrams lost).  -1: unknown (@sd unknown).  A few
+ * drops at the sender beside many losses on the path leave the loss the
+ * path's.
+ */
+static int own_queue(const struct bc_matrix_doc *d, const struct bc_matrix_pair_doc *p, long long sd)
+{
+	long long lost = d->udp ? p->lost_packets : p->retransmits;
+
+	if (sd < 0)
+		return -1;
+	return sd > 0 && 2 * sd >= lost;
+}
+
 /* What find_loss() judges of one host in one direction. */
 struct loss_view {
 	size_t n, no, nl;
@@ -581,9 +597,9 @@ struct loss_view {
 };
 
 /*
- * One host's loss in one direction (@rx: into it).  A pair in which the
- * sender's own queue dropped (sender_drops() > 0) has its loss located at
- * that sender: it is left out of the judgement of any receiver and of the
+ * One host's loss in one direction (@rx: into it).  A pair whose loss is
+ * its sender's own queue's (own_queue()) has its loss located at that
+ * sender: it is left out of the judgement of any receiver and of the
  * path (the "others" too), and counts for the sender's own queue.  @bad_rx
  * (may be NULL): hosts judged lossy when receiving, whose pairs are left
  * out of the judgement of their senders (the loss is theirs).  @v, @o,
@@ -600,6 +616,7 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 		bool mine = (rx ? p->to_index : p->from_index) == (int64_t)h;
 		bool without = p->to_index != (int64_t)h && p->from_index != (int64_t)h;
 		long long sd = sender_drops(p), rd = receiver_drops(p);
+		int own;
 		double x;
 
 		if (!pair_ok(p) || (!mine && !without))
@@ -607,8 +624,9 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 		x = loss_share(d, p);
 		if (isnan(x))
 			return false;
+		own = own_queue(d, p, sd);
 		if (!mine) {
-			if (sd == 0)
+			if (own == 0)
 				o[lv->no++] = x;
 			continue;
 		}
@@ -617,14 +635,14 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 				drops_known = false;
 			else
 				lv->drops += rd;
-			if (sd != 0) /* unknown, or the sender's own queue: not the receiver's */
+			if (own != 0) /* unknown, or the sender's own queue: not the receiver's */
 				continue;
 		} else {
 			if (sd < 0)
 				drops_known = false;
 			else
 				lv->drops += sd;
-			if (sd > 0) {
+			if (own > 0) {
 				lv->own_queue++;
 				continue;
 			}

@@ -203,6 +203,19 @@ void bc_matrix_verdicts_answer(struct json_object *doc)
 	}
 }
 
+/* Appends to @a's text (cut at its size). */
+static void add_text(struct bc_answer *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_text(struct bc_answer *a, const char *fmt, ...)
+{
+	size_t n = strlen(a->text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->text + n, sizeof(a->text) - n, fmt, ap);
+	va_end(ap);
+}
+
 /* One answer line of @v: the status and a short cause. */
 static void answer_line(const struct bc_verdict *v, const char *label, size_t n_hosts,
 			struct bc_answer *a)
@@ -215,14 +228,16 @@ static void answer_line(const struct bc_verdict *v, const char *label, size_t n_
 		st = BC_ANSWER_WARN;
 	if (is(v, "host-slow") || is(v, "host-borderline")) {
 		if (!strcmp(v->question, "loss"))
-			bc_answer_set(a, label, st, "%s near the line: %s lost (median), %s elsewhere",
-				      hosts ? hosts : v->where, ev(v, "share"),
+			bc_answer_set(a, label, st, "%s (%s) near the line: %s lost (median), %s elsewhere",
+				      v->where, ev(v, "direction"), ev(v, "share"),
 				      ev(v, "others_share"));
 		else
-			bc_answer_set(a, label, st, "%s%s: %s of the others' median%s",
-				      hosts ? hosts : v->where,
+			bc_answer_set(a, label, st, "%s (%s)%s at %s of the others' median%s",
+				      v->where, ev(v, "direction"),
 				      is(v, "host-slow") ? "" : " near the line", ev(v, "ratio"),
 				      is(v, "host-slow") ? "" : " (slow below 0.60)");
+		if (hosts && strchr(hosts, ','))
+			add_text(a, "; named: %s", hosts);
 	} else if (is(v, "host-link-slower")) {
 		bc_answer_set(a, label, st, "none slow; %s: a slower link (%.1f of %.1f Mbit/s)",
 			      hosts ? hosts : v->where, strtod(ev(v, "ceiling_bps"), NULL) / 1e6,
