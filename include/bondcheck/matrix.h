@@ -84,9 +84,12 @@
  * direction (TCP: retransmits per segment sent, the segments estimated from
  * goodput x duration at the pair's MSS, MTU - 52; UDP: lost / sent) is at
  * least BC_MATRIX_LOSS_SHARE and BC_MATRIX_LOSS_FACTOR times the median of
- * the pairs without it; borderline from half of each.
+ * the pairs without it; borderline from half of each.  5 %: a TCP sender
+ * overfilling its own shaper loses 1-4 % in some pairs at random (netns,
+ * 40 Mbit/s tbf, 1 s tests); a port that drops bursts, 10-35 % in all the
+ * pairs through it (issue 16: 2,400 retransmits in ~21,000 segments).
  */
-#define BC_MATRIX_LOSS_SHARE  0.01
+#define BC_MATRIX_LOSS_SHARE  0.05
 #define BC_MATRIX_LOSS_FACTOR 5.0
 
 /* One ordered pair in the schedule: host indexes and the round it runs in. */

@@ -117,7 +117,7 @@ static const struct bc_finding_def catalog[] = {
 	 "a host's link ceiling when sending (egress) or receiving (NIC speed) is below half "
 	 "the other hosts' (matrix)"},
 	{"host-loss", BC_SEV_ERROR,
-	 "the pairs into (or out of) one host lose >= 1 % of their segments and 5x the others' "
+	 "the pairs into (or out of) one host lose >= 5 % of their segments and 5x the others' "
 	 "(retransmits; UDP loss), with the mechanism its drop counters support (matrix)"},
 	{"pair-over-ceiling", BC_SEV_WARNING,
 	 "a matrix pair's goodput exceeds its ceiling by > 3 %: the ceiling is wrong for it"},

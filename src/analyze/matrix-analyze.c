@@ -570,8 +570,10 @@ static long long receiver_drops(const struct bc_matrix_pair_doc *p)
 
 /*
  * Whether a pair's loss is its sender's own queue's: the sender's own drops
- * (@sd, sender_drops()) account for at least half of what the pair lost
- * (retransmits, UDP datagrams lost).  -1: unknown (@sd unknown).  A few
+ * (@sd, sender_drops()) are at least a quarter of what the pair lost
+ * (retransmits, UDP datagrams lost: TCP retransmits more than its queue
+ * dropped after a burst of local drops, 1.0 to 1.5 times in the netns
+ * tests).  -1: unknown (@sd unknown).  A few
  * drops at the sender beside many losses on the path leave the loss the
  * path's.
  */
@@ -581,7 +583,7 @@ static int own_queue(const struct bc_matrix_doc *d, const struct bc_matrix_pair_
 
 	if (sd < 0)
 		return -1;
-	return sd > 0 && 2 * sd >= lost;
+	return sd > 0 && 4 * sd >= lost;
 }
 
 /* What find_loss() judges of one host in one direction. */
