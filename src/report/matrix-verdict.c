@@ -249,7 +249,7 @@ static void answer_line(const struct bc_verdict *v, const char *label, size_t n_
 	} else if (is(v, "host-mtu-mismatch") || is(v, "path-mtu-blackhole")) {
 		bc_answer_set(a, label, st, "mismatch or black hole: %s", hosts ? hosts : v->where);
 	} else if (!strcmp(v->question, "loss") && v->mechanism[0]) {
-		bc_answer_set(a, label, st, "%s: %s%s%s", hosts ? hosts : v->where,
+		bc_answer_set(a, label, st, "%s (%s): %s%s%s", v->where, ev(v, "direction"),
 			      bc_verdict_get(v, "share") ? ev(v, "share") : "",
 			      bc_verdict_get(v, "share") ? " lost, " : "",
 			      is(v, "queue-overflow-before-host") ? "a queue before it overflowed"
@@ -258,6 +258,8 @@ static void answer_line(const struct bc_verdict *v, const char *label, size_t n_
 			      : is(v, "host-rx-drops")	  ? "its interface dropped"
 			      : is(v, "own-egress-queue") ? "its own queue dropped"
 							  : "not located");
+		if (hosts && strchr(hosts, ','))
+			add_text(a, "; named: %s", hosts);
 	} else if (v->status == BC_VERDICT_NOT_APPLICABLE) {
 		bc_answer_set(a, label, st, "fewer than 3 hosts: not compared");
 	} else if (!strcmp(v->question, "slow_hosts")) {

@@ -152,6 +152,8 @@ case_docs_direction() {
 	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4,10.77.8.5 \
 		--auth-key "$WORK/key" -t 2 --no-pmtu --concurrency 2 >"$out/matrix-direction.txt"
 	echo "exit $?" >>"$out/matrix-direction.txt"
+	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4,10.77.8.5 \
+		--auth-key "$WORK/key" -t 2 --no-pmtu --concurrency 2 -j >"$out/matrix-direction.json"
 }
 
 case_find() {
