@@ -602,8 +602,10 @@ struct loss_view {
 /*
  * One host's loss in one direction (@rx: into it).  A pair whose loss is
  * its sender's own queue's (own_queue()) has its loss located at that
- * sender: it is left out of the judgement of any receiver and of the
- * path (the "others" too), and counts for the sender's own queue.  @bad_rx
+ * sender: it is left out of the judgement of its receiver.  The reference
+ * is every pair without the host (with a sender's own-queue loss in it: the
+ * pairs of a matrix whose 40 Mbit/s senders all dropped a few at their own
+ * tbf left no reference at all, and the host behind a lossy cable unjudged).  @bad_rx
  * (may be NULL): hosts judged lossy when receiving, whose pairs are left
  * out of the judgement of their senders (the loss is theirs).  @v, @o,
  * @eff: scratch (n_pairs + 1), @lossy the peers of its lossy pairs.
@@ -629,8 +631,8 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 			return false;
 		own = own_queue(d, p, sd);
 		if (!mine) {
-			if (own == 0)
-				o[lv->no++] = x;
+			/* the reference: every pair without it, whatever dropped */
+			o[lv->no++] = x;
 			continue;
 		}
 		if (rx) {

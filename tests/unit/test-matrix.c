@@ -623,6 +623,25 @@ static void test_loss(void **state)
 	json_object_put(doc);
 	memset(d.qdisc_drops, 0, sizeof(d.qdisc_drops));
 
+	/*
+	 * Every pair without h2 lost a little at its sender's own queue (30
+	 * retransmits, 20 qdisc drops): they still make the reference, and
+	 * h2 is judged.  Left out, no reference was left and h2 went unnamed.
+	 */
+	fill_spec(&d, 4, 0.95);
+	for (unsigned a = 0; a < 4; a++)
+		for (unsigned b = 0; b < 4; b++) {
+			d.retrans[a][b] = b == 2 ? 600 : 30;
+			d.qdisc_drops[a][b] = b == 2 ? 0 : 20;
+		}
+	doc = make_doc(&d);
+	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+	assert_string_equal(subjects(doc, "host-loss", buf, sizeof(buf)), "h2");
+	json_object_put(doc);
+	fill_spec(&d, 5, 0.95);
+	for (unsigned x = 0; x < 5; x++)
+		d.retrans[x][2] = 200;
+
 	/* the same with h2's own interface dropping: the host, not the port */
 	d.rx_dropped[2] = 40;
 	doc = make_doc(&d);
