@@ -569,22 +569,21 @@ static long long receiver_drops(const struct bc_matrix_pair_doc *p)
 }
 
 /*
- * Whether a pair's loss is its sender's own queue's, for the judgement of
- * its receiver: the sender's own drops (@sd, sender_drops()) are at least
- * half of what the pair lost (retransmits, UDP datagrams lost).  A sender
- * overfilling its own shaper drops a few hundred segments at the start of a
- * test, beside the thousands a port that drops bursts loses (netns, 40
- * Mbit/s, loaded machine), so the path's loss stays the path's.  -1: unknown (@sd unknown).  A few
- * drops at the sender beside many losses on the path leave the loss the
- * path's.
+ * A pair's loss share on the path: its loss share (loss_share()) less what
+ * its sender's own queue dropped, counted twice (TCP retransmits more than
+ * its queue dropped after a burst of local drops: 1 to 4 times in the
+ * netns tests), never below 0.  A sender overfilling its own shaper is TCP
+ * finding its bottleneck, not the path losing.  The share as it is when the
+ * sender's drops are unknown; NAN when the share is.
  */
-static int own_queue(const struct bc_matrix_doc *d, const struct bc_matrix_pair_doc *p, long long sd)
+static double path_share(const struct bc_matrix_doc *d, const struct bc_matrix_pair_doc *p)
 {
-	long long lost = d->udp ? p->lost_packets : p->retransmits;
+	double x = loss_share(d, p);
+	long long sd = sender_drops(p), lost = d->udp ? p->lost_packets : p->retransmits;
 
-	if (sd < 0)
-		return -1;
-	return sd > 0 && 2 * sd >= lost;
+	if (isnan(x) || sd <= 0 || lost <= 0)
+		return x;
+	return lost > 2 * sd ? x * (double)(lost - 2 * sd) / (double)lost : 0;
 }
 
 /* What find_loss() judges of one host in one direction. */
@@ -600,12 +599,11 @@ struct loss_view {
 };
 
 /*
- * One host's loss in one direction (@rx: into it).  A pair whose loss is
- * its sender's own queue's (own_queue()) has its loss located at that
- * sender: it is left out of the judgement of its receiver.  The reference
- * is every pair without the host (with a sender's own-queue loss in it: the
- * pairs of a matrix whose 40 Mbit/s senders all dropped a few at their own
- * tbf left no reference at all, and the host behind a lossy cable unjudged).  @bad_rx
+ * One host's loss in one direction (@rx: into it), on the path shares of
+ * its pairs (path_share()) against those of every pair without it.  At
+ * least 2 pairs are needed: one pair does not make a host lossy.  Sending,
+ * the pairs in which its own queue dropped are counted as its own queue's
+ * (lv->own_queue) and left out.  @bad_rx
  * (may be NULL): hosts judged lossy when receiving, whose pairs are left
  * out of the judgement of their senders (the loss is theirs).  @v, @o,
  * @eff: scratch (n_pairs + 1), @lossy the peers of its lossy pairs.
@@ -621,15 +619,13 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 		bool mine = (rx ? p->to_index : p->from_index) == (int64_t)h;
 		bool without = p->to_index != (int64_t)h && p->from_index != (int64_t)h;
 		long long sd = sender_drops(p), rd = receiver_drops(p);
-		int own;
 		double x;
 
 		if (!pair_ok(p) || (!mine && !without))
 			continue;
-		x = loss_share(d, p);
+		x = path_share(d, p);
 		if (isnan(x))
 			return false;
-		own = own_queue(d, p, sd);
 		if (!mine) {
 			/* the reference: every pair without it, whatever dropped */
 			o[lv->no++] = x;
@@ -640,8 +636,6 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 				drops_known = false;
 			else
 				lv->drops += rd;
-			if (own != 0) /* unknown, or the sender's own queue: not the receiver's */
-				continue;
 		} else {
 			if (sd < 0)
 				drops_known = false;
@@ -671,7 +665,7 @@ static bool loss_of(const struct bc_matrix_doc *d, size_t h, bool rx, const bool
 	lv->m = median(v, lv->n);
 	lv->mo = median(o, lv->no);
 	lv->eff = median(eff, lv->n);
-	lv->j = lv->n && lv->no ? judge_loss(lv->m, lv->mo) : J_NONE;
+	lv->j = lv->n >= 2 && lv->no ? judge_loss(lv->m, lv->mo) : J_NONE;
 	return true;
 }
 

@@ -612,16 +612,43 @@ static void test_loss(void **state)
 	json_object_put(doc);
 
 	/*
-	 * Every sender's own queue dropped a few (20 of 200 lost): the loss is
-	 * still the path's into h2, not theirs.  With every pair left out
-	 * when the sender's qdisc counted any drop, h2 went unnamed.
+	 * Every sender's own queue dropped a few (20 of 300 lost): the loss is
+	 * still the path's into h2 (260 of 300), not theirs.  With every pair
+	 * left out when the sender's qdisc counted any drop, h2 went unnamed.
 	 */
 	d.qdisc_drops[0][2] = d.qdisc_drops[1][2] = d.qdisc_drops[3][2] = d.qdisc_drops[4][2] = 20;
+	for (unsigned x = 0; x < 5; x++)
+		d.retrans[x][2] = 300;
 	doc = make_doc(&d);
 	assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
 	assert_string_equal(subjects(doc, "host-loss", buf, sizeof(buf)), "h2");
 	json_object_put(doc);
 	memset(d.qdisc_drops, 0, sizeof(d.qdisc_drops));
+	for (unsigned x = 0; x < 5; x++)
+		d.retrans[x][2] = 200;
+
+	/*
+	 * One lossy pair into h1 (a sender whose retransmits are 4 times its
+	 * own drops, as a 12 Mbit/s tbf gives): one pair does not make a host
+	 * lossy; the other senders' pairs into h1 ran clean.  It was named
+	 * when the clean pairs, with a few own drops each, were left out.
+	 */
+	{
+		struct doc_spec d1;
+
+		fill_spec(&d1, 5, 0.99);
+		d1.retrans[2][1] = 5000;
+		d1.qdisc_drops[2][1] = 1200;
+		for (unsigned x = 0; x < 5; x++)
+			if (x != 2) {
+				d1.retrans[x][1] = 40;
+				d1.qdisc_drops[x][1] = 60;
+			}
+		doc = make_doc(&d1);
+		assert_int_equal(bc_matrix_analyze(doc, NULL), 0);
+		assert_string_equal(subjects(doc, "host-loss", buf, sizeof(buf)), "");
+		json_object_put(doc);
+	}
 
 	/*
 	 * Every pair without h2 lost a little at its sender's own queue (30
