@@ -19,6 +19,8 @@
 #           it); 5 runs, each must name h2 sending and h4 receiving, with
 #           no efficiency over 100 % + 3 %.  BC_MATRIX_RUNS=N changes the
 #           number of runs, BC_MATRIX_KEEP=PREFIX keeps each run's JSON.
+#   docs, docs-direction  not tests: the outputs of docs/matrix.md into
+#           $BC_DOCS_OUT.
 . "$(dirname "$0")/lib.sh"
 
 M="bcm$$"
