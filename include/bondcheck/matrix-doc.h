@@ -17,7 +17,12 @@
  *     "ok": goodput_bps, ceiling_bps, efficiency (a number, or null without
  *           a ceiling), client and agent {interface, mtu, link_rate_bps,
  *           rate_source, ceiling_bps, rx_dropped, rx_missed_errors,
- *           rx_over_errors}; pmtu is optional, but when present its probes
+ *           rx_over_errors}; optional: retransmits (TCP), sent_packets and
+ *           lost_packets (UDP), sender_ceiling_bps, receiver_ceiling_bps,
+ *           each end's ingress_ceiling_bps, tx_dropped and qdisc_drops (a
+ *           document of schema 1 has none of them: the loss and
+ *           per-direction answers that need them are not judged); pmtu is
+ *           optional, but when present its probes
  *           each need size and carried, and sent unless the probe has an
  *           error (a probe that failed sent nothing);
  *     "failed": error.code, error.message.
@@ -53,6 +58,9 @@ struct bc_matrix_end_doc {
 	char rate_source[32];
 	double ceiling_bps;
 	int64_t rx_dropped, rx_missed_errors, rx_over_errors; /* deltas; -1 unknown */
+	/* optional (schema 2): receiving ceiling (NAN unknown), send-side drops (-1 unknown) */
+	double ingress_ceiling_bps;
+	int64_t tx_dropped, qdisc_drops;
 };
 
 /* One DF probe of pair.pmtu.probes. */
@@ -79,6 +87,10 @@ struct bc_matrix_pair_doc {
 	/* "ok" */
 	double goodput_bps, ceiling_bps;
 	double efficiency; /* NAN: null (no ceiling) or unknown */
+	/* optional (schema 2): the sender's egress, the receiver's ingress ceiling; NAN unknown */
+	double sender_ceiling_bps, receiver_ceiling_bps;
+	/* optional: TCP retransmits, UDP datagrams sent and lost, summed over the streams; -1 */
+	int64_t retransmits, sent_packets, lost_packets;
 	struct bc_matrix_end_doc client, agent;
 	struct json_object *pmtu_obj; /* pair.pmtu, borrowed; NULL when the probes did not run */
 	size_t n_probes;
@@ -97,11 +109,14 @@ struct bc_matrix_host_doc {
 	char interface[64], rate_source[32];
 	int64_t mtu;
 	double link_rate_bps, link_ceiling_bps;
+	double ingress_ceiling_bps; /* the receiving side's; NAN unknown */
 	size_t n_missing;
 	char missing[BC_MATRIX_MISSING_LEN];
 };
 
 struct bc_matrix_doc {
+	bool udp;	     /* "protocol": "udp" (optional, "tcp") */
+	int64_t duration_ms; /* per pair (optional); -1 unknown */
 	size_t n_hosts, n_pairs;
 	struct bc_matrix_host_doc *hosts; /* malloc'd */
 	struct bc_matrix_pair_doc *pairs; /* malloc'd */

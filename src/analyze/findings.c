@@ -108,9 +108,19 @@ static const struct bc_finding_def catalog[] = {
 	 "a matrix host did not answer, refused the key or was busy: its pairs were skipped"},
 	{"pair-failed", BC_SEV_ERROR, "the test of one ordered matrix pair failed"},
 	{"host-slow", BC_SEV_ERROR,
-	 "a host's pairs reach < 70 % of what the pairs without it reach (matrix)"},
+	 "a host's pairs in one direction (sending or receiving) reach < 60 % of what the pairs "
+	 "without it reach (median efficiencies; matrix)"},
+	{"host-borderline", BC_SEV_WARNING,
+	 "a host's pairs in one direction are near the slow or loss line (60-80 % of the "
+	 "others; loss from half the threshold): reported with the numbers, not judged"},
 	{"host-link-slower", BC_SEV_WARNING,
-	 "a host's link ceiling is below half the other hosts' (matrix)"},
+	 "a host's link ceiling when sending (egress) or receiving (NIC speed) is below half "
+	 "the other hosts' (matrix)"},
+	{"host-loss", BC_SEV_ERROR,
+	 "the pairs into (or out of) one host lose >= 5 % of their segments and 5x the others' "
+	 "(retransmits; UDP loss), with the mechanism its drop counters support (matrix)"},
+	{"pair-over-ceiling", BC_SEV_WARNING,
+	 "a matrix pair's goodput exceeds its ceiling by > 3 %: the ceiling is wrong for it"},
 	{"host-mtu-mismatch", BC_SEV_ERROR,
 	 "a host's MTU differs from the others' (with its lost own-size DF probes)"},
 	{"path-mtu-blackhole", BC_SEV_ERROR,

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "bondcheck/matrix-doc.h"
+#include "bondcheck/verdict.h"
 
 /* An "ok" pair with every member the analysis reads. */
 static inline bool bc_matrix_pair_complete(const struct bc_matrix_pair_doc *p)
@@ -62,6 +63,46 @@ struct json_object *bc_matrix_findings_json(struct bc_matrix_findings *f);
  * of @d; null on the diagonal and where a pair has no value.
  */
 struct json_object *bc_matrix_grids_json(const struct bc_matrix_doc *d, const long long *largest);
+
+/*
+ * The matrix's verdicts as data (bondcheck/verdict.h), filled by the
+ * findings of matrix-analyze.c: questions "slow_hosts", "loss", "mtu".
+ * Written into doc.verdicts by bc_verdict_json_data(); the words are
+ * rendered from them by src/report/matrix-verdict.c.
+ */
+/* One verdict being filled: the rank of its leading mechanism (-1 none) and the hosts named. */
+struct bc_matrix_vq {
+	struct bc_verdict v;
+	int rank;
+	size_t n;
+	char *hosts[128]; /* "name (direction)", malloc'd; freed by bc_matrix_verdicts_json() */
+};
+
+struct bc_matrix_verdicts {
+	struct bc_matrix_vq slow, loss, mtu;
+};
+
+/* bc_matrix_verdicts_init() - the three questions, each "pass" until a finding says otherwise. */
+void bc_matrix_verdicts_init(struct bc_matrix_verdicts *vs);
+
+/*
+ * bc_matrix_verdict_note() - host @host named by a finding whose mechanism
+ * is @mech (its rank @rank: the verdict keeps the highest-ranked mechanism
+ * and its evidence, the first host of that rank), in @direction ("" none),
+ * with status @st (the worse of the verdict's and @st is kept: fail over
+ * inconclusive over pass).  Returns true when this host now leads the
+ * verdict (the caller then adds its evidence with bc_verdict_add()); every
+ * host is listed, sorted, in evidence "hosts" by bc_matrix_verdicts_json().
+ */
+bool bc_matrix_verdict_note(struct bc_matrix_vq *q, int rank, enum bc_verdict_status st,
+			    const char *mech, const char *host, const char *direction);
+
+/*
+ * bc_matrix_verdicts_json() - doc.verdicts {slow_hosts, loss, mtu}: each
+ * verdict's structure (bc_verdict_json_data()), with "hosts" sorted; frees
+ * the host lists.
+ */
+struct json_object *bc_matrix_verdicts_json(struct bc_matrix_verdicts *vs);
 
 /* bc_matrix_host_summary_json() - writes @ho's summary (interface, mtu, link) into its host object.
  */

@@ -43,7 +43,10 @@ static void read_end(struct bc_doc_read *r, struct json_object *pair, const char
 					.ceiling_bps = NAN,
 					.rx_dropped = -1,
 					.rx_missed_errors = -1,
-					.rx_over_errors = -1};
+					.rx_over_errors = -1,
+					.ingress_ceiling_bps = NAN,
+					.tx_dropped = -1,
+					.qdisc_drops = -1};
 	if (!o)
 		return;
 	bc_doc_path(path, sizeof(path), ppath, which, 0);
@@ -56,6 +59,9 @@ static void read_end(struct bc_doc_read *r, struct json_object *pair, const char
 	bc_doc_i64(r, o, path, "rx_dropped", BC_DOC_REQUIRED, &e->rx_dropped);
 	bc_doc_i64(r, o, path, "rx_missed_errors", BC_DOC_REQUIRED, &e->rx_missed_errors);
 	bc_doc_i64(r, o, path, "rx_over_errors", BC_DOC_REQUIRED, &e->rx_over_errors);
+	bc_doc_dbl(r, o, path, "ingress_ceiling_bps", BC_DOC_OPTIONAL, &e->ingress_ceiling_bps);
+	bc_doc_i64(r, o, path, "tx_dropped", BC_DOC_OPTIONAL, &e->tx_dropped);
+	bc_doc_i64(r, o, path, "qdisc_drops", BC_DOC_OPTIONAL, &e->qdisc_drops);
 }
 
 static void read_pmtu(struct bc_doc_read *r, struct json_object *pair, const char *ppath,
@@ -135,6 +141,8 @@ static void read_pair(struct json_object *o, size_t k, struct bc_matrix_pair_doc
 	p->obj = o;
 	p->from_index = p->to_index = -1;
 	p->goodput_bps = p->ceiling_bps = p->efficiency = NAN;
+	p->sender_ceiling_bps = p->receiver_ceiling_bps = NAN;
+	p->retransmits = p->sent_packets = p->lost_packets = -1;
 	bc_doc_path(path, sizeof(path), "pairs", NULL, k);
 	if (!json_object_is_type(o, json_type_object))
 		bc_doc_problem(&r, path, NULL, "not an object");
@@ -155,6 +163,13 @@ static void read_pair(struct json_object *o, size_t k, struct bc_matrix_pair_doc
 		if (dbl_or_null(&r, o, path, "efficiency", &p->efficiency) && p->ceiling_bps > 0 &&
 		    !isnan(p->goodput_bps))
 			bc_doc_problem(&r, path, "efficiency", "null with a ceiling");
+		bc_doc_dbl(&r, o, path, "sender_ceiling_bps", BC_DOC_OPTIONAL,
+			   &p->sender_ceiling_bps);
+		bc_doc_dbl(&r, o, path, "receiver_ceiling_bps", BC_DOC_OPTIONAL,
+			   &p->receiver_ceiling_bps);
+		bc_doc_i64(&r, o, path, "retransmits", BC_DOC_OPTIONAL, &p->retransmits);
+		bc_doc_i64(&r, o, path, "sent_packets", BC_DOC_OPTIONAL, &p->sent_packets);
+		bc_doc_i64(&r, o, path, "lost_packets", BC_DOC_OPTIONAL, &p->lost_packets);
 		read_end(&r, o, path, "client", &p->client);
 		read_end(&r, o, path, "agent", &p->agent);
 		read_pmtu(&r, o, path, p);
@@ -185,7 +200,7 @@ static void read_host(struct json_object *o, size_t h, struct bc_matrix_host_doc
 	memset(ho, 0, sizeof(*ho));
 	ho->obj = o;
 	ho->mtu = -1;
-	ho->link_rate_bps = ho->link_ceiling_bps = NAN;
+	ho->link_rate_bps = ho->link_ceiling_bps = ho->ingress_ceiling_bps = NAN;
 	bc_doc_path(path, sizeof(path), "hosts", NULL, h);
 	if (!json_object_is_type(o, json_type_object))
 		bc_doc_problem(&r, path, NULL, "not an object");
@@ -199,6 +214,7 @@ static void read_host(struct json_object *o, size_t h, struct bc_matrix_host_doc
 	bc_doc_i64(&r, o, path, "mtu", BC_DOC_OPTIONAL, &ho->mtu);
 	bc_doc_dbl(&r, o, path, "link_rate_bps", BC_DOC_OPTIONAL, &ho->link_rate_bps);
 	bc_doc_dbl(&r, o, path, "link_ceiling_bps", BC_DOC_OPTIONAL, &ho->link_ceiling_bps);
+	bc_doc_dbl(&r, o, path, "ingress_ceiling_bps", BC_DOC_OPTIONAL, &ho->ingress_ceiling_bps);
 	ho->n_missing = r.n_problems;
 	bc_doc_problems_text(&r, ho->missing, sizeof(ho->missing));
 }
@@ -209,8 +225,14 @@ int bc_matrix_doc_read(struct json_object *doc, struct bc_matrix_doc *d, struct 
 	struct bc_doc_read r;
 	char text[2 * BC_DOC_PROBLEM_LEN];
 
+	char proto[16] = "";
+
 	memset(d, 0, sizeof(*d));
+	d->duration_ms = -1;
 	bc_doc_read_init(&r);
+	bc_doc_str(&r, doc, "", "protocol", BC_DOC_OPTIONAL, proto, sizeof(proto));
+	d->udp = !strcmp(proto, "udp");
+	bc_doc_i64(&r, doc, "", "duration_ms", BC_DOC_OPTIONAL, &d->duration_ms);
 	hosts = bc_doc_array(&r, doc, "", "hosts", BC_DOC_REQUIRED, &d->n_hosts);
 	pairs = bc_doc_array(&r, doc, "", "pairs", BC_DOC_REQUIRED, &d->n_pairs);
 	if (!hosts || !pairs) {

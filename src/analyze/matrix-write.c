@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bondcheck/findings.h"
 #include "bondcheck/names.h"
@@ -159,4 +161,81 @@ void bc_matrix_host_summary_json(const struct bc_matrix_host_doc *ho)
 	bc_matrix_add_dbl(ho->obj, "link_rate_bps", ho->link_rate_bps);
 	bc_matrix_add_str(ho->obj, "rate_source", ho->rate_source);
 	bc_matrix_add_dbl(ho->obj, "link_ceiling_bps", ho->link_ceiling_bps);
+	if (isnan(ho->ingress_ceiling_bps))
+		json_object_object_add(ho->obj, "ingress_ceiling_bps", NULL);
+	else
+		bc_matrix_add_dbl(ho->obj, "ingress_ceiling_bps", ho->ingress_ceiling_bps);
+}
+
+void bc_matrix_verdicts_init(struct bc_matrix_verdicts *vs)
+{
+	struct bc_matrix_vq *q[3] = {&vs->slow, &vs->loss, &vs->mtu};
+	static const char *const names[3] = {"slow_hosts", "loss", "mtu"};
+
+	memset(vs, 0, sizeof(*vs));
+	for (size_t i = 0; i < 3; i++) {
+		bc_verdict_init(&q[i]->v, names[i]);
+		q[i]->v.status = BC_VERDICT_PASS;
+		q[i]->rank = -1;
+	}
+}
+
+bool bc_matrix_verdict_note(struct bc_matrix_vq *q, int rank, enum bc_verdict_status st,
+			    const char *mech, const char *host, const char *direction)
+{
+	struct bc_verdict *v = &q->v;
+	char entry[BC_MATRIX_NAME_LEN + 40];
+	bool lead = rank > q->rank;
+
+	/* fail over inconclusive over pass */
+	if (st == BC_VERDICT_FAIL || (st == BC_VERDICT_INCONCLUSIVE && v->status != BC_VERDICT_FAIL))
+		v->status = st;
+	snprintf(entry, sizeof(entry), "%s%s%s%s", host, direction[0] ? " (" : "", direction,
+		 direction[0] ? ")" : "");
+	if (q->n < sizeof(q->hosts) / sizeof(q->hosts[0])) {
+		q->hosts[q->n] = strdup(entry);
+		if (q->hosts[q->n])
+			q->n++;
+	}
+	if (lead) {
+		q->rank = rank;
+		snprintf(v->mechanism, sizeof(v->mechanism), "%s", mech);
+		snprintf(v->where, sizeof(v->where), "%s", host);
+		v->n_evidence = 0;
+	}
+	return lead;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct json_object *bc_matrix_verdicts_json(struct bc_matrix_verdicts *vs)
+{
+	struct json_object *o = json_object_new_object();
+	struct bc_matrix_vq *q[3] = {&vs->slow, &vs->loss, &vs->mtu};
+
+	for (size_t i = 0; i < 3; i++) {
+		struct json_object *vo = json_object_new_object();
+		char list[256] = "";
+		size_t at = 0;
+
+		qsort(q[i]->hosts, q[i]->n, sizeof(q[i]->hosts[0]), cmp_str);
+		for (size_t k = 0; k < q[i]->n; k++) {
+			int w = at < sizeof(list) ? snprintf(list + at, sizeof(list) - at, "%s%s",
+							     k ? ", " : "", q[i]->hosts[k])
+						  : 0;
+
+			at += w > 0 ? (size_t)w : 0;
+			free(q[i]->hosts[k]);
+			q[i]->hosts[k] = NULL;
+		}
+		if (q[i]->n)
+			bc_verdict_add(&q[i]->v, "hosts", "%s", list);
+		q[i]->n = 0;
+		bc_verdict_json_data(&q[i]->v, vo);
+		json_object_object_add(o, q[i]->v.question, vo);
+	}
+	return o;
 }

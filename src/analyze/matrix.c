@@ -33,19 +33,25 @@ size_t bc_matrix_probe_sizes(uint32_t mtu_from, uint32_t mtu_to, uint32_t sizes[
 
 /* --- one pair from its run result ------------------------------------------------------- */
 
-/* A link's rate (tbf first, then NIC speed: bc_link_rate_choose). */
-static int link_rate(const struct bc_matrix_link_doc *l, struct bc_link_rate *r)
+/*
+ * A link's rate in one direction (bc_link_rate_choose): sending, a tbf
+ * first, then the NIC speed; receiving (@ingress), the NIC speed alone: an
+ * egress qdisc shapes only what the host sends, and no ingress policer is
+ * in the agent's metadata.
+ */
+static int link_rate(const struct bc_matrix_link_doc *l, bool ingress, struct bc_link_rate *r)
 {
-	return bc_link_rate_choose(l->tbf_bps > 0 ? l->tbf_bps : 0, 0, 0,
+	return bc_link_rate_choose(!ingress && l->tbf_bps > 0 ? l->tbf_bps : 0, 0, 0,
 				   l->speed_mbps > 0 ? (uint32_t)l->speed_mbps : 0, r);
 }
 
 /*
- * One end's ceiling, bits/s, for the test @in (MTU already the pair's):
- * a single link, or a bond from its slaves and mode with every slave used
- * (active-backup: one).  0 when a rate is unknown.
+ * One end's ceiling in one direction (@ingress: receiving), bits/s, for the
+ * test @in (MTU already the pair's): a single link, or a bond from its
+ * slaves and mode with every slave used (active-backup: one).  0 when a
+ * rate is unknown.
  */
-static double end_ceiling(const struct bc_matrix_run_end *e, struct bc_ceiling_in in,
+static double end_ceiling(const struct bc_matrix_run_end *e, bool ingress, struct bc_ceiling_in in,
 			  double *rate_bps, const char **source)
 {
 	struct bc_link_rate r;
@@ -59,7 +65,7 @@ static double end_ceiling(const struct bc_matrix_run_end *e, struct bc_ceiling_i
 		uint64_t used = n == 64 ? ~0ull : (1ull << n) - 1;
 
 		for (size_t i = 0; i < n; i++) {
-			if (link_rate(&e->slaves[i], &r) < 0)
+			if (link_rate(&e->slaves[i], ingress, &r) < 0)
 				return 0;
 			in.rate_bps = r.rate_bps;
 			in.conv = r.conv;
@@ -74,7 +80,7 @@ static double end_ceiling(const struct bc_matrix_run_end *e, struct bc_ceiling_i
 		*rate_bps = sum_rate;
 		return total;
 	}
-	if (link_rate(&e->link, &r) < 0)
+	if (link_rate(&e->link, ingress, &r) < 0)
 		return 0;
 	in.rate_bps = r.rate_bps;
 	in.conv = r.conv;
@@ -84,25 +90,32 @@ static double end_ceiling(const struct bc_matrix_run_end *e, struct bc_ceiling_i
 }
 
 /*
- * {end} of bondcheck/matrix.h from one end of a run result.  The ceiling is
- * unknown (0) without an egress, an MTU, or with an egress member missing.
+ * {end} of bondcheck/matrix.h from one end of a run result: its sending
+ * (egress, "ceiling_bps") and receiving ("ingress_ceiling_bps") ceilings.
+ * A ceiling is unknown (0) without an egress, an MTU, or with an egress
+ * member missing.
  */
 static struct json_object *end_json(const struct bc_matrix_run_end *e, struct bc_ceiling_in in,
-				    double *ceiling)
+				    double *egress, double *ingress)
 {
 	struct json_object *o = json_object_new_object();
-	const char *src = "none";
-	double rate = 0;
+	const char *src = "none", *isrc = "none";
+	double rate = 0, irate = 0;
 
 	bc_matrix_add_str(o, "host", e->hostname);
 	bc_matrix_add_str(o, "interface", e->ifname);
 	bc_matrix_add_i64(o, "mtu", e->mtu);
-	*ceiling = 0;
-	if (e->have_egress && !e->egress_problems && in.mtu)
-		*ceiling = end_ceiling(e, in, &rate, &src);
+	*egress = *ingress = 0;
+	if (e->have_egress && !e->egress_problems && in.mtu) {
+		*egress = end_ceiling(e, false, in, &rate, &src);
+		*ingress = end_ceiling(e, true, in, &irate, &isrc);
+	}
 	bc_matrix_add_dbl(o, "link_rate_bps", rate);
 	bc_matrix_add_str(o, "rate_source", src);
-	bc_matrix_add_dbl(o, "ceiling_bps", *ceiling);
+	bc_matrix_add_dbl(o, "ceiling_bps", *egress);
+	bc_matrix_add_dbl(o, "ingress_rate_bps", irate);
+	bc_matrix_add_str(o, "ingress_rate_source", isrc);
+	bc_matrix_add_dbl(o, "ingress_ceiling_bps", *ingress);
 	for (size_t i = 0; i < 5; i++)
 		bc_matrix_add_i64(o, bc_matrix_end_counters[i], e->counters[i]);
 	return o;
@@ -114,7 +127,7 @@ int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, st
 	struct json_object *ce, *ae;
 	struct bc_ceiling_in in = {0};
 	uint32_t mc, ma;
-	double cc, ca, pc, gp;
+	double cc, ca, ci, ai, pc, gp;
 
 	if (!d)
 		return bc_error_set(err, -ENOMEM, "out of memory for a pair's result");
@@ -132,18 +145,30 @@ int bc_matrix_pair_fill(struct json_object *pair, struct json_object *result, st
 	in.udp_payload = d->udp ? (uint32_t)d->length : 0;
 	/* TCP's MSS and what both ends can carry: the smaller MTU */
 	in.mtu = mc && ma ? (mc < ma ? mc : ma) : (mc ? mc : ma);
-	ce = end_json(&d->client, in, &cc);
-	ae = end_json(&d->agent, in, &ca);
-	pc = cc > 0 && ca > 0 ? (cc < ca ? cc : ca) : 0;
+	ce = end_json(&d->client, in, &cc, &ci);
+	ae = end_json(&d->agent, in, &ca, &ai);
+	/*
+	 * The pair's ceiling per direction: what the sender can send (its
+	 * egress) and what the receiver can take in (its ingress), the smaller
+	 * of those known.  The receiver's egress shaper does not count: it
+	 * shapes only the receiver's own sending (a host shaped only when
+	 * sending would otherwise hold the pairs towards it to its rate).
+	 */
+	pc = cc > 0 && ai > 0 ? (cc < ai ? cc : ai) : (cc > 0 ? cc : ai);
+	/* an end whose egress the result gave incompletely: unknown, not a default */
+	if (d->client.egress_problems || d->agent.egress_problems)
+		pc = 0;
 	bc_matrix_add_str(pair, "status", "ok");
 	if (isnan(gp))
 		json_object_object_add(pair, "goodput_bps", NULL);
 	else
 		bc_matrix_add_dbl(pair, "goodput_bps", gp);
 	bc_matrix_add_dbl(pair, "ceiling_bps", pc);
+	bc_matrix_add_dbl(pair, "sender_ceiling_bps", cc);
+	bc_matrix_add_dbl(pair, "receiver_ceiling_bps", ai);
 	if (pc > 0 && !isnan(gp)) {
 		bc_matrix_add_dbl(pair, "efficiency", bc_efficiency(gp, pc));
-		bc_matrix_add_str(pair, "limited_by", cc <= ca ? "sender" : "receiver");
+		bc_matrix_add_str(pair, "limited_by", cc > 0 && cc <= pc ? "sender" : "receiver");
 	} else {
 		json_object_object_add(pair, "efficiency", NULL);
 	}

@@ -100,8 +100,8 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 	fprintf(out, ", %.1f s per pair%s\n\n", bc_json_dbl(doc, "duration_ms", 0) / 1000,
 		json_object_get_boolean(member(doc, "incomplete")) ? " (INCOMPLETE)" : "");
 
-	fprintf(out, "Goodput Mbit/s and efficiency against each pair's ceiling "
-		     "(row sends to column):\n");
+	fprintf(out, "Goodput Mbit/s and efficiency against each pair's ceiling, the smaller of "
+		     "the sender's egress and the receiver's ingress (row sends to column):\n");
 	header(out, names, w0, w);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%-*s", w0,
@@ -124,6 +124,32 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 			else
 				snprintf(buf, sizeof(buf), "%.2f   ?%%",
 					 json_object_get_double(g) / 1e6);
+			fprintf(out, " %*s", w, buf);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\n%s per pair and their share of the %s sent (row sends to column):\n",
+		udp ? "Datagrams lost" : "Retransmits", udp ? "datagrams" : "segments");
+	header(out, names, w0, w);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%-*s", w0,
+			json_object_get_string(json_object_array_get_idx(names, i)));
+		for (size_t j = 0; j < n; j++) {
+			struct json_object *p = find_pair(pairs, i, j);
+			struct json_object *c = member(p, udp ? "lost_packets" : "retransmits");
+			struct json_object *sh = member(p, "loss_share");
+			char buf[64];
+
+			if (i == j)
+				snprintf(buf, sizeof(buf), "-");
+			else if (!p || strcmp(bc_json_str(p, "status"), "ok") || !c)
+				snprintf(buf, sizeof(buf), "?");
+			else if (sh && !json_object_is_type(sh, json_type_null))
+				snprintf(buf, sizeof(buf), "%lld %4.1f%%",
+					 (long long)json_object_get_int64(c),
+					 100 * json_object_get_double(sh));
+			else
+				snprintf(buf, sizeof(buf), "%lld", (long long)json_object_get_int64(c));
 			fprintf(out, " %*s", w, buf);
 		}
 		fputc('\n', out);
@@ -170,12 +196,17 @@ void bc_matrix_report_text(FILE *out, struct json_object *doc)
 		fprintf(out, "  %-*s %s MTU %lld", w0, bc_json_str(ho, "name"),
 			bc_json_str(ho, "interface"), bc_json_i64(ho, "mtu", 0));
 		if (bc_json_dbl(ho, "link_rate_bps", 0) > 0)
-			fprintf(out, ", link %.1f Mbit/s (%s), ceiling %.2f Mbit/s",
+			fprintf(out, ", sending %.1f Mbit/s (%s), ceiling %.2f Mbit/s",
 				bc_json_dbl(ho, "link_rate_bps", 0) / 1e6,
 				bc_json_str(ho, "rate_source"),
 				bc_json_dbl(ho, "link_ceiling_bps", 0) / 1e6);
 		else
-			fprintf(out, ", link rate unknown");
+			fprintf(out, ", sending rate unknown");
+		if (bc_json_dbl(ho, "ingress_ceiling_bps", 0) > 0)
+			fprintf(out, "; receiving ceiling %.2f Mbit/s (NIC speed)",
+				bc_json_dbl(ho, "ingress_ceiling_bps", 0) / 1e6);
+		else if (member(ho, "ingress_ceiling_bps"))
+			fprintf(out, "; receiving ceiling unknown");
 		fputc('\n', out);
 	}
 	{
@@ -214,7 +245,8 @@ static void csv_field(FILE *out, const char *s, bool last)
 	fputs(last ? "\r\n" : ",", out);
 }
 
-static void csv_num(FILE *out, struct json_object *o, const char *k, const char *fmt)
+static void csv_num_sep(FILE *out, struct json_object *o, const char *k, const char *fmt,
+			bool last)
 {
 	struct json_object *v = member(o, k);
 	char buf[64] = "";
@@ -225,7 +257,17 @@ static void csv_num(FILE *out, struct json_object *o, const char *k, const char 
 		else
 			snprintf(buf, sizeof(buf), fmt, json_object_get_double(v));
 	}
-	csv_field(out, buf, false);
+	csv_field(out, buf, last);
+}
+
+static void csv_num(FILE *out, struct json_object *o, const char *k, const char *fmt)
+{
+	csv_num_sep(out, o, k, fmt, false);
+}
+
+static void csv_last_num(FILE *out, struct json_object *o, const char *k, const char *fmt)
+{
+	csv_num_sep(out, o, k, fmt, true);
 }
 
 void bc_matrix_report_csv(FILE *out, struct json_object *doc)
@@ -233,7 +275,8 @@ void bc_matrix_report_csv(FILE *out, struct json_object *doc)
 	struct json_object *pairs = member(doc, "pairs");
 
 	fputs("from,to,status,goodput_bps,ceiling_bps,efficiency,limited_by,retransmits,"
-	      "lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error\r\n",
+	      "lost_packets,from_mtu,to_mtu,pmtu_largest_carried,pmtu_status,error,loss_share,"
+	      "sender_ceiling_bps,receiver_ceiling_bps\r\n",
 	      out);
 	for (size_t k = 0; k < bc_json_len(pairs); k++) {
 		struct json_object *p = json_object_array_get_idx(pairs, k),
@@ -258,7 +301,10 @@ void bc_matrix_report_csv(FILE *out, struct json_object *doc)
 			snprintf(msg, sizeof(msg), "%s: %s",
 				 bc_json_str(member(p, "error"), "code"),
 				 bc_json_str(member(p, "error"), "message"));
-		csv_field(out, msg, true);
+		csv_field(out, msg, false);
+		csv_num(out, p, "loss_share", "%.4f");
+		csv_num(out, p, "sender_ceiling_bps", "%.0f");
+		csv_last_num(out, p, "receiver_ceiling_bps", "%.0f");
 	}
 }
 

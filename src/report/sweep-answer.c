@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The answer blocks of `bondcheck sweep` (best point against its ceiling)
- * and `bondcheck matrix` (slow hosts, MTU); bondcheck/answer.h, issue 15
- * item 1.  From the analysed documents (docs/sweep.md, docs/matrix.md).
+ * The answer block of `bondcheck sweep` (best point against its ceiling);
+ * bondcheck/answer.h, issue 15 item 1.  From the analysed document
+ * (docs/sweep.md).  The matrix's is rendered from its verdicts
+ * (report/matrix-verdict.c).
  */
 #include <math.h>
 #include <string.h>
 
 #include "bondcheck/answer.h"
 #include "bondcheck/json-get.h"
-#include "bondcheck/matrix.h"
 #include "bondcheck/sweep.h"
 
 static struct json_object *get(struct json_object *o, const char *k)
@@ -62,54 +62,4 @@ void bc_sweep_report_answers(FILE *out, struct json_object *doc)
 		bc_answer_next(&a, "ceiling unknown: give --link-rate");
 	}
 	bc_answer_print(out, &a, 1, bc_answer_width(out));
-}
-
-/* The subjects of findings whose id is one of @ids (", "-joined) and the worst status. */
-static enum bc_answer_status subjects(struct json_object *fs, const char *const *ids, size_t nid,
-				      char *buf, size_t len)
-{
-	enum bc_answer_status st = BC_ANSWER_PASS;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < bc_json_len(fs); i++) {
-		struct json_object *f = json_object_array_get_idx(fs, i);
-		bool hit = false;
-
-		for (size_t k = 0; k < nid; k++)
-			hit |= !strcmp(bc_json_str(f, "id"), ids[k]);
-		if (!hit)
-			continue;
-		if (!strstr(buf, bc_json_str(f, "subject")))
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
-				 bc_json_str(f, "subject"));
-		if (!strcmp(bc_json_str(f, "severity"), "error"))
-			st = BC_ANSWER_FAIL;
-		else if (st != BC_ANSWER_FAIL && !strcmp(bc_json_str(f, "severity"), "warning"))
-			st = BC_ANSWER_WARN;
-	}
-	return st;
-}
-
-void bc_matrix_report_answers(FILE *out, struct json_object *doc)
-{
-	static const char *const slow[] = {"host-slow", "host-link-slower", "host-unreachable"};
-	static const char *const mtu[] = {"host-mtu-mismatch", "path-mtu-blackhole"};
-	struct json_object *fs = get(doc, "findings");
-	size_t nh = bc_json_len(get(get(doc, "matrix"), "hosts"));
-	struct bc_answer a[2];
-	char who[200];
-
-	a[0].status = subjects(fs, slow, 3, who, sizeof(who));
-	if (who[0])
-		bc_answer_set(&a[0], "Slow hosts", a[0].status, "%s", who);
-	else
-		bc_answer_set(&a[0], "Slow hosts", BC_ANSWER_PASS, "none of %zu hosts", nh);
-	a[1].status = subjects(fs, mtu, 2, who, sizeof(who));
-	if (who[0])
-		bc_answer_set(&a[1], "MTU", a[1].status, "mismatch or black hole: %s", who);
-	else
-		bc_answer_set(&a[1], "MTU", BC_ANSWER_PASS, "no mismatch, no path MTU black hole");
-	if (a[0].status != BC_ANSWER_PASS)
-		bc_answer_next(&a[0], "see the findings");
-	bc_answer_print(out, a, 2, bc_answer_width(out));
 }

@@ -255,7 +255,7 @@ static struct json_object *new_doc(const struct bc_matrix_cfg *c)
 	char stamp[32], rule[32];
 
 	bc_json_generated_at(stamp, sizeof(stamp));
-	json_object_object_add(d, "schema_version", json_object_new_int(2));
+	json_object_object_add(d, "schema_version", json_object_new_int(3));
 	json_object_object_add(d, "bondcheck_version", json_object_new_string(BC_VERSION));
 	json_object_object_add(d, "generated_at", json_object_new_string(stamp));
 	json_object_object_add(d, "kind", json_object_new_string("matrix"));
@@ -455,6 +455,8 @@ int bc_matrix_run(const struct bc_matrix_cfg *c, struct json_object **doc, struc
 			incomplete = true;
 	json_object_object_add(d, "incomplete", json_object_new_boolean(incomplete));
 	r = bc_matrix_analyze(d, err);
+	if (r == 0)
+		bc_matrix_verdicts_answer(d);
 fail:
 	pthread_mutex_destroy(&x.mu);
 	free(jobs);

@@ -16,6 +16,14 @@
 #   pairs   4 agents, --pairs ring --concurrency 2: the 4 ring pairs in 2
 #           rounds of 2 disjoint pairs run at once, the concurrency reported
 #           in JSON and text; --plan names the same pairs without an agent.
+#   direction  5 hosts (issue 16 item 4): h2 slow only when sending (its own
+#           egress tbf 12 of 40 Mbit/s), h4 behind a bridge port that drops
+#           bursts (a tbf with a small queue on the bridge's veth towards
+#           it); 5 runs, each must name h2 sending and h4 receiving, with
+#           no efficiency over 100 % + 3 %.  BC_MATRIX_RUNS=N changes the
+#           number of runs, BC_MATRIX_KEEP=PREFIX keeps each run's JSON.
+#   docs, docs-direction  not tests: the outputs of docs/matrix.md into
+#           $BC_DOCS_OUT.
 . "$(dirname "$0")/lib.sh"
 
 M="bcm$$"
@@ -141,6 +149,18 @@ case_docs() {
 		--auth-key "$WORK/key" -t 3 -j >"$out/matrix.json"
 }
 
+# docs-direction: not a test; the direction example of docs/matrix.md into $BC_DOCS_OUT.
+case_docs_direction() {
+	local out=${BC_DOCS_OUT:?set BC_DOCS_OUT to a directory}
+	mkdir -p "$out"
+	direction_topology
+	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4,10.77.8.5 \
+		--auth-key "$WORK/key" -t 2 --no-pmtu --concurrency 2 >"$out/matrix-direction.txt"
+	echo "exit $?" >>"$out/matrix-direction.txt"
+	ip netns exec "$CTL" "$BC" matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4,10.77.8.5 \
+		--auth-key "$WORK/key" -t 2 --no-pmtu --concurrency 2 -j >"$out/matrix-direction.json"
+}
+
 case_find() {
 	find_topology
 	matrix --hosts 10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4 --auth-key "$WORK/key" -t 2 -j \
@@ -257,8 +277,8 @@ case_pairs() {
 		[ "$(jq -r '[.schedule[].pairs[] | "\(.from)>\(.to)"] | sort | join(" ")' "$WORK/plan.json")" = \
 		  "$(jq -r '[.pairs[] | "\(.from)>\(.to)"] | sort | join(" ")' "$WORK/out")" ]
 	check "every pair moved data" jqe '[.pairs[] | .goodput_bps > 1e6] | all'
-	check "schema 2; rule, concurrency and the most pairs at once reported" \
-		jqe '.schema_version == 2 and .pairs_rule == "ring" and .seed == null and .concurrency == 2 and .concurrent_pairs_max == 2'
+	check "schema 3; rule, concurrency and the most pairs at once reported" \
+		jqe '.schema_version == 3 and .pairs_rule == "ring" and .seed == null and .concurrency == 2 and .concurrent_pairs_max == 2'
 	check "2 rounds of disjoint pairs, run as 2 steps of 2 pairs" jqe '.rounds == 2 and .steps == 2'
 	check "each step: 2 pairs inside one round, no host twice" \
 		jqe '[.pairs | group_by(.step)[] | (length == 2) and ([.[].round] | unique | length == 1) and ([.[] | .from, .to] | length == (unique | length))] | all'
@@ -267,6 +287,70 @@ case_pairs() {
 		grep -q '^Matrix: 4 hosts, --pairs ring: 4 ordered pairs in 2 rounds of disjoint pairs, up to 2 at once (--concurrency 2: pairs at once share the fabric)' "$WORK/out"
 	matrix --hosts "$hosts" --auth-key "$WORK/key" --seed 3
 	check "--seed without random:K: exit 2" [ "$RC" -eq 2 ]
+# The direction topology: 5 hosts at 40 Mbit/s; h2 sends at 12 Mbit/s (its own
+# egress tbf, which the agent sees); the bridge port towards h4 queues at most
+# 6 kB at 40 Mbit/s, so bursts into h4 are dropped there, out of h4's sight.
+direction_topology() {
+	key "$WORK/key"
+	switch
+	host 1
+	host 2
+	# a small bucket: 64 kB of burst would be 4 % over 12 Mbit/s in a 1 s test
+	tc -n "$M-h2" qdisc replace dev e0 root tbf rate 12mbit burst 16kb latency 50ms ||
+		fail "tbf 12mbit on h2"
+	host 3
+	host 4
+	host 5
+	tc -n "$SW" qdisc add dev p4 root tbf rate 40mbit burst 6kb limit 6kb ||
+		fail "the bursty port's tbf on p4"
+	controller
+	for n in 1 2 3 4 5; do serve "$n" --auth-key "$WORK/key"; done
+}
+
+# One-line summary of the last matrix: the findings about h2 and h4.
+about() {
+	jq -r --arg h "10.77.8.$1" '[.findings[] | select(.subject == $h) |
+		"\(.id)(\(.evidence.direction // "-")\(if .evidence.mechanism then "," + .evidence.mechanism else "" end))"] | join(" ")' "$WORK/out"
+}
+
+case_direction() {
+	local runs=${BC_MATRIX_RUNS:-5} hosts=10.77.8.1,10.77.8.2,10.77.8.3,10.77.8.4,10.77.8.5
+	direction_topology
+	for run in $(seq "$runs"); do
+		# concurrency 2: disjoint pairs share no host link (the bridge is a
+		# software switch at 40 Mbit/s a port), and the 5 runs take half the time
+		matrix --hosts "$hosts" --auth-key "$WORK/key" -t 1 --no-pmtu --concurrency 2 -j
+		cp "$WORK/out" "$WORK/run-$run.json"
+		[ -n "${BC_MATRIX_KEEP:-}" ] && cp "$WORK/out" "$BC_MATRIX_KEEP-$run.json"
+		check "run $run: exit 1 (error-level findings) ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 1 ]
+		check "run $run: 20 ordered pairs, all ok" \
+			[ "$(jq '[.pairs[] | select(.status == "ok")] | length' "$WORK/out")" -eq 20 ]
+		note "run $run: efficiency min/max $(jq -r '[.pairs[].efficiency] | "\(min * 1000 | round / 1000) \(max * 1000 | round / 1000)"' "$WORK/out"); retransmits into h4 $(jq -r '[.pairs[] | select(.to == "10.77.8.4") | .retransmits] | join(",")' "$WORK/out"), elsewhere $(jq -r '[.pairs[] | select(.to != "10.77.8.4") | .retransmits] | join(",")' "$WORK/out")"
+		note "run $run: h2: $(about 2); h4: $(about 4); others: $(jq -r '[.findings[] | select(.subject != "10.77.8.2" and .subject != "10.77.8.4") | "\(.id) \(.subject)"] | join(", ")' "$WORK/out")"
+		check "run $run: no efficiency over 100 % + 3 %" \
+			jqe '[.pairs[] | .efficiency <= 1.03] | all'
+		check "run $run: no pair-over-ceiling finding" [ -z "$(subjects pair-over-ceiling)" ]
+		check "run $run: the pairs towards h2 are held by their senders, not h2's 12 Mbit/s" \
+			jqe '[.pairs[] | select(.to == "10.77.8.2") | .limited_by == "sender" and .ceiling_bps > 30e6] | all'
+		check "run $run: host-link-slower names h2, sending" \
+			jqe '[.findings[] | select(.id == "host-link-slower")] | length == 1 and .[0].subject == "10.77.8.2" and .[0].evidence.direction == "sending"'
+		check "run $run: ... holding its pairs to h1, h3, h4, h5 (sorted)" \
+			jqe '.findings[] | select(.id == "host-link-slower") | .evidence.held_pairs_to == "10.77.8.1, 10.77.8.3, 10.77.8.4, 10.77.8.5"'
+		check "run $run: h2 is not slow in any direction (its pairs run at its own ceiling)" \
+			jqe '[.findings[] | select(.subject == "10.77.8.2" and (.id == "host-slow" or .id == "host-borderline"))] | length == 0'
+		check "run $run: host-loss names h4 receiving, and no other host receiving" \
+			jqe '[.findings[] | select(.id == "host-loss" and .evidence.direction == "receiving") | .subject] == ["10.77.8.4"]'
+		check "run $run: ... a queue before h4 overflowed (h4's own drop counters stayed 0)" \
+			jqe '.findings[] | select(.id == "host-loss" and .subject == "10.77.8.4") | .evidence.mechanism == "queue-overflow-before-host" and .evidence.host_rx_drops == "0"'
+		# h2's own tbf drops what TCP pushes past its queue: loss out of h2 is
+		# true, and then it must be h2's own egress queue, sending
+		check "run $run: any other host-loss is h2 sending, at its own egress queue" \
+			jqe '[.findings[] | select(.id == "host-loss" and .subject != "10.77.8.4") | .subject == "10.77.8.2" and .evidence.direction == "sending" and .evidence.mechanism == "own-egress-queue"] | all'
+		check "run $run: no host but h4 is named slow or borderline" \
+			jqe '[.findings[] | select((.id == "host-slow" or .id == "host-borderline") and .subject != "10.77.8.4")] | length == 0'
+		check "run $run: if h4 is named slow or borderline, it is receiving" \
+			jqe '[.findings[] | select((.id == "host-slow" or .id == "host-borderline") and .subject == "10.77.8.4") | .evidence.direction == "receiving"] | all'
+	done
 }
 
 # relay ARGS...: relay-peer.py from the controller namespace; output in $WORK/relay.
