@@ -217,7 +217,14 @@ uint32_t bc_run_tap_synth(const struct bc_tap_rec *r, const struct bc_tap_tuple 
 		uint32_t pl = r->tcp.end_seq - r->tcp.seq;
 
 		pl -= (r->tcp.tcp_flags & 0x02 ? 1u : 0u) + (r->tcp.tcp_flags & 0x01 ? 1u : 0u);
+		/* the options are not recorded: a header as long as the skb's
+		 * length leaves beside the payload (20..60 bytes, NOPs), so the
+		 * decoded payload is the recorded sequence range */
 		if (pl < (1u << 30) && l3 + 20 + pl > ip_total)
+			ip_total = l3 + 20 + pl;
+		else if (pl < (1u << 30) && ip_total - l3 - pl <= 60 && !((ip_total - l3 - pl) & 3))
+			l4len = ip_total - l3 - pl;
+		else if (pl < (1u << 30))
 			ip_total = l3 + 20 + pl;
 	}
 	if (ip_total < l3 + (l4 ? l4len : 0))
@@ -267,8 +274,9 @@ uint32_t bc_run_tap_synth(const struct bc_tap_rec *r, const struct bc_tap_tuple 
 		put16(buf + off, r->tcp.sport);
 		put16(buf + off + 2, r->tcp.dport);
 		put32(buf + off + 4, r->tcp.seq);
-		buf[off + 12] = 5 << 4;
+		buf[off + 12] = (uint8_t)((l4len / 4) << 4);
 		buf[off + 13] = r->tcp.tcp_flags;
+		memset(buf + off + 20, 1, l4len - 20); /* NOP options */
 	}
 	*wire_len = l2 + ip_total;
 	return off + (l4 ? l4len : 0);
@@ -439,20 +447,13 @@ struct json_object *bc_run_tap_json(const struct bc_run_tap *t)
 
 void bc_run_tap_free(struct bc_run_tap *t)
 {
-	struct bc_error e = {0};
-
 	if (!t)
 		return;
-	if (t->tap && !t->stopped) {
-		if (t->running) {
-			atomic_store(&t->stop, 1);
-			pthread_join(t->th, NULL);
-		}
-		bc_tap_close(t->tap);
-	} else if (t->tap) {
-		bc_tap_close(t->tap);
+	if (t->running) {
+		atomic_store(&t->stop, 1);
+		pthread_join(t->th, NULL);
 	}
-	(void)e;
+	bc_tap_close(t->tap); /* NULL-safe */
 	for (size_t i = 0; t->written && i < t->n; i++)
 		unlink(t->ifs[i].path);
 	free(t->recs);
