@@ -210,7 +210,7 @@ int bc_cmd_run(int argc, char **argv)
 		{"json-stream", no_argument, NULL, 'J'},
 		{"place", required_argument, NULL, 'Q'},
 		{"gso", no_argument, NULL, 'G'},
-		{"capture", optional_argument, NULL, 'K'},
+		{"capture", no_argument, NULL, 'K'},
 		{"keep-pcaps", required_argument, NULL, 'E'},
 		{"quick", no_argument, NULL, OPT_QUICK},
 		{"json-file", required_argument, NULL, OPT_JSON_FILE},
@@ -365,16 +365,13 @@ int bc_cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'K': {
-			/* --capture [auto|pcap|taps|both]: the word may follow as its own argument */
-			const char *w = optarg;
-			enum bc_capsrc src;
+			/* --capture [auto|pcap|taps|both]: the word follows as its own argument */
+			enum bc_capsrc src = BC_CAPSRC_AUTO;
 
-			if (!w && optind < argc && bc_capsrc_parse(argv[optind], &src) == 0)
-				w = argv[optind++];
-			if (w && bc_capsrc_parse(w, &src) < 0)
-				return bad("--capture", w, "auto, pcap, taps or both");
+			if (optind < argc && bc_capsrc_parse(argv[optind], &src) == 0)
+				optind++;
 			cfg.capture = true;
-			cfg.capture_source = w ? (int)src : BC_CAPSRC_AUTO;
+			cfg.capture_source = (int)src;
 			capsrc_given = true;
 			break;
 		}

@@ -220,12 +220,14 @@ uint32_t bc_run_tap_synth(const struct bc_tap_rec *r, const struct bc_tap_tuple 
 		/* the options are not recorded: a header as long as the skb's
 		 * length leaves beside the payload (20..60 bytes, NOPs), so the
 		 * decoded payload is the recorded sequence range */
-		if (pl < (1u << 30) && l3 + 20 + pl > ip_total)
-			ip_total = l3 + 20 + pl;
-		else if (pl < (1u << 30) && ip_total - l3 - pl <= 60 && !((ip_total - l3 - pl) & 3))
-			l4len = ip_total - l3 - pl;
-		else if (pl < (1u << 30))
-			ip_total = l3 + 20 + pl;
+		if (pl < (1u << 30)) {
+			uint32_t h = ip_total > l3 + pl ? ip_total - l3 - pl : 0;
+
+			if (h >= 20 && h <= 60 && !(h & 3))
+				l4len = h;
+			else
+				ip_total = l3 + 20 + pl;
+		}
 	}
 	if (ip_total < l3 + (l4 ? l4len : 0))
 		ip_total = l3 + (l4 ? l4len : 0);
