@@ -52,6 +52,9 @@ struct bc_client_cfg {
 	 * (result member "capture"); --keep-pcaps DIR keeps the files there */
 	bool capture;
 	const char *keep_pcaps;
+	/* --capture SOURCE: enum bc_capsrc (workflow/run-capture.h): 0 pcap
+	 * (the suite, failover), 1 auto (run --capture), 2 taps, 3 both */
+	int capture_source;
 	/* test only (--test-capture-stall): the client's capture threads read
 	 * nothing for their first this many ms, so a small ring overflows and
 	 * the pcap_stats drop path runs live; 0: off */

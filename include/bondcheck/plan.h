@@ -48,6 +48,10 @@ struct bc_plan {
 	/* with capture: also capture the hosts' gratuitous ARPs and unsolicited
 	 * NAs (`failover`; plan member "capture_neigh", absent = false) */
 	bool capture_neigh;
+	/* with capture: the source, plan member "capture_source" ("pcap",
+	 * "auto", "taps", "both"; absent = "pcap"): 0 pcap, 1 auto, 2 taps,
+	 * 3 both, as enum bc_capsrc (workflow/run-capture.h) */
+	uint32_t capture_source;
 	/* --place per-slave=K: the agent places the reverse streams on its own
 	 * bond, K per usable slave (docs/protocol.md "place"); 0 = no placement */
 	uint32_t place_k;

@@ -13,6 +13,7 @@
 #include "bondcheck/units.h"
 #include "cli/cli.h"
 #include "cli/run-suite.h"
+#include "workflow/run-capture.h"
 
 enum { OUT_TEXT, OUT_JSON, OUT_JSON_STREAM };
 
@@ -126,9 +127,13 @@ static void usage(FILE *out)
 		"reported)\n"
 		"  --place per-slave[=K]  pick client ports so each usable slave of the bond the\n"
 		"                         route leaves by transmits K streams (sets the count)\n"
-		"  --capture              capture on every slave on both ends (root), then\n"
-		"                         per-link frames, paths, loss, reordering pairs\n"
+		"  --capture [SOURCE]     capture on every slave on both ends (root), then\n"
+		"                         per-link frames, paths, loss, reordering pairs;\n"
+		"                         SOURCE: auto (default: the eBPF slave taps when both\n"
+		"                         ends can load them, else pcap), pcap, taps (or fail),\n"
+		"                         both (taps and pcap on the same run, compared)\n"
 		"  --keep-pcaps DIR       with --capture: keep one pcap per slave and side in DIR\n"
+		"                         (pcap then runs beside the taps)\n"
 		"  --capture-buffer SIZE  capture ring per slave on both ends, 1M..256M (default\n"
 		"                         64M; the suite sizes it to 0.5 s of the fastest slave);\n"
 		"                         a ring that overflows is reported as capture-incomplete\n"
@@ -225,7 +230,7 @@ int bc_cmd_run(int argc, char **argv)
 	struct run_out out = {OUT_TEXT, stdout};
 	struct json_object *res = NULL, *errs;
 	double total_rate = 0, stream_rate = 0;
-	bool have_len = false, reverse = false, bidir = false;
+	bool have_len = false, reverse = false, bidir = false, capsrc_given = false;
 	struct suite_opts so = {0};
 	const char *single = NULL; /* the first single-test option given */
 	uint64_t sz;
@@ -360,12 +365,22 @@ int bc_cmd_run(int argc, char **argv)
 				return bad("--place", optarg, "per-slave or per-slave=K");
 			}
 			break;
-		case 'K':
+		case 'K': {
+			/* --capture [auto|pcap|taps|both]: the word follows as its own argument */
+			enum bc_capsrc src = BC_CAPSRC_AUTO;
+
+			if (optind < argc && bc_capsrc_parse(argv[optind], &src) == 0)
+				optind++;
 			cfg.capture = true;
+			cfg.capture_source = (int)src;
+			capsrc_given = true;
 			break;
+		}
 		case 'E':
 			cfg.capture = true;
 			cfg.keep_pcaps = optarg;
+			if (!capsrc_given)
+				cfg.capture_source = BC_CAPSRC_AUTO;
 			break;
 		case 'j':
 			out.mode = OUT_JSON;

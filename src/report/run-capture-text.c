@@ -11,9 +11,49 @@
 #include "bondcheck/units.h"
 #include "bondcheck/wrap.h"
 
+/* The source line, the taps' rows and, with both sources, their difference per link. */
+static void taps(FILE *out, struct json_object *cap)
+{
+	static const char *const hosts[] = {"client", "agent"};
+	struct json_object *d = json_object_object_get(cap, "tap_vs_pcap");
+
+	if (!json_object_object_get(cap, "source"))
+		return;
+	fprintf(out, "  source: %s (%s)\n", bc_json_str(cap, "source"),
+		bc_json_str(cap, "source_reason"));
+	for (int h = 0; h < 2; h++) {
+		struct json_object *t = json_object_object_get(json_object_object_get(cap, hosts[h]),
+							       "taps");
+		struct json_object *ifs = json_object_object_get(t, "interfaces");
+		struct json_object *c = json_object_object_get(t, "counters");
+
+		for (size_t i = 0; i < bc_json_len(ifs); i++) {
+			struct json_object *x = json_object_array_get_idx(ifs, i);
+
+			fprintf(out, "  %-7s %-16s taps (%s): %lld records (%lld egress, %lld ingress), %lld bytes; ring_drop %lld\n",
+				hosts[h], bc_json_str(x, "name"), bc_json_str(t, "attach"),
+				bc_json_i64(x, "records", 0), bc_json_i64(x, "egress", 0),
+				bc_json_i64(x, "ingress", 0), bc_json_i64(x, "bytes", 0),
+				bc_json_i64(c, "ring_drop", 0) + bc_json_i64(c, "kept_over", 0));
+		}
+	}
+	for (size_t i = 0; i < bc_json_len(d); i++) {
+		struct json_object *x = json_object_array_get_idx(d, i);
+
+		fprintf(out, "  %-26s taps %lld, pcap %lld frames: %lld differ", bc_json_str(x, "link"),
+			bc_json_i64(x, "tap_frames", 0), bc_json_i64(x, "pcap_frames", 0),
+			bc_json_i64(x, "differ_frames", 0));
+		if (json_object_object_get(x, "qdisc_drops"))
+			fprintf(out, " (qdisc drops %lld)", bc_json_i64(x, "qdisc_drops", 0));
+		fprintf(out, "\n");
+	}
+}
+
 static void ends(FILE *out, struct json_object *cap)
 {
 	static const char *const hosts[] = {"client", "agent"};
+
+	taps(out, cap);
 
 	fprintf(out, "  %-7s %-16s %10s %14s %10s %8s %9s\n", "host", "interface", "frames",
 		"bytes", "ps_recv", "ps_drop", "ps_ifdrop");

@@ -160,6 +160,13 @@ struct json_object *bc_plan_to_json(const struct bc_plan *p)
 		json_object_object_add(o, "capture", json_object_new_int64(p->capture));
 	if (p->capture && p->capture_neigh) /* absent when off, as capture */
 		json_object_object_add(o, "capture_neigh", json_object_new_boolean(1));
+	if (p->capture && p->capture_source && p->capture_source < 4) {
+		static const char *const src[] = {"pcap", "auto", "taps", "both"};
+
+		/* absent = pcap: agents older than the member capture with pcap */
+		json_object_object_add(o, "capture_source",
+				       json_object_new_string(src[p->capture_source]));
+	}
 	if (p->place_k) /* absent when off, as capture */
 		json_object_object_add(o, "place_per_slave", json_object_new_int64(p->place_k));
 	if (p->df) /* absent when off, as capture */
@@ -253,6 +260,24 @@ int bc_plan_from_json(struct json_object *o, const struct bc_plan_limits *lim, s
 	/* optional: neighbour announcements in the capture; absent = false */
 	p->capture_neigh = json_object_object_get_ex(o, "capture_neigh", &v) &&
 			   json_object_get_boolean(v);
+	/* optional: the capture source; absent = pcap */
+	p->capture_source = 0;
+	if (json_object_object_get_ex(o, "capture_source", &v)) {
+		static const char *const src[] = {"pcap", "auto", "taps", "both"};
+		const char *sv = json_object_is_type(v, json_type_string)
+					 ? json_object_get_string(v)
+					 : "";
+		unsigned i;
+
+		for (i = 0; i < 4 && strcmp(sv, src[i]); i++)
+			;
+		if (i == 4)
+			return bc_error_set(err, -EINVAL,
+					    "plan: \"capture_source\" is %.40s; expected \"pcap\", "
+					    "\"auto\", \"taps\" or \"both\"",
+					    json_object_to_json_string(v));
+		p->capture_source = i;
+	}
 	/* optional: reverse-stream placement, K per slave; absent = 0 */
 	if (json_object_object_get_ex(o, "place_per_slave", &v)) {
 		int64_t k = json_object_get_int64(v);

@@ -434,7 +434,7 @@ static void offer_open(struct session *s, struct bc_test *t, struct bc_run_captu
 					.state = BULK_WAITING,
 					.test_id = t->plan.test_id,
 					.token = cap->token,
-					.cap = &cap->cap,
+					.cap = &cap->offer,
 					.peer = &s->peer};
 	pthread_mutex_unlock(&ag->lock);
 }
@@ -661,6 +661,7 @@ static int run_test(struct session *s, struct bc_test *t, struct bc_run_capture 
 	}
 	if (cap) {
 		json_object_object_add(o, "capture", bc_run_capture_json(cap));
+		bc_run_capture_offer(cap);
 		offer_open(s, t, cap);
 	}
 	r = bc_ctl_send(fd, o, 10000, NULL);
@@ -862,7 +863,8 @@ static int plans(struct session *s)
 		if (t.plan.capture) {
 			r = bc_run_capture_open(&cap, "agent", &local, &s->peer, c->port, NULL,
 						t.plan.capture_buffer,
-						t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, &err);
+						t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0,
+						(enum bc_capsrc)t.plan.capture_source, &err);
 			if (r < 0) {
 				test_set(s->ag, TEST_IDLE);
 				say(c, "test refused: %s", err.msg);

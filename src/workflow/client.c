@@ -30,6 +30,7 @@
 #include "workflow/client-result.h"
 #include "workflow/link-events.h"
 #include "workflow/place.h"
+#include "bondcheck/tap.h"
 #include "workflow/run-capture.h"
 
 void bc_client_cfg_defaults(struct bc_client_cfg *c)
@@ -546,8 +547,30 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	bc_sockaddr_unmap(&t.peer);
 	ctl = t.peer;
 	bc_sockaddr_set_port(&ctl, c->port);
-	if (c->capture || c->keep_pcaps)
+	if (c->capture || c->keep_pcaps) {
+		struct bc_error te = {0};
+
 		t.plan.capture = BC_PLAN_CAPTURE_VERSION;
+		t.plan.capture_source = (uint32_t)c->capture_source;
+		/* the taps need both ends: when this one cannot, neither uses them */
+		if (c->capture_source == BC_CAPSRC_AUTO &&
+		    (!bc_tap_built() || bc_tap_check_privileges(&te) < 0))
+			t.plan.capture_source = BC_CAPSRC_PCAP;
+		if ((c->capture_source == BC_CAPSRC_TAPS || c->capture_source == BC_CAPSRC_BOTH) &&
+		    !bc_tap_built()) {
+			r = bc_error_set(err, -EOPNOTSUPP,
+					 "--capture %s: this bondcheck was built without the slave "
+					 "taps (clang, bpftool, libbpf); use --capture pcap",
+					 bc_capsrc_name((enum bc_capsrc)c->capture_source));
+			goto out;
+		}
+		if ((c->capture_source == BC_CAPSRC_TAPS || c->capture_source == BC_CAPSRC_BOTH) &&
+		    bc_tap_check_privileges(&te) < 0) {
+			r = bc_error_set(err, -EPERM, "--capture %s: %s; use --capture pcap",
+					 bc_capsrc_name((enum bc_capsrc)c->capture_source), te.msg);
+			goto out;
+		}
+	}
 	t.plan.family = t.peer.ss_family == AF_INET6 ? 6 : 4;
 	if (t.plan.proto == BC_L4_UDP && t.plan.length > bc_plan_max_length(t.plan.family)) {
 		r = bc_error_set(err, -EINVAL, "--length %u exceeds IPv%d's UDP maximum %u",
@@ -582,7 +605,12 @@ int bc_client_run(const struct bc_client_cfg *c, struct json_object **out, struc
 	if (t.plan.capture) {
 		r = bc_run_capture_open(&cap, "client", &t.local, &t.peer, c->port, c->keep_pcaps,
 					t.plan.capture_buffer,
-					t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0, err);
+					t.plan.capture_neigh ? BC_CAPTURE_NEIGH : 0,
+					c->capture_source == BC_CAPSRC_AUTO &&
+							!t.plan.capture_source
+						? BC_CAPSRC_PCAP
+						: (enum bc_capsrc)c->capture_source,
+					err);
 		if (r < 0)
 			goto out;
 		cap.cap.test_stall_ms = c->test_capture_stall_ms;

@@ -19,6 +19,7 @@
 #include "bondcheck/json-get.h"
 #include "workflow/bulk.h"
 #include "workflow/run-capture.h"
+#include "workflow/run-tap.h"
 
 static void note(struct json_object *notes, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -133,6 +134,149 @@ static bool write_error(int r)
 	return r == -ENOSPC || r == -EDQUOT || r == -EIO || r == -EROFS;
 }
 
+/* The agent's tap file "tap.I": its interface, from the result's capture.taps. */
+static const char *agent_tap_name(struct json_object *agent_cap, const char *file)
+{
+	struct json_object *ifs = json_object_object_get(
+		json_object_object_get(agent_cap, "taps"), "interfaces");
+	char *end;
+	unsigned long i;
+
+	if (strncmp(file, "tap.", 4))
+		return NULL;
+	i = strtoul(file + 4, &end, 10);
+	if (*end || end == file + 4 || i >= bc_json_len(ifs))
+		return NULL;
+	return bc_json_str(json_object_array_get_idx(ifs, i), "name");
+}
+
+/* The agent's records lost (ring drops and records over the cap). */
+static uint64_t agent_tap_lost(struct json_object *agent_cap)
+{
+	struct json_object *c = json_object_object_get(json_object_object_get(agent_cap, "taps"),
+						       "counters");
+	int64_t d = i64(c, "ring_drop"), k = i64(c, "kept_over");
+
+	return (uint64_t)(d > 0 ? d : 0) + (uint64_t)(k > 0 ? k : 0);
+}
+
+/*
+ * One attribution of both ends' files: the client's taps (@taps_c) or pcap
+ * files, the agent's tap files ("tap.I") or pcap files (@taps_a).  Returns
+ * the analyze JSON in *@out, 0 or -ENOMEM.
+ */
+static int attribute(struct bc_run_capture *rc, const struct bc_attrib_cfg *cfg, bool taps_c,
+		     bool taps_a, const struct bc_bulk_file *files, size_t nf,
+		     struct json_object *agent_cap, struct json_object *notes,
+		     struct json_object **out, struct bc_error *err)
+{
+	struct bc_attrib a;
+	int r;
+
+	*out = NULL;
+	r = bc_attrib_init(&a, cfg, err);
+	if (r < 0)
+		return r;
+	if (taps_c) {
+		for (size_t i = 0; i < bc_run_tap_n(rc->tap) && r == 0; i++)
+			r = add_file(&a, BC_SIDE_TX, "client", bc_run_tap_name(rc->tap, i),
+				     bc_run_tap_path(rc->tap, i), bc_run_tap_lost(rc->tap), NULL,
+				     notes);
+	} else {
+		for (size_t i = 0; i < rc->cap.n && r == 0; i++)
+			r = add_file(&a, BC_SIDE_TX, "client", rc->cap.ifs[i].name,
+				     rc->cap.ifs[i].path, rc->cap.ifs[i].ps_drop,
+				     rc->cap.ifs[i].error_msg, notes);
+	}
+	for (size_t i = 0; i < nf && r == 0; i++) {
+		const char *tn = agent_tap_name(agent_cap, files[i].name);
+
+		if (taps_a && tn)
+			r = add_file(&a, BC_SIDE_RX, "agent", tn, files[i].path,
+				     agent_tap_lost(agent_cap), NULL, notes);
+		else if (!taps_a && !strncmp(files[i].name, "tap.", 4))
+			continue;
+		else if (!taps_a)
+			r = add_file(&a, BC_SIDE_RX, "agent", files[i].name, files[i].path,
+				     json_drops(json_iface(agent_cap, files[i].name)),
+				     json_error(json_iface(agent_cap, files[i].name)), notes);
+	}
+	if (r == 0)
+		r = bc_attrib_finish(&a, err);
+	if (r < 0) {
+		bc_attrib_free(&a);
+		return bc_error_set(err, r, "capture analysis: out of memory");
+	}
+	*out = bc_analyze_json(&a);
+	bc_attrib_free(&a);
+	if (!*out)
+		return bc_error_set(err, -ENOMEM, "capture analysis: out of memory");
+	return 0;
+}
+
+static struct json_object *an_link(struct json_object *an, const char *name)
+{
+	struct json_object *links = json_object_object_get(an, "links");
+
+	for (size_t i = 0; i < bc_json_len(links); i++) {
+		struct json_object *l = json_object_array_get_idx(links, i);
+
+		if (!strcmp(bc_json_str(l, "name"), name))
+			return l;
+	}
+	return NULL;
+}
+
+/*
+ * capture.tap_vs_pcap: per link of the taps' analysis, its frames and
+ * bytes in both; on the client's (sending) links the difference is the
+ * stage "offered to the slave" (taps, before the qdisc) minus "left the
+ * slave" (pcap, after it): the qdisc's drops seen directly, set beside the
+ * root qdisc's drop counter over the test and the slave's stats64 bytes
+ * (super-packets: compare bytes, not packets).
+ */
+static struct json_object *tap_vs_pcap(struct json_object *tan, struct json_object *pan,
+				       struct json_object *res)
+{
+	struct json_object *arr = json_object_new_array();
+	struct json_object *links = json_object_object_get(tan, "links");
+	struct json_object *cif = json_object_object_get(
+		json_object_object_get(
+			json_object_object_get(json_object_object_get(res, "ends"), "client"),
+			"counters"),
+		"interfaces");
+
+	for (size_t i = 0; i < bc_json_len(links); i++) {
+		struct json_object *tl = json_object_array_get_idx(links, i), *x;
+		const char *name = bc_json_str(tl, "name");
+		struct json_object *pl = an_link(pan, name);
+		int64_t tf = i64(tl, "frames"), pf = pl ? i64(pl, "frames") : -1;
+
+		x = json_object_new_object();
+		json_object_object_add(x, "link", json_object_new_string(name));
+		json_object_object_add(x, "tap_frames", json_object_new_int64(tf));
+		json_object_object_add(x, "pcap_frames", pl ? json_object_new_int64(pf) : NULL);
+		json_object_object_add(x, "tap_bytes", json_object_new_int64(i64(tl, "bytes")));
+		json_object_object_add(x, "pcap_bytes",
+				       pl ? json_object_new_int64(i64(pl, "bytes")) : NULL);
+		json_object_object_add(x, "differ_frames",
+				       pl ? json_object_new_int64(tf - pf) : NULL);
+		if (!strncmp(name, "tx:client/", 10)) {
+			struct json_object *c = json_object_object_get(cif, name + 10);
+
+			json_object_object_add(x, "stage", json_object_new_string("qdisc-drop"));
+			json_object_object_add(x, "qdisc_drops",
+					       c ? json_object_new_int64(i64(c, "qdisc_drops"))
+						 : NULL);
+			json_object_object_add(x, "stats64_tx_bytes",
+					       c ? json_object_new_int64(i64(c, "tx_bytes"))
+						 : NULL);
+		}
+		json_object_array_add(arr, x);
+	}
+	return arr;
+}
+
 int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			     const struct sockaddr_storage *agent_ctl,
 			     const struct sockaddr_storage *client_addr,
@@ -143,9 +287,11 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 	struct bc_bulk_file files[BC_CAPTURE_MAX_IFS];
 	struct json_object *cap = json_object_new_object(), *analysis, *af;
 	struct json_object *errors = json_object_new_array();
+	struct json_object *pan = NULL;
 	struct bc_attrib_cfg cfg;
-	struct bc_attrib a;
 	struct bc_error e = {0};
+	bool taps_c, taps_a = false, pcap_c, pcap_a;
+	char why[720];
 	size_t nf = 0;
 	int r;
 
@@ -169,7 +315,9 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 						      e.msg, (int)strnlen(e.msg, sizeof(e.msg))));
 	}
 	/* files that could not be written (full disk): the report still comes, flagged */
-	for (size_t i = 0; i < rc->cap.n; i++)
+	if (rc->tap_error[0])
+		json_object_array_add(errors, json_object_new_string(rc->tap_error));
+	for (size_t i = 0; rc->pcap_on && i < rc->cap.n; i++)
 		if (rc->cap.ifs[i].write_failed)
 			json_object_array_add(errors,
 					      json_object_new_string(rc->cap.ifs[i].error_msg));
@@ -189,29 +337,41 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 		memcpy(cfg.local, &((const struct sockaddr_in *)client_addr)->sin_addr, 4);
 	}
 	receiver_frag_cfg(&cfg, res);
-	r = bc_attrib_init(&a, &cfg, err);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < rc->cap.n && r == 0; i++)
-		r = add_file(&a, BC_SIDE_TX, "client", rc->cap.ifs[i].name, rc->cap.ifs[i].path,
-			     rc->cap.ifs[i].ps_drop, rc->cap.ifs[i].error_msg, notes);
-	for (size_t i = 0; i < nf && r == 0; i++)
-		r = add_file(&a, BC_SIDE_RX, "agent", files[i].name, files[i].path,
-			     json_drops(json_iface(agent_cap, files[i].name)),
-			     json_error(json_iface(agent_cap, files[i].name)), notes);
-	if (rc->temp_dir)
-		for (size_t i = 0; i < nf; i++)
-			unlink(files[i].path);
-	if (r == 0)
-		r = bc_attrib_finish(&a, err);
-	if (r < 0) {
-		bc_attrib_free(&a);
-		return bc_error_set(err, r, "capture analysis: out of memory");
+	/* each end's taps when they ran and wrote their files, else its pcap */
+	taps_c = rc->tap && !rc->tap_error[0];
+	for (size_t i = 0; i < nf; i++)
+		taps_a |= agent_tap_name(agent_cap, files[i].name) != NULL;
+	pcap_c = rc->pcap_on;
+	pcap_a = agent_cap && json_object_object_get(agent_cap, "interfaces");
+	r = attribute(rc, &cfg, taps_c, taps_a, files, nf, agent_cap, notes, &analysis, err);
+	/* both sources on both ends: the pcap attribution beside it */
+	if (r == 0 && taps_c && taps_a && pcap_c && pcap_a) {
+		r = attribute(rc, &cfg, false, false, files, nf, agent_cap, notes, &pan, err);
+		if (r == 0) {
+			json_object_object_add(cap, "tap_vs_pcap", tap_vs_pcap(analysis, pan, res));
+			json_object_object_add(cap, "analysis_pcap", pan);
+		}
 	}
-	analysis = bc_analyze_json(&a);
-	bc_attrib_free(&a);
-	if (!analysis)
-		return bc_error_set(err, -ENOMEM, "capture analysis: out of memory");
+	if (rc->temp_dir || !strcmp(rc->source, "taps") || taps_a)
+		for (size_t i = 0; i < nf; i++)
+			if (rc->temp_dir || !strncmp(files[i].name, "tap.", 4))
+				unlink(files[i].path);
+	if (r < 0) {
+		json_object_put(analysis);
+		return r;
+	}
+	json_object_object_add(cap, "source",
+			       json_object_new_string(taps_c && taps_a
+							      ? (pcap_c && pcap_a ? "both" : "taps")
+						      : !taps_c && !taps_a ? "pcap"
+									   : "mixed"));
+	{
+		const char *ar = bc_json_str(agent_cap, "source_reason");
+
+		snprintf(why, sizeof(why), "client %s; agent %s", rc->source_reason,
+			 *ar ? ar : "pcap: it predates the taps");
+		json_object_object_add(cap, "source_reason", json_object_new_string(why));
+	}
 	bc_run_ledger(analysis, res, notes);
 	bc_run_observed(analysis, res);
 	af = json_object_object_get(analysis, "findings");

@@ -25,8 +25,28 @@
 #include "bondcheck/capture.h"
 #include "bondcheck/error.h"
 
+/* Which capture source a run asks for (run --capture [auto|pcap|taps|both]). */
+enum bc_capsrc {
+	BC_CAPSRC_PCAP, /* libpcap on every slave (also: a plan without "capture_source") */
+	BC_CAPSRC_AUTO, /* the taps when this end can load them, else pcap */
+	BC_CAPSRC_TAPS, /* the taps, or fail */
+	BC_CAPSRC_BOTH, /* taps and pcap on the same run (the identity test) */
+};
+
+/* "pcap", "auto", "taps", "both"; bc_capsrc_parse(): -EINVAL for another word. */
+const char *bc_capsrc_name(enum bc_capsrc s);
+int bc_capsrc_parse(const char *s, enum bc_capsrc *out);
+
+struct bc_run_tap;
+
 struct bc_run_capture {
-	struct bc_capture cap;
+	struct bc_capture cap; /* pcap (names set even when pcap is off) */
+	bool pcap_on;	       /* the pcap capture runs */
+	struct bc_run_tap *tap; /* the taps, when they run */
+	char source[8];		/* what ran: "pcap", "taps", "both" */
+	char source_reason[320]; /* why (auto: why not the taps) */
+	char tap_error[256];	 /* the taps' files could not be written */
+	struct bc_capture offer; /* the agent's files for the bulk connection */
 	char dir[2048];
 	bool temp_dir; /* remove the files and the folder at the end */
 	bool opened, started;
@@ -39,14 +59,24 @@ struct bc_run_capture {
  * (bc_capture_filter_ext() with @filter_flags), make the
  * folder (@keep_dir, or a new temporary one when NULL) and open a handle on
  * each interface as @host ("client"/"agent") with a ring of @buffer bytes
- * (0: BC_CAPTURE_BUFFER).  Errors of bc_capture_open() and -ENODEV when
- * @local is on no interface.
+ * (0: BC_CAPTURE_BUFFER).  @want chooses the source: the taps
+ * (workflow/run-tap.h) for BC_CAPSRC_TAPS and _BOTH (their errors returned),
+ * and for _AUTO when they load (else pcap, rc->source_reason says why);
+ * pcap for _PCAP, _BOTH, a failed _AUTO, and with @keep_dir (the pcap
+ * files are the evidence kept).  Errors of bc_capture_open() and
+ * bc_run_tap_open(), and -ENODEV when @local is on no interface.
  */
 int bc_run_capture_open(struct bc_run_capture *rc, const char *host,
 			const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
 			uint16_t ctl_port, const char *keep_dir, uint32_t buffer,
-			unsigned filter_flags,
+			unsigned filter_flags, enum bc_capsrc want,
 			struct bc_error *err);
+
+/*
+ * bc_run_capture_offer() - after stop: fill rc->offer with the files the
+ * agent sends (its pcap files under the slave names, the taps' as "tap.I").
+ */
+void bc_run_capture_offer(struct bc_run_capture *rc);
 
 /* bc_run_capture_start() - 0 or -errno. */
 int bc_run_capture_start(struct bc_run_capture *rc, struct bc_error *err);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# netns tests of run --capture (per-interface capture on both ends, the bulk
+# netns tests of run --capture pcap (per-interface capture on both ends, the bulk
 # transfer of the agent's pcap files, attribution): capture.sh CASE, with
 # BC=<path to bondcheck>.  No bonding driver here: the veths c0 (client) and
 # a0 (agent) are the captured "slaves"; real bonds are the testbed's job.
@@ -19,8 +19,8 @@ ledger() { j ".capture.analysis.ledger[] | select(.stage == \"$1\") | .count"; }
 case_udp() {
 	topo 100mbit
 	agent --once
-	client --peer 10.77.2.1 -u -b 20M -t 2 --capture --keep-pcaps "$WORK/keep" --json
-	check "run --capture exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	client --peer 10.77.2.1 -u -b 20M -t 2 --capture pcap --keep-pcaps "$WORK/keep" --json
+	check "run --capture pcap exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	local sent recv
 	sent=$(j '.streams[0].sent_packets'); recv=$(j '.streams[0].received_packets')
 	note "sent $sent received $recv; client c0 $(j '.capture.client.interfaces[0].frames') frames, agent a0 $(j '.capture.agent.interfaces[0].frames')"
@@ -61,7 +61,7 @@ case_udp() {
 		[ "$(jq -r '[.links[].frames] | map(tostring) | join(",")' "$WORK/an")" = "$sent,$recv" ]
 	check "the kept files have nanosecond stamps and snaplen 128" \
 		[ "$(jq -r '[.links[].snaplen] | map(tostring) | join(",")' "$WORK/an")" = "128,128" ]
-	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 1M -t 0.2 --capture >/dev/null 2>&1 &&
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 1M -t 0.2 --capture pcap >/dev/null 2>&1 &&
 		fail "a second run against the --once agent should fail (it exited after the bulk transfer)"
 	echo "ok - the --once agent exited after the test and its bulk transfer"
 }
@@ -72,8 +72,8 @@ case_reverse() {
 	mkdir -p "$TMPDIR"
 	topo 100mbit
 	agent --once
-	client --peer 10.77.2.1 -u -b 20M -t 1 -R --capture --json
-	check "run -R --capture exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	client --peer 10.77.2.1 -u -b 20M -t 1 -R --capture pcap --json
+	check "run -R --capture pcap exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	local sent
 	sent=$(j '.streams[0].sent_packets')
 	note "agent sent $sent"
@@ -95,7 +95,7 @@ case_reverse() {
 case_ring_drop() {
 	topo 1gbit
 	agent
-	client --peer 10.77.2.1 -u -b 200M -t 3 --capture --capture-buffer 1M \
+	client --peer 10.77.2.1 -u -b 200M -t 3 --capture pcap --capture-buffer 1M \
 		--test-capture-stall 2500 --json
 	check "run exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	local sent recv drop psrecv frames
@@ -125,7 +125,7 @@ case_ring_drop() {
 	check "the finding tells how to fix it (--capture-buffer)" \
 		[ "$(j '[.findings[] | select(.id == "capture-incomplete" and .subject == "tx:client/c0") | .advice | test("--capture-buffer")] | any')" = true ]
 	# reverse: now the stalled ring is on the receiving end
-	client --peer 10.77.2.1 -u -b 200M -t 3 -R --capture --capture-buffer 1M \
+	client --peer 10.77.2.1 -u -b 200M -t 3 -R --capture pcap --capture-buffer 1M \
 		--test-capture-stall 2500 --json
 	local rdrop
 	rdrop=$(j '.capture.client.interfaces[0].pcap_stats.ps_drop')
@@ -148,7 +148,7 @@ case_stall() {
 	# a receiver with a 4 KiB SO_RCVBUF that reads only after 1 s: its socket drops
 	topo 100mbit
 	agent --once --test-read-stall 1000 --test-rcvbuf 4096
-	client --peer 10.77.2.1 -u -l 600 -b 20M -t 2 --capture --json
+	client --peer 10.77.2.1 -u -l 600 -b 20M -t 2 --capture pcap --json
 	# an error-level finding (rx-loss-socket) stands: exit 1 (bondcheck(8), exit status)
 	check "run exits 1 for its rx-loss-socket ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 1 ]
 	local sent recv drops rcvbuf
@@ -176,7 +176,7 @@ case_loss() {
 	# the router's egress to the agent carries 10 Mbit/s: loss between the two captures
 	tc -n "$R" qdisc replace dev r2 root tbf rate 10mbit burst 16kb latency 20ms || fail "tbf 10mbit"
 	agent --once
-	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --json
+	client --peer 10.77.2.1 -u -b 20M -t 1 --capture pcap --json
 	# an error-level finding (wire-loss) stands: exit 1 (bondcheck(8), exit status)
 	check "run exits 1 for its wire-loss ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 1 ]
 	local lost caplost unbr
@@ -196,20 +196,20 @@ case_errors() {
 	topo 100mbit
 	agent
 	ip netns exec "$C" setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \
-		"$BC" run --peer 10.77.2.1 -u -b 1M -t 0.3 --capture >"$WORK/out" 2>"$WORK/err"
+		"$BC" run --peer 10.77.2.1 -u -b 1M -t 0.3 --capture pcap >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 	note "unprivileged: exit $RC: $(head -c 300 "$WORK/err")"
 	check "capture without CAP_NET_RAW: a clean exit, not a crash" [ "$RC" -ne 0 ] && [ "$RC" -lt 128 ]
 	check "... names the interface and the missing capability" grep -q "c0.*CAP_NET_RAW" "$WORK/err"
 	client --peer 10.77.2.1 -u -b 1M -t 0.3 --json
-	check "the agent still serves a run without --capture (no capture member)" \
+	check "the agent still serves a run without --capture pcap (no capture member)" \
 		[ "$RC" -eq 0 ] && [ "$(j '.capture')" = "null" ]
 	# a plan asking for a capture version this agent does not serve
 	client --peer 10.77.2.1 -u -b 1M -t 0.3 --keep-pcaps /proc/forbidden
 	check "--keep-pcaps into a folder that cannot be made: exit 3" [ "$RC" -eq 3 ]
 	check "... names the folder" grep -q "/proc/forbidden" "$WORK/err"
 	# an interface that vanishes during the capture: the run ends cleanly, no crash
-	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 5M -t 3 --capture --json \
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 5M -t 3 --capture pcap --json \
 		>"$WORK/out" 2>"$WORK/err" &
 	local pid=$!
 	sleep 1.5
@@ -229,7 +229,7 @@ case_full_disk() {
 	mkdir -p "$WORK/small" && mount -t tmpfs -o size=64k tmpfs "$WORK/small" ||
 		fail "cannot mount a 64 KiB tmpfs on $WORK/small"
 	trap 'umount "$WORK/small" 2>/dev/null; cleanup' EXIT INT TERM
-	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --keep-pcaps "$WORK/small" --json
+	client --peer 10.77.2.1 -u -b 20M -t 1 --capture pcap --keep-pcaps "$WORK/small" --json
 	note "exit $RC; stderr: $(head -c 600 "$WORK/err" | tr "\n" " "); df: $(df -k "$WORK/small" | tail -n1); notes: $(j "[.notes[] | select(startswith(\"capture\"))]")"
 	check "full disk: exit 3" [ "$RC" -eq 3 ]
 	check "... the JSON report is still printed, with the streams ($(j '.streams[0].received_packets') received)" \
@@ -246,7 +246,7 @@ case_full_disk() {
 	check "... and no wire-loss is claimed from the cut files" \
 		[ "$(j '[.findings[] | select(.id == "wire-loss")] | length')" -eq 0 ]
 	rm -f "$WORK/small"/*
-	client --peer 10.77.2.1 -u -b 20M -t 1 --capture --keep-pcaps "$WORK/small"
+	client --peer 10.77.2.1 -u -b 20M -t 1 --capture pcap --keep-pcaps "$WORK/small"
 	check "text report on a full disk: exit 3, the report printed with an ERROR line" \
 		[ "$RC" -eq 3 ] && grep -q "^  ERROR: writing the capture file" "$WORK/out" &&
 		grep -q "^Capture (every slave, both ends)" "$WORK/out"

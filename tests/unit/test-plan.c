@@ -38,6 +38,22 @@ static void test_roundtrip(void **state)
 	assert_int_equal(bc_plan_from_json(o, NULL, &q, NULL), 0);
 	json_object_put(o);
 	assert_true(q.capture_neigh);
+	/* the capture source: a word on the wire, absent for pcap (older agents) */
+	o = bc_plan_to_json(&p);
+	assert_null(json_object_object_get(o, "capture_source"));
+	json_object_put(o);
+	p.capture_source = 3;
+	o = bc_plan_to_json(&p);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "capture_source")),
+			    "both");
+	assert_int_equal(bc_plan_from_json(o, NULL, &q, NULL), 0);
+	assert_int_equal(q.capture_source, 3);
+	json_object_object_add(o, "capture_source", json_object_new_string("ebpf"));
+	assert_int_equal(bc_plan_from_json(o, NULL, &q, NULL), -EINVAL);
+	json_object_object_add(o, "capture_source", json_object_new_int(2));
+	assert_int_equal(bc_plan_from_json(o, NULL, &q, NULL), -EINVAL);
+	json_object_put(o);
+	p.capture_source = 0;
 	p.capture = 0;
 	o = bc_plan_to_json(&p);
 	assert_null(json_object_object_get(o, "capture_neigh"));
