@@ -287,6 +287,8 @@ case_pairs() {
 		grep -q '^Matrix: 4 hosts, --pairs ring: 4 ordered pairs in 2 rounds of disjoint pairs, up to 2 at once (--concurrency 2: pairs at once share the fabric)' "$WORK/out"
 	matrix --hosts "$hosts" --auth-key "$WORK/key" --seed 3
 	check "--seed without random:K: exit 2" [ "$RC" -eq 2 ]
+}
+
 # The direction topology: 5 hosts at 40 Mbit/s; h2 sends at 12 Mbit/s (its own
 # egress tbf, which the agent sees); the bridge port towards h4 queues at most
 # 6 kB at 40 Mbit/s, so bursts into h4 are dropped there, out of h4's sight.

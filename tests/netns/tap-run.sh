@@ -72,10 +72,11 @@ case_auto() {
 		[ "$(j '.capture.analysis.links[] | select(.name == "tx:client/c0") | .frames')" -eq "$sent" ]
 	check "rx:agent/a0 frames from the taps = datagrams received" \
 		[ "$(j '.capture.analysis.links[] | select(.name == "rx:agent/a0") | .frames')" -eq "$(j '.streams[0].received_packets')" ]
-	# --capture pcap forces pcap
+	# --capture pcap forces pcap (a new agent once the first, --once, has let go of its port)
+	wait "$AGENT_PID" 2>/dev/null
 	agent --once
 	client --peer 10.77.2.1 -u -b 10M -t 0.5 --capture pcap --json
-	check "--capture pcap exits 0" [ "$RC" -eq 0 ]
+	check "--capture pcap exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	check "--capture pcap: capture.source pcap" [ "$(j '.capture.source')" = pcap ]
 }
 
