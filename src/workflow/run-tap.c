@@ -120,7 +120,7 @@ int bc_run_tap_open(struct bc_run_tap **tp, const char *host, const char names[]
 		struct tap_if *f = &t->ifs[i];
 
 		snprintf(f->name, sizeof(f->name), "%s", names[i]);
-		snprintf(f->path, sizeof(f->path), "%s/%s-tap-%s.pcap", dir, host, f->name);
+		snprintf(f->path, sizeof(f->path), "%s/%s-tap-%s.pcap", dir, host, names[i]);
 		f->ifindex = (int)if_nametoindex(f->name);
 		if (!f->ifindex) {
 			bc_run_tap_free(t);
