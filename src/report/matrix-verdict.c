@@ -16,6 +16,7 @@
 #include "bondcheck/json-get.h"
 #include "bondcheck/matrix.h"
 #include "bondcheck/verdict.h"
+#include "report/line.h"
 
 /* The questions: doc.verdicts key and the answer block's label. */
 static const struct {
@@ -40,26 +41,7 @@ static bool is(const struct bc_verdict *v, const char *mech)
 	return !strcmp(v->mechanism, mech);
 }
 
-/* A growing line into a fixed buffer (snprintf's convention: the length wanted). */
-struct line {
-	char *s;
-	size_t len, n;
-};
 
-static void put(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	va_start(ap, fmt);
-	w = vsnprintf(l->n < l->len ? l->s + l->n : NULL, l->n < l->len ? l->len - l->n : 0, fmt,
-		      ap);
-	va_end(ap);
-	if (w > 0)
-		l->n += (size_t)w;
-}
 
 /* Where a loss was located (evidence "located"), in a few words. */
 static const char *located(const char *m)
@@ -78,19 +60,19 @@ static const char *located(const char *m)
 }
 
 /* The cause of @v in words, without the next step. */
-static void cause(struct line *l, const struct bc_verdict *v)
+static void cause(struct bc_line *l, const struct bc_verdict *v)
 {
 	const char *also = bc_verdict_get(v, "hosts");
 
 	if (is(v, "host-slow") || is(v, "host-borderline")) {
 		if (!strcmp(v->question, "loss")) {
-			put(l,
+			bc_line_put(l,
 			    "loss %s %s is near the line: %s of its segments (median of its "
 			    "pairs), %s elsewhere; not judged lossy",
 			    strcmp(ev(v, "direction"), "sending") ? "into" : "out of", v->where,
 			    ev(v, "share"), ev(v, "others_share"));
 		} else {
-			put(l,
+			bc_line_put(l,
 			    "%s is %s when %s: the median of its pairs is %s %s, %s of the "
 			    "others' %s %s (slow below %s, borderline up to %s)",
 			    v->where, is(v, "host-slow") ? "slow" : "near the slow line",
@@ -99,53 +81,53 @@ static void cause(struct line *l, const struct bc_verdict *v)
 			    ev(v, "borderline_below"));
 		}
 	} else if (is(v, "host-link-slower")) {
-		put(l,
+		bc_line_put(l,
 		    "no host is slow against its own ceilings; %s's link is slower when %s "
 		    "(%.1f of the others' %.1f Mbit/s), and only its pairs in that direction are "
 		    "held to it",
 		    v->where, ev(v, "direction"), strtod(ev(v, "ceiling_bps"), NULL) / 1e6,
 		    strtod(ev(v, "others_bps"), NULL) / 1e6);
 	} else if (is(v, "host-unreachable")) {
-		put(l, "%s could not be used (%s): its %s pairs were skipped", v->where,
+		bc_line_put(l, "%s could not be used (%s): its %s pairs were skipped", v->where,
 		    ev(v, "status"), ev(v, "pairs_skipped"));
 	} else if (is(v, "missing-input")) {
-		put(l, "a pair's figures are missing from the document (see matrix-inconclusive): "
+		bc_line_put(l, "a pair's figures are missing from the document (see matrix-inconclusive): "
 		       "not judged");
 	} else if (is(v, "host-mtu-mismatch")) {
-		put(l, "%s uses MTU %s, the other hosts %s", v->where, ev(v, "mtu"),
+		bc_line_put(l, "%s uses MTU %s, the other hosts %s", v->where, ev(v, "mtu"),
 		    ev(v, "others_mtu"));
 		if (bc_verdict_get(v, "lost_to"))
-			put(l, "; its %s-byte DF probes were lost towards %s (largest carried %s)",
+			bc_line_put(l, "; its %s-byte DF probes were lost towards %s (largest carried %s)",
 			    ev(v, "mtu"), ev(v, "lost_to"), ev(v, "largest_carried"));
 	} else if (is(v, "path-mtu-blackhole")) {
-		put(l,
+		bc_line_put(l,
 		    "%s: no DF probe of %s bytes arrived although both ends take that size "
 		    "(largest carried %s): a switch port, bridge or router on the path carries "
 		    "less",
 		    v->where, ev(v, "size"), ev(v, "largest_carried"));
 	} else if (!strcmp(v->question, "loss") && v->mechanism[0]) {
 		if (bc_verdict_get(v, "share"))
-			put(l, "loss %s %s: %s of its segments (median of its pairs, %s %s), %s "
+			bc_line_put(l, "loss %s %s: %s of its segments (median of its pairs, %s %s), %s "
 			       "elsewhere; %s",
 			    strcmp(ev(v, "direction"), "sending") ? "into" : "out of", v->where,
 			    ev(v, "share"), ev(v, "count"), ev(v, "unit"), ev(v, "others_share"),
 			    located(v->mechanism));
 		else
-			put(l, "loss out of %s: %s (its pairs at %s of their ceilings)", v->where,
+			bc_line_put(l, "loss out of %s: %s (its pairs at %s of their ceilings)", v->where,
 			    located(v->mechanism), ev(v, "efficiency"));
 	} else if (v->status == BC_VERDICT_NOT_APPLICABLE) {
-		put(l, "fewer than 3 hosts: no pairs without a host to compare with");
+		bc_line_put(l, "fewer than 3 hosts: no pairs without a host to compare with");
 	} else if (!strcmp(v->question, "slow_hosts")) {
-		put(l, "no host's pairs below %.2f of the others' in either direction",
+		bc_line_put(l, "no host's pairs below %.2f of the others' in either direction",
 		    BC_MATRIX_SLOW_RATIO + BC_MATRIX_SLOW_MARGIN);
 	} else if (!strcmp(v->question, "loss")) {
-		put(l, "no host's pairs lose %.0f %% of their segments and %.0f times the others'",
+		bc_line_put(l, "no host's pairs lose %.0f %% of their segments and %.0f times the others'",
 		    100 * BC_MATRIX_LOSS_SHARE, BC_MATRIX_LOSS_FACTOR);
 	} else {
-		put(l, "no MTU mismatch, no path MTU black hole");
+		bc_line_put(l, "no MTU mismatch, no path MTU black hole");
 	}
 	if (also && strchr(also, ','))
-		put(l, " (hosts named: %s)", also);
+		bc_line_put(l, " (hosts named: %s)", also);
 }
 
 /* The next step of @v, "" none. */
@@ -172,15 +154,15 @@ static const char *next_step(const struct bc_verdict *v)
 
 int bc_matrix_verdict_render(const struct bc_verdict *v, char *buf, size_t len)
 {
-	struct line l = {buf, len, 0};
+	struct bc_line l = {buf, len, 0};
 	const char *n = next_step(v);
 
 	if (len)
 		buf[0] = '\0';
 	cause(&l, v);
 	if (n[0])
-		put(&l, ". Next: %s", n);
-	put(&l, ".");
+		bc_line_put(&l, ". Next: %s", n);
+	bc_line_put(&l, ".");
 	return (int)l.n;
 }
 
