@@ -107,7 +107,9 @@ int bc_tap_check_privileges(struct bc_error *err);
  * All or nothing: on error everything attached so far is detached.
  * Returns 0 with *@tp set;
  *   -EINVAL      @n is 0 or too large, a bad ring size, or a bad @o->cfg;
- *   -EPERM       missing CAP_BPF / CAP_NET_ADMIN;
+ *   -EPERM       missing CAP_BPF / CAP_NET_ADMIN, or a clsact filter at our
+ *                handle and priority whose program this process may not
+ *                inspect (needs CAP_SYS_ADMIN; left in place);
  *   -ENODEV      an interface does not exist;
  *   -EOPNOTSUPP  taps not built, or BC_TAP_ATTACH_TCX on a kernel without tcx;
  *   -EACCES      the verifier refused a program (its last lines in @err);
@@ -159,7 +161,9 @@ void bc_tap_close(struct bc_tap *t);
  * whose program is one of ours (by name), on the ingress and egress of the
  * @n interfaces @ifindex.  For `restore` and every start.  Returns the
  * number removed (>= 0); -EBUSY when a foreign program holds our handle
- * and priority (it is left in place); -EPERM; -EOPNOTSUPP without taps.
+ * and priority (it is left in place); -EPERM (missing capabilities, or
+ * such a filter's program cannot be inspected without CAP_SYS_ADMIN: left
+ * in place); -EOPNOTSUPP without taps.
  */
 int bc_tap_cleanup(const int *ifindex, size_t n, struct bc_error *err);
 

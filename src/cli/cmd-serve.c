@@ -16,6 +16,7 @@
 #include "bondcheck/ctl.h"
 #include "bondcheck/journal.h"
 #include "bondcheck/privdrop.h"
+#include "bondcheck/tap.h"
 #include "bondcheck/units.h"
 #include "cli/cli.h"
 
@@ -60,7 +61,9 @@ static void usage(FILE *out)
 		"                     (default 100G)\n"
 		"  --max-streams N    most streams per test (default %d)\n"
 		"  --user USER        started as root: after binding, run as USER keeping only\n"
-		"                     CAP_NET_RAW and CAP_NET_ADMIN\n"
+		"                     CAP_NET_RAW and CAP_NET_ADMIN, and CAP_BPF (the slave\n"
+		"                     taps) when this binary has the taps and root holds it;\n"
+		"                     without CAP_BPF captures fall back to pcap\n"
 		"  --allow-changes    let an authenticated client journal this host's bond,\n"
 		"                     take its slaves down and up and change their MTU\n"
 		"                     (`scale --method links`, `failover`, `sweep`); the agent\n"
@@ -259,8 +262,9 @@ int bc_cmd_serve(int argc, char **argv)
 	/* after the bind (a port below 1024 needs root) and the key file read */
 	if (user) {
 		uid_t uid;
+		bool bpf;
 
-		r = bc_privdrop_to_user(user, &uid, &err);
+		r = bc_privdrop_to_user(user, &uid, &bpf, &err);
 		if (r < 0) {
 			fprintf(stderr, "bondcheck serve: --user: %s\n", err.msg);
 			close(fd);
@@ -268,9 +272,13 @@ int bc_cmd_serve(int argc, char **argv)
 		}
 		if (!quiet)
 			fprintf(stderr,
-				"bondcheck serve: running as %s (uid %u) with CAP_NET_RAW and "
-				"CAP_NET_ADMIN only\n",
-				user, (unsigned)uid);
+				"bondcheck serve: running as %s (uid %u) with %s only%s\n",
+				user, (unsigned)uid,
+				bpf ? "CAP_NET_RAW, CAP_NET_ADMIN and CAP_BPF"
+				    : "CAP_NET_RAW and CAP_NET_ADMIN",
+				bpf || !bc_tap_built()
+					? ""
+					: " (CAP_BPF not held: captures use pcap, not the slave taps)");
 	}
 	if (!quiet)
 		fprintf(stderr, "bondcheck serve: listening on %s port %u%s%s\n",

@@ -44,8 +44,13 @@ static void ifname(int ifindex, char *buf)
 		snprintf(buf, IF_NAMESIZE, "ifindex %d", ifindex);
 }
 
-/* The program (by id) is one of ours: its name is one of the skeleton's. */
-static bool prog_is_ours(__u32 id)
+/*
+ * The program (by id) is one of ours: its name is one of the skeleton's.
+ * Returns 1 ours, 0 not ours (or gone), -EPERM when this process may not
+ * open a program by id (that needs CAP_SYS_ADMIN, which an agent under
+ * `serve --user` does not keep).
+ */
+static int prog_is_ours(__u32 id)
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
@@ -53,7 +58,7 @@ static bool prog_is_ours(__u32 id)
 	bool ours;
 
 	if (fd < 0)
-		return false;
+		return errno == EPERM ? -EPERM : 0;
 	memset(&info, 0, sizeof(info));
 	ours = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
 	       (!strcmp(info.name, "bc_tap_ingress") || !strcmp(info.name, "bc_tap_egress"));
@@ -82,7 +87,17 @@ static int cleanup_hook(int ifindex, bool egress, struct bc_error *err)
 	if (rc)
 		return bc_error_set(err, rc, "slave taps: cannot list the clsact %s filters of %s: %s",
 				    hook_name(egress), name, strerror(-rc));
-	if (!prog_is_ours(q.prog_id))
+	rc = prog_is_ours(q.prog_id);
+	if (rc == -EPERM)
+		return bc_error_set(err, -EPERM,
+				    "slave taps: %s %s: a clsact filter with handle 0x%x and "
+				    "priority 0x%x runs BPF program id %u, which this process may "
+				    "not inspect (that needs CAP_SYS_ADMIN; an agent under serve "
+				    "--user has not): left in place; `bondcheck restore` as root "
+				    "removes a leftover of bondcheck's",
+				    name, hook_name(egress), BC_TAP_TC_HANDLE, BC_TAP_TC_PRIO,
+				    q.prog_id);
+	if (!rc)
 		return bc_error_set(err, -EBUSY,
 				    "slave taps: %s %s: a clsact filter with handle 0x%x and "
 				    "priority 0x%x runs BPF program id %u, which is not ours; "

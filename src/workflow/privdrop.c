@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `serve --user`: run as an ordinary user with CAP_NET_RAW and CAP_NET_ADMIN
- * only (bondcheck/privdrop.h).  The order follows capabilities(7): keep the
+ * `serve --user`: run as an ordinary user with CAP_NET_RAW and CAP_NET_ADMIN,
+ * and CAP_BPF for the slave taps when the process holds it
+ * (bondcheck/privdrop.h).  The order follows capabilities(7): keep the
  * permitted set across setuid() with PR_SET_KEEPCAPS, shrink the bounding set
  * while CAP_SETPCAP is still held, change ids, then set the final sets.
  */
@@ -9,21 +10,71 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "bondcheck/privdrop.h"
+#include "bondcheck/tap.h"
 
-static const cap_value_t kept[] = {CAP_NET_RAW, CAP_NET_ADMIN};
+#ifndef CAP_BPF
+#define CAP_BPF 39 /* linux/capability.h since 5.8; older libcap headers lack it */
+#endif
 
-/* Remove every capability but the kept ones from the bounding set. */
-static int drop_bounding(struct bc_error *err)
+/* The capabilities kept: the first two always, CAP_BPF when bpf_kept(). */
+static const cap_value_t kept[] = {CAP_NET_RAW, CAP_NET_ADMIN, CAP_BPF};
+
+/*
+ * True when the slave taps are built and CAP_BPF is in the permitted set
+ * (root has it on kernels >= 5.8 unless the bounding set lacks it).  On an
+ * older kernel the bit is never set: cap_get_flag() still answers.
+ */
+static bool bpf_kept(void)
+{
+	cap_flag_value_t f = CAP_CLEAR;
+	cap_t caps;
+
+	if (!bc_tap_built())
+		return false;
+	caps = cap_get_proc();
+	if (!caps)
+		return false;
+	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &f) < 0)
+		f = CAP_CLEAR;
+	cap_free(caps);
+	return f == CAP_SET;
+}
+
+/*
+ * Kernels before 5.11 charge BPF maps and programs to RLIMIT_MEMLOCK (5.11
+ * moved them to the memory cgroup), and USER cannot raise it after the
+ * switch (no CAP_SYS_RESOURCE; libbpf's automatic raise then fails): lift
+ * it while still root.  Best effort: where it cannot be lifted, loading the
+ * taps fails later and the capture falls back to pcap with the reason.
+ */
+static void memlock_for_bpf(void)
+{
+	struct rlimit inf = {RLIM_INFINITY, RLIM_INFINITY};
+	struct utsname u;
+	unsigned maj = 0, min = 0;
+
+	if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return;
+	if (maj > 5 || (maj == 5 && min >= 11))
+		return;
+	(void)setrlimit(RLIMIT_MEMLOCK, &inf);
+}
+
+/* Remove every capability but the kept ones (CAP_BPF when @bpf) from the bounding set. */
+static int drop_bounding(bool bpf, struct bc_error *err)
 {
 	for (cap_value_t v = 0; v <= CAP_LAST_CAP; v++) {
-		if (v == CAP_NET_RAW || v == CAP_NET_ADMIN)
+		if (v == CAP_NET_RAW || v == CAP_NET_ADMIN || (bpf && v == CAP_BPF))
 			continue;
 		if (cap_drop_bound(v) < 0 && errno != EINVAL)
 			return bc_error_set(err, -errno,
@@ -33,26 +84,27 @@ static int drop_bounding(struct bc_error *err)
 	return 0;
 }
 
-/* Permitted and effective = the kept ones; inheritable empty. */
-static int set_kept(struct bc_error *err)
+/* Permitted and effective = the kept ones (CAP_BPF when @bpf); inheritable empty. */
+static int set_kept(bool bpf, struct bc_error *err)
 {
 	cap_t caps = cap_init();
+	int n = bpf ? 3 : 2;
 	int r = 0;
 
 	if (!caps)
 		return bc_error_set(err, -ENOMEM, "out of memory");
-	if (cap_set_flag(caps, CAP_PERMITTED, 2, kept, CAP_SET) < 0 ||
-	    cap_set_flag(caps, CAP_EFFECTIVE, 2, kept, CAP_SET) < 0 || cap_set_proc(caps) < 0)
-		r = bc_error_set(err, -errno,
-				 "cannot keep CAP_NET_RAW and CAP_NET_ADMIN after the switch: %s",
-				 strerror(errno));
+	if (cap_set_flag(caps, CAP_PERMITTED, n, kept, CAP_SET) < 0 ||
+	    cap_set_flag(caps, CAP_EFFECTIVE, n, kept, CAP_SET) < 0 || cap_set_proc(caps) < 0)
+		r = bc_error_set(err, -errno, "cannot keep CAP_NET_RAW, CAP_NET_ADMIN%s after the switch: %s",
+				 bpf ? " and CAP_BPF" : "", strerror(errno));
 	cap_free(caps);
 	return r;
 }
 
-int bc_privdrop_to_user(const char *user, uid_t *uid, struct bc_error *err)
+int bc_privdrop_to_user(const char *user, uid_t *uid, bool *bpf, struct bc_error *err)
 {
 	struct passwd *pw;
+	bool keep_bpf;
 	uid_t u;
 	gid_t g;
 	int r;
@@ -71,7 +123,10 @@ int bc_privdrop_to_user(const char *user, uid_t *uid, struct bc_error *err)
 	if (u == 0)
 		return bc_error_set(err, -EINVAL, "user '%s' is root; name an ordinary user",
 				    user);
-	r = drop_bounding(err);
+	keep_bpf = bpf_kept();
+	if (keep_bpf)
+		memlock_for_bpf();
+	r = drop_bounding(keep_bpf, err);
 	if (r < 0)
 		return r;
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
@@ -79,7 +134,7 @@ int bc_privdrop_to_user(const char *user, uid_t *uid, struct bc_error *err)
 	if (setgroups(1, &g) < 0 || setresgid(g, g, g) < 0 || setresuid(u, u, u) < 0)
 		return bc_error_set(err, -errno, "cannot switch to user '%s' (uid %u gid %u): %s",
 				    user, (unsigned)u, (unsigned)g, strerror(errno));
-	r = set_kept(err);
+	r = set_kept(keep_bpf, err);
 	if (r < 0)
 		return r;
 	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
@@ -91,5 +146,7 @@ int bc_privdrop_to_user(const char *user, uid_t *uid, struct bc_error *err)
 		return bc_error_set(err, -EACCES, "root could be regained after dropping it");
 	if (uid)
 		*uid = u;
+	if (bpf)
+		*bpf = keep_bpf;
 	return 0;
 }

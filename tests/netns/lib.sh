@@ -62,8 +62,10 @@ topo() {
 }
 
 # agent [ARGS...]: start `bondcheck serve` in A and wait until it listens.
+# AGENT_WRAP (an array, e.g. setpriv with its options) runs before "$BC";
+# it must exec bondcheck (AGENT_PID is then the agent's pid).
 agent() {
-	ip netns exec "$A" "$BC" serve "$@" 2>"$WORK/agent.log" &
+	ip netns exec "$A" ${AGENT_WRAP[@]+"${AGENT_WRAP[@]}"} "$BC" serve "$@" 2>"$WORK/agent.log" &
 	AGENT_PID=$!
 	for _ in $(seq 50); do
 		ip netns exec "$A" ss -ltn 2>/dev/null | grep -q ":5301 " && return 0
