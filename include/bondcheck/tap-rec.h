@@ -109,6 +109,7 @@ enum {
 	BC_TAP_CNT_RING_DROP, /* bpf_ringbuf_reserve() failed: records lost (like ps_drop) */
 	BC_TAP_CNT_TUPLE_FULL, /* tuples map full: records with tuple BC_TAP_TUPLE_NONE */
 	BC_TAP_CNT_FLOW_FAIL, /* flow counter insert failed */
+	BC_TAP_CNT_FLOW_NEW,  /* new flow entries inserted (BPF_NOEXIST succeeded) */
 	BC_TAP_CNT_N,
 };
 

@@ -67,6 +67,33 @@ struct bc_tap_counters {
 	uint64_t ring_drop; /* records lost to a full ring: the taps' ps_drop */
 	uint64_t tuple_full; /* records whose 5-tuple found no room (tuple BC_TAP_TUPLE_NONE) */
 	uint64_t flow_fail; /* packets not counted in the flow table */
+	uint64_t flow_new;  /* flow table entries inserted (evictions: bc_tap_flows()) */
+};
+
+/*
+ * The flow table as one bc_tap_flows() walk found it.  Nothing deletes
+ * entries from the table (neither the programs nor this library), so every
+ * entry inserted and not present was evicted by the kernel's LRU:
+ * evicted = inserted - present (at least 0).
+ *
+ * Error bound: the walk is not atomic.  inserted is read after the walk;
+ * an entry inserted during the walk behind its cursor is in inserted but
+ * not in present (evicted one too high), and an entry evicted during the
+ * walk after it was walked is in present (one too low).  An eviction
+ * happens only on an insert, so |evicted - the true count at the end of
+ * the walk| <= inserted_during_walk, the inserts between the counter reads
+ * before and after the walk.  One more case: when the entry under the
+ * cursor is evicted, the kernel's next-key restarts at the first bucket
+ * and entries may be walked twice (present too high, evicted too low; it
+ * too needs an insert during the walk).  With inserted_during_walk 0 (a
+ * quiet table) all the figures are exact.
+ */
+struct bc_tap_flow_stats {
+	uint64_t present;	       /* entries walked (= the return value) */
+	uint64_t capacity;	       /* the table's max_entries */
+	uint64_t inserted;	       /* entries inserted since bc_tap_open() */
+	uint64_t evicted;	       /* LRU evictions since bc_tap_open() */
+	uint64_t inserted_during_walk; /* the bound of evicted's error, entries */
 };
 
 /* A 5-tuple resolved from a record's tuple id. */
@@ -145,13 +172,17 @@ int bc_tap_read_counters(const struct bc_tap *t, struct bc_tap_counters *c, stru
 int bc_tap_tuple(const struct bc_tap *t, uint32_t id, struct bc_tap_tuple *out);
 
 /*
- * bc_tap_flows() - call @fn for each entry of the flow counters (a snapshot
- * walk of the LRU hash: entries may be evicted or added meanwhile).
- * Returns the number of entries walked, or @fn's negative return.
+ * bc_tap_flows() - call @fn (may be NULL) for each entry of the flow
+ * counters (a walk of the LRU hash: entries may be evicted or added
+ * meanwhile) and, when @st is not NULL, fill it: entries present, capacity,
+ * inserted and evicted since bc_tap_open() (struct bc_tap_flow_stats, with
+ * its error bound).
+ * Returns the number of entries walked; @fn's negative return; or -errno
+ * (with @err) when the counters cannot be read for @st.
  */
 int bc_tap_flows(const struct bc_tap *t,
 		 int (*fn)(void *ctx, const struct bc_tap_flow_key *k, const struct bc_tap_flow_val *v),
-		 void *ctx, struct bc_error *err);
+		 void *ctx, struct bc_tap_flow_stats *st, struct bc_error *err);
 
 /* bc_tap_close() - detach everything and free (NULL-safe). */
 void bc_tap_close(struct bc_tap *t);

@@ -28,6 +28,7 @@ struct bc_watch_run_info {
 	size_t flows_dropped;
 	bool taps;		/* the slave taps gave the flows' slaves */
 	uint64_t tap_flow_entries, tap_flow_capacity, tap_flow_fail;
+	uint64_t tap_flow_evicted; /* LRU evictions, the intervals' sum */
 };
 
 /*

@@ -33,7 +33,10 @@ int bc_watch_sample_take(const char *bond, struct bc_watch_sample *s, struct bc_
  *   slave as observed (the slave with the most bytes each way), and the
  *   5-tuples that are not this host's TCP connections (UDP, forwarded) as
  *   flows of their own with the taps' byte counters; s->taps set.  The
- *   counters are cumulative since the taps opened (a reopen restarts them).
+ *   counters are cumulative since the taps opened (a reopen restarts them),
+ *   as are the flow table's LRU evictions (s->tap_flow_evicted, since
+ *   s->tap_since_ns; exact when no flow is inserted during the walk, else
+ *   within the inserts meanwhile: struct bc_tap_flow_stats).
  * bc_watch_taps_close() - detach (NULL-safe).
  */
 struct bc_watch_taps;

@@ -88,6 +88,8 @@ struct bc_watch_sample {
 	uint64_t tap_flow_entries;	/* entries in the taps' flow table (LRU: evicts when full) */
 	uint64_t tap_flow_capacity;
 	uint64_t tap_flow_fail;		/* packets the taps could not count */
+	uint64_t tap_flow_evicted;	/* LRU evictions since the taps were attached */
+	int64_t tap_since_ns;		/* CLOCK_MONOTONIC when they were attached, ns */
 };
 
 struct bc_watch_slave_rate {
@@ -127,6 +129,16 @@ struct bc_watch_interval {
 	struct bc_watch_flow_rate flows[BC_WATCH_MAX_FLOWS];   /* busiest first */
 	size_t n_flows;
 	bool flows_read; /* both samples read the connections (no flows_error) */
+	bool taps;	 /* the current sample read the slave taps */
+	uint64_t tap_flow_entries, tap_flow_capacity; /* the current sample's flow table */
+	/*
+	 * Flow table entries the LRU evicted in this interval (all since the
+	 * attach when the taps were reattached in it).  A flow evicted and
+	 * inserted again restarts its counters: the rate of a flow only the
+	 * taps see is underestimated in that interval, and a flow evicted for
+	 * good loses its observed slave.
+	 */
+	uint64_t tap_flow_evicted;
 };
 
 /*
@@ -139,7 +151,9 @@ struct bc_watch_interval {
  * that opened and closed between the two samples is not seen, and a
  * connection past BC_WATCH_MAX_FLOWS in @prev would count twice: the
  * sampler keeps the busiest).  Flows are sorted by tx + rx rate, busiest
- * first.  Returns 0, or -EINVAL when @cur is not later than @prev.
+ * first.  With the taps in @cur, the flow table's entries and the evictions
+ * since @prev (since the attach when @prev's taps were another attach or
+ * none).  Returns 0, or -EINVAL when @cur is not later than @prev.
  */
 int bc_watch_delta(const struct bc_watch_sample *prev, const struct bc_watch_sample *cur,
 		   struct bc_watch_interval *out);

@@ -87,6 +87,16 @@ int bc_watch_delta(const struct bc_watch_sample *prev, const struct bc_watch_sam
 	}
 
 	out->flows_read = !prev->flows_error[0] && !cur->flows_error[0];
+	out->taps = cur->taps;
+	if (cur->taps) {
+		out->tap_flow_entries = cur->tap_flow_entries;
+		out->tap_flow_capacity = cur->tap_flow_capacity;
+		/* reattached taps (another tap_since_ns) count from 0 again */
+		out->tap_flow_evicted =
+			prev->taps && prev->tap_since_ns == cur->tap_since_ns
+				? grew(prev->tap_flow_evicted, cur->tap_flow_evicted)
+				: cur->tap_flow_evicted;
+	}
 	out->tcp_counters = prev->tcp_counters && cur->tcp_counters;
 	if (out->tcp_counters) {
 		out->tcp_retrans_segs = grew(prev->tcp_retrans_segs, cur->tcp_retrans_segs);

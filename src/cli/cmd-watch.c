@@ -181,6 +181,7 @@ int bc_cmd_watch(int argc, char **argv)
 	struct bc_watch_run_info ri = {0};
 	uint32_t interval_ms = 1000, duration_ms = 0;
 	size_t top = 5, n_iv = 0, n_tcp = 0, n_reorder = 0;
+	uint64_t tap_evicted = 0; /* the taps' flow table evictions, all intervals */
 	bool json = false, brief = false, redraw;
 	const char *plot = NULL;
 	int taps_when = 0; /* 0 auto, 1 on, 2 off */
@@ -325,6 +326,7 @@ int bc_cmd_watch(int argc, char **argv)
 		if (bc_watch_delta(prev, cur, iv) < 0)
 			continue;
 		n_iv++;
+		tap_evicted += iv->tap_flow_evicted;
 		bc_watch_flows_add(sums, iv);
 		if (plot)
 			timeline_add(&tl, first, iv, interval_ms);
@@ -365,6 +367,7 @@ int bc_cmd_watch(int argc, char **argv)
 	ri.tap_flow_entries = prev->tap_flow_entries;
 	ri.tap_flow_capacity = prev->tap_flow_capacity;
 	ri.tap_flow_fail = prev->tap_flow_fail;
+	ri.tap_flow_evicted = tap_evicted;
 	if (json) {
 		struct json_object *o = bc_watch_json_summary(&ri, iv, v);
 

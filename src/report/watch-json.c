@@ -119,6 +119,9 @@ struct json_object *bc_watch_json_interval(const struct bc_watch_interval *iv, d
 	json_object_object_add(o, "type", STR("interval"));
 	json_object_object_add(o, "t_s", NUM(t_s));
 	body(o, iv);
+	/* the taps' flow table now, and its LRU evictions in this interval */
+	json_object_object_add(o, "tap_flow_entries", iv->taps ? U64(iv->tap_flow_entries) : NULL);
+	json_object_object_add(o, "tap_flow_evicted", iv->taps ? U64(iv->tap_flow_evicted) : NULL);
 	return o;
 }
 
@@ -154,6 +157,7 @@ struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
 		json_object_object_add(t, "capacity", U64(ri->tap_flow_capacity));
 		json_object_object_add(t, "full", json_object_new_boolean(
 							 ri->tap_flow_entries >= ri->tap_flow_capacity));
+		json_object_object_add(t, "evicted", U64(ri->tap_flow_evicted));
 		json_object_object_add(t, "packets_not_counted", U64(ri->tap_flow_fail));
 		json_object_object_add(o, "tap_flow_table", t);
 	} else {

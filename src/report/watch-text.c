@@ -64,6 +64,9 @@ int bc_watch_text_interval(FILE *out, const struct bc_watch_interval *iv, double
 			fprintf(out, " | tcp retrans %llu reorder %llu",
 				(unsigned long long)iv->tcp_retrans_segs,
 				(unsigned long long)iv->tcp_reorder);
+		if (iv->taps && iv->tap_flow_evicted)
+			fprintf(out, " | taps evicted %llu flows",
+				(unsigned long long)iv->tap_flow_evicted);
 		fputc('\n', out);
 		for (size_t i = 0; i < iv->n_added; i++)
 			fprintf(out, "          %s was enslaved\n", iv->added[i]);
@@ -103,6 +106,14 @@ int bc_watch_text_interval(FILE *out, const struct bc_watch_interval *iv, double
 		fprintf(out, "  %-24s %-24s %14s %14s  %s (%s)\n", l, p,
 			rate(f->tx_bps, a, sizeof(a)), rate(f->rx_bps, b, sizeof(b)),
 			f->tx_slave >= 0 ? iv->slaves[f->tx_slave].name : "-", src_word(f->tx_src));
+		lines++;
+	}
+	if (iv->taps && iv->tap_flow_evicted) {
+		fprintf(out, "  flow table %llu of %llu entries, %llu evicted: a flow that comes back "
+			     "restarts its counters\n",
+			(unsigned long long)iv->tap_flow_entries,
+			(unsigned long long)iv->tap_flow_capacity,
+			(unsigned long long)iv->tap_flow_evicted);
 		lines++;
 	}
 	fflush(out);
@@ -257,16 +268,22 @@ void bc_watch_text_summary(FILE *out, const struct bc_watch_run_info *ri,
 	if (ri->flows_dropped)
 		fprintf(out, "  %zu connections past the first %d were not followed\n",
 			ri->flows_dropped, BC_WATCH_MAX_FLOWS);
-	if (ri->taps)
-		fprintf(out, "  slave taps' flow table: %llu of %llu entries%s, %llu packets not "
-			     "counted\n",
+	if (ri->taps) {
+		fprintf(out, "  slave taps' flow table: %llu of %llu entries%s, %llu evicted, %llu "
+			     "packets not counted\n",
 			(unsigned long long)ri->tap_flow_entries,
 			(unsigned long long)ri->tap_flow_capacity,
 			ri->tap_flow_entries >= ri->tap_flow_capacity
 				? " (full: the least recently used are evicted)"
 				: "",
+			(unsigned long long)ri->tap_flow_evicted,
 			(unsigned long long)ri->tap_flow_fail);
-	else
+		if (ri->tap_flow_evicted)
+			fprintf(out, "  an evicted flow that comes back restarts its counters: a flow "
+				     "only the taps see is\n  underestimated in that interval (the "
+				     "busiest flows above may miss bytes), and a flow\n  evicted for "
+				     "good loses its observed slave\n");
+	} else
 		fprintf(out, "\nNot seen without the slave taps: traffic that is not this host's TCP "
 			     "(UDP, forwarded\nor bridged frames) is in the slave counters but in no "
 			     "flow; which slave the peer\nsends each flow on is unknown.\n");

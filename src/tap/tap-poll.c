@@ -100,6 +100,7 @@ int bc_tap_read_counters(const struct bc_tap *t, struct bc_tap_counters *c, stru
 	c->ring_drop = sum[BC_TAP_CNT_RING_DROP];
 	c->tuple_full = sum[BC_TAP_CNT_TUPLE_FULL];
 	c->flow_fail = sum[BC_TAP_CNT_FLOW_FAIL];
+	c->flow_new = sum[BC_TAP_CNT_FLOW_NEW];
 	return 0;
 }
 
@@ -129,24 +130,39 @@ int bc_tap_tuple(const struct bc_tap *t, uint32_t id, struct bc_tap_tuple *out)
 
 int bc_tap_flows(const struct bc_tap *t,
 		 int (*fn)(void *ctx, const struct bc_tap_flow_key *k, const struct bc_tap_flow_val *v),
-		 void *ctx, struct bc_error *err)
+		 void *ctx, struct bc_tap_flow_stats *st, struct bc_error *err)
 {
-	int fd = bpf_map__fd(t->skel->maps.flows), n = 0;
+	int fd = bpf_map__fd(t->skel->maps.flows), n = 0, rc;
+	struct bc_tap_counters before = {0}, after = {0};
 	struct bc_tap_flow_key k, next;
 	struct bc_tap_flow_val v;
 	void *prev = NULL;
 
-	(void)err;
+	if (st) {
+		rc = bc_tap_read_counters(t, &before, err);
+		if (rc)
+			return rc;
+	}
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		k = next;
 		prev = &k;
 		if (bpf_map_lookup_elem(fd, &k, &v))
 			continue; /* evicted meanwhile */
-		int rc = fn(ctx, &k, &v);
-
+		rc = fn ? fn(ctx, &k, &v) : 0;
 		if (rc < 0)
 			return rc;
 		n++;
+	}
+	if (st) {
+		/* after the walk: an entry the walk saw was inserted before this read */
+		rc = bc_tap_read_counters(t, &after, err);
+		if (rc)
+			return rc;
+		st->present = (uint64_t)n;
+		st->capacity = bpf_map__max_entries(t->skel->maps.flows);
+		st->inserted = after.flow_new;
+		st->evicted = after.flow_new > st->present ? after.flow_new - st->present : 0;
+		st->inserted_during_walk = after.flow_new - before.flow_new;
 	}
 	return n;
 }

@@ -82,11 +82,13 @@ int bc_tap_tuple(const struct bc_tap *t, uint32_t id, struct bc_tap_tuple *out)
 
 int bc_tap_flows(const struct bc_tap *t,
 		 int (*fn)(void *ctx, const struct bc_tap_flow_key *k, const struct bc_tap_flow_val *v),
-		 void *ctx, struct bc_error *err)
+		 void *ctx, struct bc_tap_flow_stats *st, struct bc_error *err)
 {
 	(void)t;
 	(void)fn;
 	(void)ctx;
+	if (st)
+		memset(st, 0, sizeof(*st));
 	return NOT_BUILT(err);
 }
 

@@ -262,7 +262,14 @@ static __always_inline void count_flow(struct __sk_buff *skb, struct pkt *p)
 		__sync_fetch_and_add(&v->bytes, skb->len);
 		return;
 	}
-	if (bpf_map_update_elem(&flows, &p->fk, &nv, BPF_NOEXIST)) {
+	/*
+	 * Every successful insert is counted: nothing deletes entries, so the
+	 * entries inserted less those present are the LRU's evictions
+	 * (bc_tap_flows()).  When the table is full the insert itself evicts.
+	 */
+	if (!bpf_map_update_elem(&flows, &p->fk, &nv, BPF_NOEXIST)) {
+		count(BC_TAP_CNT_FLOW_NEW);
+	} else {
 		v = bpf_map_lookup_elem(&flows, &p->fk); /* raced with another CPU */
 		if (!v) {
 			count(BC_TAP_CNT_FLOW_FAIL);

@@ -391,6 +391,7 @@ struct bc_watch_taps {
 	int ifindex[BC_TAP_MAX_IFS];
 	size_t n;
 	uint32_t capacity;
+	int64_t opened_ns; /* CLOCK_MONOTONIC at the attach: the sample's tap_since_ns */
 	/*
 	 * The 5-tuples (tuple_cookie()) of this host's connections seen so far:
 	 * once a connection closes, its entries linger in the flow table, and
@@ -405,6 +406,7 @@ int bc_watch_taps_open(struct bc_watch_taps **out, const struct bc_watch_sample 
 {
 	struct bc_watch_taps *t;
 	struct bc_tap_opts o;
+	struct timespec ts;
 	int r;
 
 	*out = NULL;
@@ -430,6 +432,8 @@ int bc_watch_taps_open(struct bc_watch_taps **out, const struct bc_watch_sample 
 		free(t);
 		return r;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t->opened_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	*out = t;
 	return 0;
 }
@@ -585,15 +589,18 @@ static int one_entry(void *ctx, const struct bc_tap_flow_key *k, const struct bc
 int bc_watch_taps_read(struct bc_watch_taps *t, struct bc_watch_sample *s, struct bc_error *err)
 {
 	struct walk w = {s, t, 0};
+	struct bc_tap_flow_stats fs;
 	struct bc_tap_counters c;
 	int r;
 
-	r = bc_tap_flows(t->tap, one_entry, &w, err);
+	r = bc_tap_flows(t->tap, one_entry, &w, &fs, err);
 	if (r < 0)
 		return r;
 	s->taps = true;
 	s->tap_flow_entries = w.entries;
 	s->tap_flow_capacity = t->capacity;
+	s->tap_flow_evicted = fs.evicted;
+	s->tap_since_ns = t->opened_ns;
 	if (bc_tap_read_counters(t->tap, &c, NULL) == 0)
 		s->tap_flow_fail = c.flow_fail;
 	return 0;

@@ -2,9 +2,12 @@
 /*
  * Test driver for the slave taps (bondcheck/tap.h; tap.sh, tools/bench/tap):
  *
- *   tap [--ready FILE] [--pair A,B] [--tcp] [--ring BYTES] IF...
+ *   tap [--ready FILE] [--pair A,B] [--tcp] [--ring BYTES] [--flows N] IF...
  *        attach to IF..., create FILE once attached, consume the ring until
- *        SIGINT or SIGTERM, detach; print a JSON summary on stdout
+ *        SIGINT or SIGTERM, detach; print a JSON summary on stdout (with
+ *        the flow table of N entries, default BC_TAP_FLOW_ENTRIES, as the
+ *        last walk found it: "flows" {present, capacity, inserted,
+ *        evicted, inserted_during_walk, fail})
  *   cleanup IF...   bc_tap_cleanup(): prints the number of filters removed
  *   load OBJ        load the BPF object file OBJ as the taps load theirs;
  *                   prints the kernel's refusal (exit 1) or "loaded"
@@ -180,9 +183,10 @@ static int cmd_tap(int argc, char **argv)
 	struct bc_error err = {0};
 	struct bc_tap_opts o;
 	struct bc_tap_counters c;
+	struct bc_tap_flow_stats fs;
 	struct sigaction sa;
 	struct bc_tap *t;
-	struct json_object *out, *links;
+	struct json_object *out, *links, *flows;
 	int i, rc;
 
 	bc_tap_opts_default(&o);
@@ -196,7 +200,17 @@ static int cmd_tap(int argc, char **argv)
 			o.cfg.flags |= BC_TAP_CFG_TCP;
 		else if (!strcmp(argv[i], "--ring") && i + 1 < argc)
 			o.ring_bytes = (uint32_t)strtoul(argv[++i], NULL, 0);
-		else
+		else if (!strcmp(argv[i], "--flows") && i + 1 < argc) {
+			char *end;
+			unsigned long v = strtoul(argv[++i], &end, 10);
+
+			if (*end || v < 1 || v > UINT32_MAX) {
+				fprintf(stderr, "bc-tap-tool: --flows: expected 1 to %u entries, "
+						"found '%s'\n", UINT32_MAX, argv[i]);
+				return 2;
+			}
+			o.flow_entries = (uint32_t)v;
+		} else
 			return 2;
 	}
 	if (i >= argc || argc - i > BC_TAP_MAX_IFS)
@@ -230,6 +244,8 @@ static int cmd_tap(int argc, char **argv)
 		rc = bc_tap_poll(t, 0, on_rec, &s, &err); /* what the ring still holds */
 	if (rc >= 0)
 		rc = bc_tap_read_counters(t, &c, &err);
+	if (rc >= 0)
+		rc = bc_tap_flows(t, NULL, NULL, &fs, &err);
 	if (rc < 0) {
 		fprintf(stderr, "bc-tap-tool: %s\n", err.msg);
 		bc_tap_close(t);
@@ -253,6 +269,15 @@ static int cmd_tap(int argc, char **argv)
 	json_object_object_add(out, "records", json_object_new_int64((int64_t)c.records));
 	json_object_object_add(out, "ring_drop", json_object_new_int64((int64_t)c.ring_drop));
 	json_object_object_add(out, "tuple_full", json_object_new_int64((int64_t)c.tuple_full));
+	flows = json_object_new_object();
+	json_object_object_add(flows, "present", json_object_new_int64((int64_t)fs.present));
+	json_object_object_add(flows, "capacity", json_object_new_int64((int64_t)fs.capacity));
+	json_object_object_add(flows, "inserted", json_object_new_int64((int64_t)fs.inserted));
+	json_object_object_add(flows, "evicted", json_object_new_int64((int64_t)fs.evicted));
+	json_object_object_add(flows, "inserted_during_walk",
+			       json_object_new_int64((int64_t)fs.inserted_during_walk));
+	json_object_object_add(flows, "fail", json_object_new_int64((int64_t)c.flow_fail));
+	json_object_object_add(out, "flows", flows);
 	json_object_object_add(out, "ts_outside", json_object_new_int64((int64_t)s.ts_outside));
 	json_object_object_add(out, "unknown_if", json_object_new_int64((int64_t)s.unknown_if));
 	json_object_object_add(out, "links", links);
@@ -327,7 +352,8 @@ int main(int argc, char **argv)
 	if (rc != 2)
 		return rc;
 usage:
-	fprintf(stderr, "usage: bc-tap-tool tap [--ready F] [--pair A,B] [--tcp] [--ring N] IF... |"
+	fprintf(stderr, "usage: bc-tap-tool tap [--ready F] [--pair A,B] [--tcp] [--ring N]"
+			" [--flows N] IF... |"
 			" cleanup IF... | load OBJ | privileges\n");
 	return 2;
 }

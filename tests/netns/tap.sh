@@ -17,6 +17,10 @@
 #                    the full ring are counted, records + drops = datagrams sent
 #   load-refused     a program the verifier refuses: its message is reported;
 #                    without CAP_BPF / CAP_NET_ADMIN the open says which is missing
+#   flow-evict       UDP from 1000 source ports, echoed, through a 64-entry flow
+#                    table: inserted = the keys the traffic made (one per port
+#                    and direction), evicted = inserted - present > 0
+#   flow-no-evict    the same traffic through the default 65,536 entries: 0 evicted
 # Topology: namespaces $ID-c (c0 10.78.1.1, fd78::1) -- veth -- $ID-a (a0
 # 10.78.1.2, fd78::2); traffic stays inside them.  A missing prerequisite fails.
 set -u
@@ -309,6 +313,79 @@ case_load_refused() {
 	check "without CAP_NET_ADMIN only that one" grep -q 'missing: CAP_NET_ADMIN$' <<<"$out"
 }
 
+# flows_udp SIZE N: N UDP datagrams, each from its own source port, from c0
+# to an echo on a0, through a flow table of SIZE entries on c0; the walk's
+# figures are checked against the keys the traffic made.
+flows_udp() {
+	local size=$1 n=$2 echoed keys f nfail during
+	# ins, pres, ev: global, for the caller's checks
+	topo
+	# no IPv6 on the veth: no MLD or router solicitations, only our IPv4 flows
+	for x in "$C c0" "$A a0"; do
+		set -- $x
+		ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" || fail "IPv6 off on $2"
+	done
+	rm -f "$WORK/echo.ready"
+	ip netns exec "$A" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.78.1.2", 7))
+open(sys.argv[1], "w").close()
+while True:
+    d, a = s.recvfrom(2048)
+    s.sendto(d, a)
+' "$WORK/echo.ready" 2>"$WORK/echo.err" &
+	PIDS="$PIDS $!"
+	for _ in $(seq 100); do
+		[ -f "$WORK/echo.ready" ] && break
+		sleep 0.05
+	done
+	[ -f "$WORK/echo.ready" ] || { cat "$WORK/echo.err" >&2; fail "the UDP echo did not start"; }
+	tap "$C" fl c0 --flows "$size"
+	# one datagram per source port 20000..20000+N-1; prints the replies received
+	echoed=$(ip netns exec "$C" python3 -c '
+import socket, sys
+n, got = int(sys.argv[1]), 0
+for p in range(20000, 20000 + n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("10.78.1.1", p))
+    s.settimeout(1.0)
+    s.sendto(b"bondcheck flow-evict", ("10.78.1.2", 7))
+    try:
+        s.recv(64)
+        got += 1
+    except socket.timeout:
+        pass
+    s.close()
+print(got)
+' "$n") || fail "cannot send the datagrams"
+	untap fl
+	f=$WORK/fl.json
+	ins=$(jq .flows.inserted "$f"); pres=$(jq .flows.present "$f"); ev=$(jq .flows.evicted "$f")
+	nfail=$(jq .flows.fail "$f"); during=$(jq .flows.inserted_during_walk "$f")
+	# c0 egress: one key per source port; c0 ingress: one per echoed reply
+	keys=$((n + echoed))
+	note "table $size: sent $n, echoed $echoed ($keys keys); flows $(jq -c .flows "$f")"
+	check "every datagram was echoed ($echoed of $n)" [ "$echoed" -eq "$n" ]
+	check "capacity is the asked $size" [ "$(jq .flows.capacity "$f")" -eq "$size" ]
+	check "no packet failed to count ($nfail)" [ "$nfail" -eq 0 ]
+	check "the walk ran on a quiet table (inserted during it: $during)" [ "$during" -eq 0 ]
+	check "inserted = the keys the traffic made ($ins vs $keys)" [ "$ins" -eq "$keys" ]
+	check "present <= the table's $size entries ($pres)" [ "$pres" -le "$size" ]
+	check "evicted = inserted - present ($ev vs $ins - $pres)" [ "$ev" -eq $((ins - pres)) ]
+}
+
+case_flow_evict() {
+	flows_udp 64 1000
+	check "a 64-entry table evicted ($ev)" [ "$ev" -gt 0 ]
+}
+
+case_flow_no_evict() {
+	flows_udp 65536 1000
+	check "65,536 entries hold them all: none evicted, all present ($ev, $pres)" \
+		[ "$ev" -eq 0 ] && [ "$pres" -eq "$ins" ]
+}
+
 case "${1:-}" in
 generator) case_generator ;;
 sigkill) case_sigkill ;;
@@ -316,6 +393,8 @@ clsact-leftover) case_clsact_leftover ;;
 vlan) case_vlan ;;
 ring-drop) case_ring_drop ;;
 load-refused) case_load_refused ;;
+flow-evict) case_flow_evict ;;
+flow-no-evict) case_flow_no_evict ;;
 *) fail "unknown case '${1:-}'" ;;
 esac
 echo "PASS"

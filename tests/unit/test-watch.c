@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bondcheck/watch-report.h"
 #include "bondcheck/watch.h"
 
 static struct bc_watch_sample *sample(int64_t t_ns, int mode, const char *policy)
@@ -96,6 +97,67 @@ static void test_delta(void **state)
 	assert_true(iv->slaves[1].predicted_tx_bps > 999999);
 	/* not later: refused */
 	assert_int_equal(bc_watch_delta(b, a, iv), -EINVAL);
+	free(a);
+	free(b);
+	free(iv);
+}
+
+/* The taps' flow table evictions per interval: a delta, or all of them after a reattach. */
+static void test_tap_evictions(void **state)
+{
+	struct bc_watch_sample *a = sample(1000000000, BC_MODE_XOR, "layer3+4");
+	struct bc_watch_sample *b = sample(2000000000, BC_MODE_XOR, "layer3+4");
+	struct bc_watch_interval *iv = calloc(1, sizeof(*iv));
+	struct json_object *o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	slave(a, "eth0", true, 0, 0);
+	slave(b, "eth0", true, 0, 0);
+	a->taps = b->taps = true;
+	a->tap_since_ns = b->tap_since_ns = 500000000;
+	a->tap_flow_evicted = 1000;
+	b->tap_flow_evicted = 1234;
+	b->tap_flow_entries = b->tap_flow_capacity = 64;
+	assert_int_equal(bc_watch_delta(a, b, iv), 0);
+	assert_true(iv->taps);
+	assert_int_equal(iv->tap_flow_evicted, 234);
+	assert_int_equal(iv->tap_flow_entries, 64);
+	assert_int_equal(iv->tap_flow_capacity, 64);
+
+	o = bc_watch_json_interval(iv, 1.0);
+	assert_int_equal(json_object_get_int64(json_object_object_get(o, "tap_flow_evicted")), 234);
+	assert_int_equal(json_object_get_int64(json_object_object_get(o, "tap_flow_entries")), 64);
+	json_object_put(o);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	bc_watch_text_interval(f, iv, 1.0, false, 0, 5);
+	bc_watch_text_interval(f, iv, 1.0, true, 0, 5);
+	fclose(f);
+	assert_non_null(strstr(text, " | taps evicted 234 flows\n"));
+	assert_non_null(strstr(text, "flow table 64 of 64 entries, 234 evicted"));
+	free(text);
+
+	/* reattached in the interval (a slave came): its counters start at 0 */
+	b->tap_since_ns = 1500000000;
+	b->tap_flow_evicted = 7;
+	assert_int_equal(bc_watch_delta(a, b, iv), 0);
+	assert_int_equal(iv->tap_flow_evicted, 7);
+	/* no taps before: all since the attach */
+	a->taps = false;
+	assert_int_equal(bc_watch_delta(a, b, iv), 0);
+	assert_int_equal(iv->tap_flow_evicted, 7);
+	/* no taps now: none, and null in the JSON */
+	b->taps = false;
+	assert_int_equal(bc_watch_delta(a, b, iv), 0);
+	assert_false(iv->taps);
+	assert_int_equal(iv->tap_flow_evicted, 0);
+	o = bc_watch_json_interval(iv, 1.0);
+	assert_true(json_object_object_get_ex(o, "tap_flow_evicted", NULL));
+	assert_null(json_object_object_get(o, "tap_flow_evicted"));
+	json_object_put(o);
 	free(a);
 	free(b);
 	free(iv);
@@ -268,6 +330,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_tap_evictions),
 		cmocka_unit_test(test_single_flow_nfs),
 		cmocka_unit_test(test_balanced_and_ab),
 		cmocka_unit_test(test_placement_and_ports),
