@@ -282,6 +282,15 @@ int bc_cmd_watch(int argc, char **argv)
 			}
 			fprintf(stderr, "bondcheck watch: no slave taps (%s): TX slaves are "
 					"predicted, RX slaves unknown\n", te.msg);
+		} else if (bc_watch_sample_take(bond, first, &err) < 0) {
+			/*
+			 * Loading and attaching took time (seconds under emulation):
+			 * the first interval starts now, with the taps watching, not
+			 * before they were attached.
+			 */
+			fprintf(stderr, "bondcheck watch: %s\n", err.msg);
+			status = BC_EXIT_ENV;
+			goto out;
 		} else if (bc_watch_taps_read(taps, first, &te) < 0) {
 			fprintf(stderr, "bondcheck watch: slave taps unreadable: %s\n", te.msg);
 		}
