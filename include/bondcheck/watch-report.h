@@ -27,6 +27,7 @@ struct bc_watch_run_info {
 	const char *flows_error;/* the last sample's, "" none */
 	size_t flows_dropped;
 	bool taps;		/* the slave taps gave the flows' slaves */
+	const struct bc_watch_flow_sums *sums; /* the JSON summary's "placement"; NULL: null */
 	uint64_t tap_flow_entries, tap_flow_capacity, tap_flow_fail;
 	uint64_t tap_flow_evicted; /* LRU evictions, the intervals' sum */
 };

@@ -182,7 +182,7 @@ struct bc_watch_flow_sum {
 };
 
 /*
- * A fixed table (4 x BC_WATCH_MAX_FLOWS connections, about 700 KiB): the
+ * A fixed table (4 x BC_WATCH_MAX_FLOWS connections, about 500 KB): the
  * memory of a watch does not grow with its length or its connections.
  */
 struct bc_watch_flow_sums {

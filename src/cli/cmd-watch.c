@@ -368,6 +368,7 @@ int bc_cmd_watch(int argc, char **argv)
 	ri.flows_error = prev->flows_error;
 	ri.flows_dropped = prev->flows_dropped + sums->dropped;
 	ri.taps = prev->taps;
+	ri.sums = sums;
 	ri.tap_flow_entries = prev->tap_flow_entries;
 	ri.tap_flow_capacity = prev->tap_flow_capacity;
 	ri.tap_flow_fail = prev->tap_flow_fail;

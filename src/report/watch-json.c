@@ -166,6 +166,9 @@ struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
 		json_object_object_add(o, "tap_flow_table", NULL);
 	}
 	body(o, total);
+	/* the --top busiest flows' bytes by slave, as --plot draws them */
+	json_object_object_add(o, "placement",
+			       ri->sums ? bc_watch_json_placement(ri->sums, NULL, ri->top) : NULL);
 	for (int i = 0; i < 4; i++) {
 		struct json_object *x = json_object_new_object();
 

@@ -637,6 +637,40 @@ static double widest(const struct svg_seen *s, int panel, int k)
 	return w;
 }
 
+/* The JSON summary's "placement": the --top busiest flows of the sums, bytes by slave. */
+static void summary_placement(const struct bc_watch_flow_sums *t)
+{
+	struct bc_watch_interval *iv = calloc(1, sizeof(*iv));
+	struct bc_watch_run_info ri = {.bond = "bond0", .mode = BC_MODE_XOR, .policy = "",
+				       .top = 2, .flows_error = "", .sums = t};
+	struct bc_watch_verdicts v;
+	struct json_object *o, *pl, *f;
+
+	assert_non_null(iv);
+	bc_verdict_init(&v.balance, "balance");
+	bc_verdict_init(&v.top_flow, "top_flow");
+	bc_verdict_init(&v.ports, "ports");
+	bc_verdict_init(&v.reordering, "reordering");
+	o = bc_watch_json_summary(&ri, iv, &v);
+	pl = json_object_object_get(json_object_object_get(o, "placement"), "flows");
+	assert_int_equal(json_object_array_length(pl), 2);
+	f = json_object_array_get_idx(pl, 0);
+	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(
+				 json_object_object_get(f, "tx_on"), 0)), 3000000);
+	assert_int_equal(json_object_get_uint64(json_object_array_get_idx(
+				 json_object_object_get(f, "rx_on"), 1)), 400000);
+	f = json_object_array_get_idx(pl, 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "label")),
+			    "tcp 10.0.0.1:40002 > 10.0.0.2:5201");
+	json_object_put(o);
+	ri.sums = NULL;
+	o = bc_watch_json_summary(&ri, iv, &v);
+	assert_true(json_object_object_get_ex(o, "placement", &pl));
+	assert_null(pl);
+	json_object_put(o);
+	free(iv);
+}
+
 /*
  * --plot's watch-flows.svg from accumulated sums: two slaves, three flows
  * (one with RX unknown, no taps that way): the labels and marks, and bars
@@ -714,6 +748,7 @@ static void test_flows_plot(void **state)
 
 	unlink(path);
 	rmdir(dir);
+	summary_placement(t);
 	/* nothing carried: no file */
 	json_object_put(doc);
 	t->n = 0;
