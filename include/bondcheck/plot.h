@@ -194,4 +194,29 @@ int bc_plot_sweep(const char *path, struct json_object *doc, struct bc_error *er
  */
 int bc_plot_failover_timeline(const char *path, struct json_object *doc, struct bc_error *err);
 
+/*
+ * bc_plot_watch_flows() - `bondcheck watch --plot`: which slave carried
+ * each flow.  One row per flow (the first at the top), two panels: the
+ * bytes it sent (TX) and received (RX), each a horizontal bar stacked by
+ * slave (a series colour per slave, in the order of slaves[]), then in grey
+ * the bytes whose slave is unknown (never drawn as zero: an RX without the
+ * taps is a grey bar of its bytes), and after the bar the source of the
+ * slave: "observed (taps)", "predicted (hash)" or "slave unknown".
+ * @doc (bc_watch_json_placement()):
+ *   bond                         optional string, in the title
+ *   slaves[]                     1..16 distinct strings
+ *   flows[]                      0..BC_PLOT_WATCH_MAX_FLOWS objects:
+ *     .label                     string, 1..63 characters (the short 5-tuple)
+ *     .tx_source, .rx_source     "observed", "predicted" or "unknown"
+ *     .tx_bytes, .rx_bytes       numbers >= 0: the flow's bytes each way
+ *     .tx_on[], .rx_on[]         one number >= 0 per slave: the bytes that
+ *                                slave carried; their sum <= .tx_bytes
+ *                                (.rx_bytes), the rest is unknown
+ * Plotted in bytes, kB, MB, GB or TB (powers of 1000, as the axis says),
+ * each panel on its own scale (RX is often only the ACKs of a sender).
+ * -ENODATA when there is no flow or every flow's bytes are 0.
+ */
+#define BC_PLOT_WATCH_MAX_FLOWS 12
+int bc_plot_watch_flows(const char *path, struct json_object *doc, struct bc_error *err);
+
 #endif

@@ -27,6 +27,7 @@ struct bc_watch_run_info {
 	const char *flows_error;/* the last sample's, "" none */
 	size_t flows_dropped;
 	bool taps;		/* the slave taps gave the flows' slaves */
+	const struct bc_watch_flow_sums *sums; /* the JSON summary's "placement"; NULL: null */
 	uint64_t tap_flow_entries, tap_flow_capacity, tap_flow_fail;
 	uint64_t tap_flow_evicted; /* LRU evictions, the intervals' sum */
 };
@@ -50,6 +51,19 @@ struct json_object *bc_watch_json_interval(const struct bc_watch_interval *iv, d
 struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
 					  const struct bc_watch_interval *total,
 					  const struct bc_watch_verdicts *v);
+
+/*
+ * bc_watch_json_placement() - the document of bc_plot_watch_flows()
+ * (bondcheck/plot.h) from the watch's sums @t: the slaves seen (t->slave),
+ * and the @max flows that carried the most bytes (TX + RX) over the whole
+ * watch, busiest first, each with its label ("tcp 10.0.0.1:40000 >
+ * 10.0.0.2:5201", at most 63 characters), the source of its slaves (the last
+ * interval's), its bytes each way and the bytes on each slave (tx_on,
+ * rx_on; what no slave holds is unknown).  Flows without a byte are left
+ * out.  The caller puts the object.
+ */
+struct json_object *bc_watch_json_placement(const struct bc_watch_flow_sums *t, const char *bond,
+					    size_t max);
 
 /* bc_watch_failed() - true when a verdict failed (exit status 1). */
 bool bc_watch_failed(const struct bc_watch_verdicts *v);

@@ -66,6 +66,8 @@ struct bc_watch_flow {
 	bool socket;	       /* a TCP connection of this host (sock_diag); else a 5-tuple the
 				* taps counted (UDP, forwarded, another host's) */
 	uint64_t tap_tx_best, tap_rx_best; /* bytes of the slave chosen each way (taps) */
+	/* the taps' bytes of this flow on each slave (index into slaves[]), cumulative */
+	uint64_t tap_tx_on[BC_WATCH_MAX_SLAVES], tap_rx_on[BC_WATCH_MAX_SLAVES];
 };
 
 /* One reading of the host. */
@@ -112,6 +114,12 @@ struct bc_watch_flow_rate {
 	int tx_predicted;	/* the hash's slave with taps observing (index), -1 none */
 	bool socket;		/* one of this host's TCP connections (else seen by the taps only) */
 	char why[80];
+	/*
+	 * The interval's tx_bytes and rx_bytes by slave (index into slaves[]):
+	 * observed, split as the taps' per-slave counters grew; predicted, all
+	 * on tx_slave; unknown, on none (their sum is then below the bytes).
+	 */
+	uint64_t tx_on[BC_WATCH_MAX_SLAVES], rx_on[BC_WATCH_MAX_SLAVES];
 };
 
 /* What happened between two samples. */
@@ -169,17 +177,30 @@ struct bc_watch_flow_sum {
 	enum bc_watch_src tx_src, rx_src;
 	bool socket;
 	char why[80];
+	/* bytes by slave (index into the table's slave[]), summed over the intervals */
+	uint64_t tx_on[BC_WATCH_MAX_SLAVES], rx_on[BC_WATCH_MAX_SLAVES];
 };
 
+/*
+ * A fixed table (4 x BC_WATCH_MAX_FLOWS connections, about 500 KB): the
+ * memory of a watch does not grow with its length or its connections.
+ */
 struct bc_watch_flow_sums {
 	struct bc_watch_flow_sum v[4 * BC_WATCH_MAX_FLOWS];
 	size_t n;
 	size_t dropped; /* connections past the table, not summed */
+	/* every slave seen during the watch, by name, in the order first seen */
+	char slave[BC_WATCH_MAX_SLAVES][BC_IFNAMSIZ];
+	size_t n_slaves;
 };
 
 /*
  * bc_watch_flows_add() - add interval @iv's connections to @t (by cookie):
  * a connection that closes during the watch keeps the bytes it carried.
+ * Its bytes by slave (tx_on, rx_on) are summed by the slave's name: a flow
+ * that moves (failover, a slave enslaved) shows on both slaves.  Bytes on
+ * a slave past the BC_WATCH_MAX_SLAVES names the table holds are left out
+ * of tx_on/rx_on (unplaced, like bytes of an unknown slave).
  */
 void bc_watch_flows_add(struct bc_watch_flow_sums *t, const struct bc_watch_interval *iv);
 
@@ -195,6 +216,7 @@ void bc_watch_flows_apply(const struct bc_watch_flow_sums *t, struct bc_watch_in
 #define BC_WATCH_IDLE_SHARE	0.05 /* a usable slave under this share is idle */
 #define BC_WATCH_ONE_FLOW_SHARE 0.80 /* one flow carrying this much of the bond */
 #define BC_WATCH_MIN_BYTES	(256 * 1024) /* below this in the whole watch nothing is judged */
+#define BC_WATCH_SATURATED	0.90 /* a slave's rate against its speed: the slave is full */
 
 /* The whole watch, from the first sample to the last (bc_watch_judge()). */
 struct bc_watch_verdicts {
@@ -218,7 +240,17 @@ struct bc_watch_verdicts {
  *               imbalance is in what arrives), "unexplained" otherwise
  *               (also when the connections could not be read); not
  *               applicable for active-backup and broadcast (one slave, or
- *               every slave, by design) and with one usable slave;
+ *               every slave, by design) and with one usable slave.
+ *               Saturation, a fact beside the mechanism: evidence
+ *               "saturated" "yes" when a usable slave's rate in the judged
+ *               direction is >= BC_WATCH_SATURATED of its negotiated speed
+ *               while another usable slave carries <= BC_WATCH_IDLE_SHARE
+ *               (then it fails even below BC_WATCH_BUSY_SHARE, and "where"
+ *               is that slave: the bond, not the application, is the
+ *               limit), with "utilisation" ("94 %"), "speed_bps" and
+ *               "utilised" (the slave); "no" with the most utilised slave's
+ *               figures; "unknown" with "speed_unknown" (the busiest slave,
+ *               which reports no speed: virtio often does not);
  *   top_flow:   the busiest flow's share and slave; NFS (port 2049) gets
  *               the nconnect= advice, which needs layer3+4 or encap3+4;
  *   ports:      a slave outside the transmit set whose TX counter grew by

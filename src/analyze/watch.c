@@ -33,6 +33,37 @@ static const struct bc_watch_flow *flow_cookie(const struct bc_watch_sample *s, 
 	return NULL;
 }
 
+/*
+ * @bytes on the slaves: in proportion to the taps' growth on each (@cur
+ * against @prev, @map[i] the index in @prev of @cur's slave i, -1 none);
+ * all on @slave when the taps saw nothing grow; on none when @slave < 0.
+ */
+static void split(uint64_t bytes, const uint64_t *cur, const uint64_t *prev, const int *map,
+		  size_t n, bool observed, int slave, uint64_t *on)
+{
+	uint64_t g[BC_WATCH_MAX_SLAVES], sum = 0, given = 0;
+	size_t most = 0;
+
+	if (observed) {
+		for (size_t i = 0; i < n; i++) {
+			g[i] = prev && map[i] >= 0 ? grew(prev[map[i]], cur[i]) : cur[i];
+			sum += g[i];
+			if (g[i] > g[most])
+				most = i;
+		}
+	}
+	if (sum) {
+		for (size_t i = 0; i < n; i++) {
+			on[i] = (uint64_t)((double)bytes * (double)g[i] / (double)sum);
+			given += on[i];
+		}
+		/* what rounding left over goes to the slave that carried the most */
+		on[most] += bytes > given ? bytes - given : 0;
+	} else if (slave >= 0 && (size_t)slave < n) {
+		on[slave] = bytes;
+	}
+}
+
 static int busier(const void *pa, const void *pb)
 {
 	const struct bc_watch_flow_rate *a = pa, *b = pb;
@@ -44,6 +75,7 @@ static int busier(const void *pa, const void *pb)
 int bc_watch_delta(const struct bc_watch_sample *prev, const struct bc_watch_sample *cur,
 		   struct bc_watch_interval *out)
 {
+	int map[BC_WATCH_MAX_SLAVES];
 	double dt;
 
 	memset(out, 0, sizeof(*out));
@@ -62,6 +94,7 @@ int bc_watch_delta(const struct bc_watch_sample *prev, const struct bc_watch_sam
 		const struct bc_watch_slave *p = slave_named(prev, c->name);
 		struct bc_watch_slave_rate *r = &out->slaves[out->n_slaves++];
 
+		map[i] = p ? (int)(p - prev->slaves) : -1;
 		snprintf(r->name, sizeof(r->name), "%s", c->name);
 		r->up = c->up;
 		r->usable = c->usable;
@@ -132,13 +165,31 @@ int bc_watch_delta(const struct bc_watch_sample *prev, const struct bc_watch_sam
 		}
 		if (c->rx_slave >= 0 && (size_t)c->rx_slave < out->n_slaves)
 			f->rx_slave = c->rx_slave;
+		split(f->tx_bytes, c->tap_tx_on, p ? p->tap_tx_on : NULL, map, out->n_slaves,
+		      c->tx_src == BC_WATCH_SRC_OBSERVED, f->tx_slave, f->tx_on);
+		split(f->rx_bytes, c->tap_rx_on, p ? p->tap_rx_on : NULL, map, out->n_slaves,
+		      c->rx_src == BC_WATCH_SRC_OBSERVED, f->rx_slave, f->rx_on);
 	}
 	qsort(out->flows, out->n_flows, sizeof(out->flows[0]), busier);
 	return 0;
 }
 
+/* The index of slave @name in @t's table, added when new; -1 when the table is full. */
+static int slave_slot(struct bc_watch_flow_sums *t, const char *name)
+{
+	for (size_t k = 0; k < t->n_slaves; k++)
+		if (!strcmp(t->slave[k], name))
+			return (int)k;
+	if (t->n_slaves == BC_WATCH_MAX_SLAVES)
+		return -1;
+	snprintf(t->slave[t->n_slaves], BC_IFNAMSIZ, "%s", name);
+	return (int)t->n_slaves++;
+}
+
 void bc_watch_flows_add(struct bc_watch_flow_sums *t, const struct bc_watch_interval *iv)
 {
+	for (size_t i = 0; i < iv->n_slaves; i++)
+		slave_slot(t, iv->slaves[i].name);
 	for (size_t i = 0; i < iv->n_flows; i++) {
 		const struct bc_watch_flow_rate *f = &iv->flows[i];
 		struct bc_watch_flow_sum *x = NULL;
@@ -168,6 +219,14 @@ void bc_watch_flows_add(struct bc_watch_flow_sums *t, const struct bc_watch_inte
 		snprintf(x->tx_predicted, sizeof(x->tx_predicted), "%s",
 			 f->tx_predicted >= 0 ? iv->slaves[f->tx_predicted].name : "");
 		snprintf(x->why, sizeof(x->why), "%s", f->why);
+		for (size_t j = 0; j < iv->n_slaves; j++) {
+			int k = slave_slot(t, iv->slaves[j].name);
+
+			if (k < 0)
+				continue;
+			x->tx_on[k] += f->tx_on[j];
+			x->rx_on[k] += f->rx_on[j];
+		}
 	}
 }
 
@@ -300,12 +359,68 @@ static void spread(const struct bc_watch_interval *t, bool tx, size_t *busy, siz
 	}
 }
 
+enum sat { SAT_NO, SAT_YES, SAT_UNKNOWN };
+
+/*
+ * Is the bond the limit: a usable slave whose rate in direction @tx is at
+ * least BC_WATCH_SATURATED of its speed while another usable slave carries
+ * at most BC_WATCH_IDLE_SHARE?  The evidence into @v: "saturated" (yes, no,
+ * unknown), and "utilisation", "speed_bps", "utilised" of the saturated
+ * slave (else of the most utilised one), or "speed_unknown": the busiest
+ * slave (@busy), whose speed is unknown, so that saturation was not judged.
+ */
+static enum sat saturation(const struct bc_watch_interval *t, bool tx, size_t busy,
+			   struct bc_verdict *v, size_t *hot)
+{
+	double best = -1, u;
+	enum sat r = SAT_NO;
+	char b[32];
+
+	*hot = busy;
+	for (size_t i = 0; i < t->n_slaves; i++) {
+		const struct bc_watch_slave_rate *s = &t->slaves[i];
+		bool idle_other = false;
+
+		if (!s->usable || s->speed_bps <= 0)
+			continue;
+		u = (tx ? s->tx_bps : s->rx_bps) / s->speed_bps;
+		for (size_t k = 0; k < t->n_slaves; k++) {
+			double sh = tx ? t->slaves[k].tx_share : t->slaves[k].rx_share;
+
+			idle_other |= k != i && t->slaves[k].usable && sh >= 0 &&
+				      sh <= BC_WATCH_IDLE_SHARE;
+		}
+		if (u >= BC_WATCH_SATURATED && idle_other && (r != SAT_YES || u > best)) {
+			r = SAT_YES;
+			best = u;
+			*hot = i;
+		} else if (r != SAT_YES && u > best) {
+			best = u;
+			*hot = i;
+		}
+	}
+	if (r != SAT_YES && t->slaves[busy].speed_bps <= 0) {
+		bc_verdict_add(v, "saturated", "unknown");
+		bc_verdict_add(v, "speed_unknown", "%s", t->slaves[busy].name);
+		*hot = busy;
+		return SAT_UNKNOWN;
+	}
+	bc_verdict_add(v, "saturated", "%s", r == SAT_YES ? "yes" : "no");
+	if (best >= 0) {
+		bc_verdict_add(v, "utilisation", "%s", fmt_share(best, b, sizeof(b)));
+		bc_verdict_add(v, "speed_bps", "%.0f", t->slaves[*hot].speed_bps);
+		bc_verdict_add(v, "utilised", "%s", t->slaves[*hot].name);
+	}
+	return r;
+}
+
 static void judge_balance(const struct bc_watch_sample *first, const struct bc_watch_interval *t,
 			  struct bc_verdict *v)
 {
-	size_t n_use = usable_count(t), busy = 0, idle = 0;
+	size_t n_use = usable_count(t), busy = 0, idle = 0, hot = 0;
 	const struct bc_watch_flow_rate *f = top_flow(t);
 	double bs, is, bond;
+	enum sat sat;
 	bool tx;
 	char b[32];
 
@@ -335,11 +450,15 @@ static void judge_balance(const struct bc_watch_sample *first, const struct bc_w
 	bc_verdict_add(v, "idlest_share", "%s", fmt_share(is, b, sizeof(b)));
 	v->headline = bs;
 	snprintf(v->where, sizeof(v->where), "%s", t->slaves[busy].name);
-	if (bs < BC_WATCH_BUSY_SHARE || is > BC_WATCH_IDLE_SHARE) {
+	sat = saturation(t, tx, busy, v, &hot);
+	/* a saturated slave beside an idle one fails also below the busy share (3+ slaves) */
+	if ((bs < BC_WATCH_BUSY_SHARE && sat != SAT_YES) || is > BC_WATCH_IDLE_SHARE) {
 		v->status = BC_VERDICT_PASS;
 		return;
 	}
 	v->status = BC_VERDICT_FAIL;
+	if (sat == SAT_YES)
+		snprintf(v->where, sizeof(v->where), "%s", t->slaves[hot].name);
 	if (!tx) {
 		/*
 		 * What arrives is placed by the peer (switch, or the other bond's

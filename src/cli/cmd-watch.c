@@ -44,10 +44,11 @@ static void usage(FILE *out)
 		"the bond with the slave each one is sent on.  Without the slave taps that\n"
 		"slave is predicted by the bond's transmit hash (marked \"predicted\"), and what\n"
 		"the peer sends back is shown as unknown.  At the end (--duration, or Ctrl-C):\n"
-		"answers and verdicts on the whole watch: is the load balanced over the slaves,\n"
-		"does one flow carry it (one TCP connection never uses more than one slave in\n"
-		"a hash mode), does a slave outside the transmit set send, does balance-rr\n"
-		"reorder TCP.\n"
+		"answers and verdicts on the whole watch: is the load balanced over the slaves\n"
+		"(is a slave at >= 90 %% of its speed beside an idle one: then the bond is the\n"
+		"limit; not judged when the slave reports no speed), does one flow carry it\n"
+		"(one TCP connection never uses more than one slave in a hash mode), does a\n"
+		"slave outside the transmit set send, does balance-rr reorder TCP.\n"
 		"\n"
 		"BOND defaults to the only bond of the network namespace (use\n"
 		"`ip netns exec NS bondcheck watch` for another namespace).\n"
@@ -62,7 +63,10 @@ static void usage(FILE *out)
 		"                     both ways when this bondcheck has them and may load them\n"
 		"                     (CAP_BPF, CAP_NET_ADMIN); on: required; off: predicted\n"
 		"  --plot DIR         at the end DIR/watch-slaves.svg: each slave's TX and RX\n"
-		"                     rate per interval (the first 4096 intervals)\n"
+		"                     rate per interval (the first 4096 intervals); and\n"
+		"                     DIR/watch-flows.svg: the 12 busiest flows' bytes on each\n"
+		"                     slave, TX and RX, marked observed (taps), predicted (hash)\n"
+		"                     or unknown (grey: RX without the taps)\n"
 		"  -h, --help         this text\n"
 		"\n"
 		"Examples:\n"
@@ -373,6 +377,7 @@ int bc_cmd_watch(int argc, char **argv)
 	ri.flows_error = prev->flows_error;
 	ri.flows_dropped = prev->flows_dropped + sums->dropped;
 	ri.taps = prev->taps;
+	ri.sums = sums;
 	ri.tap_flow_entries = prev->tap_flow_entries;
 	ri.tap_flow_capacity = prev->tap_flow_capacity;
 	ri.tap_flow_fail = prev->tap_flow_fail;
@@ -390,6 +395,14 @@ int bc_cmd_watch(int argc, char **argv)
 		int r = bc_cli_write_plot("watch", plot, "watch-slaves.svg", tl,
 					  bc_plot_link_timeline);
 
+		if (r != BC_EXIT_OK && status == BC_EXIT_OK)
+			status = r;
+	}
+	if (plot) {
+		struct json_object *pl = bc_watch_json_placement(sums, bond, BC_PLOT_WATCH_MAX_FLOWS);
+		int r = bc_cli_write_plot("watch", plot, "watch-flows.svg", pl, bc_plot_watch_flows);
+
+		json_object_put(pl);
 		if (r != BC_EXIT_OK && status == BC_EXIT_OK)
 			status = r;
 	}

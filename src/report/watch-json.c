@@ -5,6 +5,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -164,6 +166,9 @@ struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
 		json_object_object_add(o, "tap_flow_table", NULL);
 	}
 	body(o, total);
+	/* the --top busiest flows' bytes by slave, as --plot draws them */
+	json_object_object_add(o, "placement",
+			       ri->sums ? bc_watch_json_placement(ri->sums, NULL, ri->top) : NULL);
 	for (int i = 0; i < 4; i++) {
 		struct json_object *x = json_object_new_object();
 
@@ -182,5 +187,82 @@ struct json_object *bc_watch_json_summary(const struct bc_watch_run_info *ri,
 		json_object_object_add(vs, all[i]->question, x);
 	}
 	json_object_object_add(o, "verdicts", vs);
+	return o;
+}
+
+/* "tcp 10.0.0.1:40000 > 10.0.0.2:5201", cut to @len - 1 characters with "...". */
+static void flow_label(const struct bc_flow *f, char *out, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?", b[INET6_ADDRSTRLEN] = "?";
+	const char *fmt = f->family == AF_INET6 ? "%s [%s]:%u > [%s]:%u" : "%s %s:%u > %s:%u";
+
+	inet_ntop(f->family, f->src, a, sizeof(a));
+	inet_ntop(f->family, f->dst, b, sizeof(b));
+	if ((size_t)snprintf(out, len, fmt,
+			     f->proto == IPPROTO_TCP   ? "tcp"
+			     : f->proto == IPPROTO_UDP ? "udp"
+						       : "ip",
+			     a, f->sport, b, f->dport) >= len &&
+	    len > 4)
+		memcpy(out + len - 4, "...", 4);
+}
+
+static uint64_t flow_sum_bytes(const struct bc_watch_flow_sum *x)
+{
+	return x->tx_bytes + x->rx_bytes;
+}
+
+struct json_object *bc_watch_json_placement(const struct bc_watch_flow_sums *t, const char *bond,
+					    size_t max)
+{
+	struct json_object *o = json_object_new_object(), *sl = json_object_new_array(),
+			   *fl = json_object_new_array();
+	size_t *idx = t->n ? calloc(t->n, sizeof(*idx)) : NULL, n = 0;
+
+	if (bond && *bond)
+		json_object_object_add(o, "bond", STR(bond));
+	for (size_t i = 0; i < t->n_slaves; i++)
+		json_object_array_add(sl, STR(t->slave[i]));
+	json_object_object_add(o, "slaves", sl);
+	json_object_object_add(o, "flows", fl);
+	if (!idx)
+		return o;
+	/* the @max busiest that carried anything, by a partial selection (n is small) */
+	for (size_t k = 0; k < t->n; k++) {
+		size_t at;
+
+		if (!flow_sum_bytes(&t->v[k]))
+			continue;
+		for (at = n; at > 0 && flow_sum_bytes(&t->v[idx[at - 1]]) < flow_sum_bytes(&t->v[k]);
+		     at--)
+			;
+		if (at >= max)
+			continue;
+		if (n < max)
+			n++;
+		memmove(idx + at + 1, idx + at, (n - 1 - at) * sizeof(*idx));
+		idx[at] = k;
+	}
+	for (size_t r = 0; r < n; r++) {
+		const struct bc_watch_flow_sum *x = &t->v[idx[r]];
+		struct json_object *f = json_object_new_object(), *tx = json_object_new_array(),
+				   *rx = json_object_new_array();
+		char label[64];
+
+		flow_label(&x->flow, label, sizeof(label));
+		json_object_object_add(f, "label", STR(label));
+		json_object_object_add(f, "tx_source", STR(src_name(x->tx_src)));
+		json_object_object_add(f, "rx_source", STR(src_name(x->rx_src)));
+		json_object_object_add(f, "tx_bytes", U64(x->tx_bytes));
+		json_object_object_add(f, "rx_bytes", U64(x->rx_bytes));
+		for (size_t i = 0; i < t->n_slaves; i++) {
+			json_object_array_add(tx, U64(x->tx_on[i]));
+			json_object_array_add(rx, U64(x->rx_on[i]));
+		}
+		json_object_object_add(f, "tx_on", tx);
+		json_object_object_add(f, "rx_on", rx);
+		json_object_array_add(fl, f);
+	}
+	free(idx);
 	return o;
 }

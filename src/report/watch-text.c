@@ -135,9 +135,43 @@ static const char *mech_words(const char *m)
 	return "cause not seen by this host";
 }
 
+/* A link speed as the link says it: "1 Gbit/s", "2.5 Gbit/s", "100 Mbit/s". */
+static const char *speed_text(double bps, char *buf, size_t len)
+{
+	if (bps >= 1e9)
+		snprintf(buf, len, "%g Gbit/s", bps / 1e9);
+	else
+		snprintf(buf, len, "%g Mbit/s", bps / 1e6);
+	return buf;
+}
+
+/*
+ * The saturation fact of a failed Balance (src/analyze/watch.c): "; eth0 at
+ * 94 % of 1 Gbit/s while eth1 carries 3 %: ...", or that it was not judged.
+ */
+static const char *saturation(const struct bc_verdict *x, char *buf, size_t len)
+{
+	const char *s = bc_verdict_get(x, "saturated");
+	char r[32];
+
+	buf[0] = '\0';
+	if (s && !strcmp(s, "yes"))
+		snprintf(buf, len,
+			 "; %s at %s of %s while %s carries %s: the bond, not the application, is "
+			 "the limit",
+			 ev(x, "utilised"), ev(x, "utilisation"),
+			 speed_text(strtod(ev(x, "speed_bps"), NULL), r, sizeof(r)), ev(x, "idlest"),
+			 ev(x, "idlest_share"));
+	else if (s && !strcmp(s, "unknown"))
+		snprintf(buf, len, "; saturation not judged: %s reports no speed",
+			 ev(x, "speed_unknown"));
+	return buf;
+}
+
 static void answers(const struct bc_watch_verdicts *v, struct bc_answer *a)
 {
 	const struct bc_verdict *x;
+	char sat[256];
 
 	x = &v->balance;
 	if (x->status == BC_VERDICT_NOT_APPLICABLE || x->status == BC_VERDICT_INCONCLUSIVE)
@@ -151,9 +185,9 @@ static void answers(const struct bc_watch_verdicts *v, struct bc_answer *a)
 			      ev(x, "idlest_share"));
 	else
 		bc_answer_set(&a[0], "Balance", BC_ANSWER_FAIL,
-			      "%s: %s carries %s, %s %s: %s", ev(x, "direction"), ev(x, "busiest"),
+			      "%s: %s carries %s, %s %s: %s%s", ev(x, "direction"), ev(x, "busiest"),
 			      ev(x, "busiest_share"), ev(x, "idlest"), ev(x, "idlest_share"),
-			      mech_words(x->mechanism));
+			      mech_words(x->mechanism), saturation(x, sat, sizeof(sat)));
 
 	x = &v->top_flow;
 	if (x->status == BC_VERDICT_NOT_APPLICABLE || x->status == BC_VERDICT_INCONCLUSIVE)

@@ -567,10 +567,12 @@ static int one_entry(void *ctx, const struct bc_tap_flow_key *k, const struct bc
 		else
 			f->rx_bytes += v->bytes;
 	}
-	/*
-	 * The slave: the one with the most bytes this way.  The per-slave bytes
-	 * of a socket's flow are not kept, so the largest entry wins.
-	 */
+	/* the bytes on this slave (bc_watch_delta() splits the flow's bytes by them) */
+	if (tx)
+		f->tap_tx_on[sl] += v->bytes;
+	else
+		f->tap_rx_on[sl] += v->bytes;
+	/* the slave: the one whose entry carried the most bytes this way */
 	if (tx) {
 		if (f->tx_src != BC_WATCH_SRC_OBSERVED || v->bytes > f->tap_tx_best) {
 			f->tx_slave = sl;

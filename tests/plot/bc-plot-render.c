@@ -7,7 +7,7 @@
  * one line per triple on stdout: "ok" or "ERRNAME rc: message" (the
  * bc_error).  Exit 0 when every triple was written, 1 when one failed, 2 on
  * usage or unreadable JSON.  KIND: timeline, density, ledger, scaling,
- * heatmap, sweep, failover.  IN.json may hold any JSON value, null included.
+ * heatmap, sweep, failover, watch-flows.  IN.json may hold any JSON value, null included.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@ static const struct {
 	{"timeline", bc_plot_link_timeline}, {"density", bc_plot_reorder_density},
 	{"ledger", bc_plot_ledger},	     {"scaling", bc_plot_scaling},
 	{"heatmap", bc_plot_heatmap},	     {"sweep", bc_plot_sweep},
-	{"failover", bc_plot_failover_timeline},
+	{"failover", bc_plot_failover_timeline}, {"watch-flows", bc_plot_watch_flows},
 };
 
 static const char *errname(int e)

@@ -341,6 +341,10 @@ def with_(doc, path, value):
         o[path[-1]] = value
     return d
 
+# watch --plot's flows (the drawing itself: tests/unit/test-watch.c)
+wf = {"slaves": ["eth0", "eth1"], "flows": [
+    {"label": "tcp 10.0.0.1:40000 > 10.0.0.2:5201", "tx_source": "predicted", "rx_source": "unknown",
+     "tx_bytes": 1000, "rx_bytes": 10, "tx_on": [1000, 0], "rx_on": [0, 0]}]}
 zeros = copy.deepcopy(tl)
 for l in zeros["timeline"]["links"]:
     l["wire_bytes"] = [0] * nb
@@ -390,6 +394,13 @@ cases = [
     ("failover", with_(fo, ["events", 0, "label"], KeyError), "EINVAL", "events[0].label: expected a string"),
     ("failover", with_(fo, ["timeline"], KeyError), "EINVAL", "timeline: expected the capture analysis' timeline"),
     ("failover", dict(fo, from_ns=1, to_ns=2), "ENODATA", "no datagram arrived on any slave between"),
+    ("watch-flows", with_(wf, ["flows", 0, "tx_on"], [900, 200]), "EINVAL",
+     "flows[0]: tx_on sums to 1100 bytes, more than tx_bytes (1000)"),
+    ("watch-flows", with_(wf, ["flows", 0, "rx_source"], "guessed"), "EINVAL",
+     'flows[0].rx_source: expected observed, predicted or unknown, found "guessed"'),
+    ("watch-flows", with_(wf, ["flows", 0, "rx_on"], [1]), "EINVAL", "flows[0].rx_on: expected an array of 2"),
+    ("watch-flows", with_(wf, ["slaves", 1], "eth0"), "EINVAL", 'slaves[1]: "eth0" is listed twice'),
+    ("watch-flows", with_(wf, ["flows"], []), "ENODATA", "no flow carried a byte"),
 ]
 res = render(*[(k, d, "bad-%d" % i) for i, (k, d, _, _) in enumerate(cases)])
 for i, (k, d, e, m) in enumerate(cases):
