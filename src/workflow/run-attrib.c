@@ -372,6 +372,25 @@ int bc_run_capture_attribute(struct bc_run_capture *rc, uint32_t test_id,
 			 *ar ? ar : "pcap: it predates the taps");
 		json_object_object_add(cap, "source_reason", json_object_new_string(why));
 	}
+	/*
+	 * UDP GSO: an egress tap after the stack (pcap's) sees each
+	 * super-packet as one frame, and a veth or a NIC with GSO does not
+	 * segment before it; with snaplen 128 only the first datagram's header
+	 * is in it.  The taps record every datagram of a super-packet.
+	 */
+	if ((!taps_c || !taps_a) &&
+	    json_object_get_boolean(json_object_object_get(json_object_object_get(res, "test"),
+							  "udp_gso"))) {
+		char msg[400];
+
+		snprintf(msg, sizeof(msg),
+			 "UDP GSO with pcap on the %s: pcap sees a GSO super-packet as one "
+			 "frame and only its first datagram's header, so the links' units "
+			 "there are super-packets, not datagrams, and loss inside a super-packet "
+			 "is not seen; the taps (--capture taps) record every datagram",
+			 !taps_c && !taps_a ? "client and the agent" : !taps_c ? "client" : "agent");
+		json_object_array_add(notes, json_object_new_string(msg));
+	}
 	bc_run_ledger(analysis, res, notes);
 	bc_run_observed(analysis, res);
 	af = json_object_object_get(analysis, "findings");

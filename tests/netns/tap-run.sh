@@ -3,7 +3,7 @@
 # tap-run.sh CASE, with BC=<path to bondcheck>.  No bond: the veths c0
 # (client) and a0 (agent) are the captured "slaves" (a run on a plain
 # interface is legitimate).  Namespaces bctr<pid>-*.
-# Cases: both auto unprivileged user user-nobpf
+# Cases: both auto unprivileged user user-nobpf gso
 . "$(dirname "$0")/lib.sh"
 # our own prefix (lib.sh made bct<pid>-*, not created yet)
 ID="bctr$$"; C="$ID-c"; R="$ID-r"; A="$ID-a"
@@ -201,8 +201,33 @@ case_user_nobpf() {
 	check "and names CAP_BPF" grep -q "CAP_BPF" "$WORK/err"
 }
 
+# UDP GSO: pcap sees each super-packet as one frame (the veth does not
+# segment), the taps every datagram in it; the run says so when pcap ran
+case_gso() {
+	topo 10gbit
+	local sent units
+	agent --once
+	client --peer 10.77.2.1 -u -b 2G --gso -t 0.5 --capture taps --json
+	check "--gso --capture taps exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	sent=$(j '.streams[0].sent_packets')
+	units=$(j '.capture.analysis.links[] | select(.name == "tx:client/c0") | .units_left')
+	check "taps: tx:client/c0 units $units = datagrams sent $sent" [ "$units" -eq "$sent" ]
+	check "taps: no GSO note" [ "$(j '[.notes[] | select(test("UDP GSO with pcap"))] | length')" -eq 0 ]
+	wait "$AGENT_PID" 2>/dev/null
+	agent --once
+	client --peer 10.77.2.1 -u -b 2G --gso -t 0.5 --capture pcap --json
+	check "--gso --capture pcap exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
+	sent=$(j '.streams[0].sent_packets')
+	units=$(j '.capture.analysis.links[] | select(.name == "tx:client/c0") | .units_left')
+	note "pcap: $units units for $sent datagrams"
+	check "pcap: fewer units ($units) than half the datagrams sent ($sent): super-packets" \
+		[ "$(( 2 * units ))" -lt "$sent" ]
+	check "pcap: the run notes that its units are super-packets, on both ends" \
+		[ "$(j '[.notes[] | select(test("UDP GSO with pcap on the client and the agent"))] | length')" -eq 1 ]
+}
+
 case "${1:-}" in
-both | auto | unprivileged | user) "case_$1" ;;
+both | auto | unprivileged | user | gso) "case_$1" ;;
 user-nobpf) case_user_nobpf ;;
-*) fail "unknown case '${1:-}'; expected both, auto, unprivileged, user or user-nobpf" ;;
+*) fail "unknown case '${1:-}'; expected both, auto, unprivileged, user, user-nobpf or gso" ;;
 esac

@@ -193,31 +193,38 @@ window full taps
 kill "$RP" 2>/dev/null; wait "$RP" 2>/dev/null || true; RP=
 awk -F'\t' '{ printf "full rate, %s: %.0f datagrams/s sent, %d captured on both ends, lost %d (%s)\n", $2, $9 / $3, $7, $8, $2 == "pcap" ? "ps_drop" : "ring drops" }' "$T/rows"
 mv "$T/rows.rate" "$T/rows"
-# per round: (capture processes + others over the same round's uncaptured
-# rate x wall) per 10^6 captured datagrams; then the median over rounds
+# Per capture window: its CPU over the uncaptured rate (the mean of all
+# the uncaptured windows, per second of wall time) per 10^6 captured
+# datagrams.  Mean +- 2 standard errors over the rounds, and the median.
 awk -F'\t' '
-	{ wall[$1, $2] = $3; oth[$1, $2] = $4; cp[$1, $2] = $5; mach[$1, $2] = $6; n[$1, $2] = $7; pk[$1, $2] = $9; sk[$1, $2] = $10; sw[$1, $2] = $11
+	{ wall[$1, $2] = $3; oth[$1, $2] = $4; cp[$1, $2] = $5; mach[$1, $2] = $6; n[$1, $2] = $7
+	  pk[$1, $2] = $9; sk[$1, $2] = $10; sw[$1, $2] = $11
+	  if ($2 == "none") { nsk += $10; nsw += $11; noth += $4; nwall += $3; rate[++nr] = $9 / $3 }
 	  if ($1 > R) R = $1 }
-	function med(a, k,   i, j, t) {
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+	function med(a, k,   i, j, t, b) {
+		for (i = 1; i <= k; i++) b[i] = a[i]
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
+		return k % 2 ? b[(k + 1) / 2] : (b[k / 2] + b[k / 2 + 1]) / 2
 	}
-	function soak(r, m) { return (sk[r, m] - sk[r, "none"] / sw[r, "none"] * sw[r, m]) / n[r, m] * 1e6 }
-	function kern(r, m) { return oth[r, m] - oth[r, "none"] / wall[r, "none"] * wall[r, m] }
-	function cost(r, m) { return (cp[r, m] + kern(r, m)) / n[r, m] * 1e6 }
-	function mcost(r, m) { return (mach[r, m] - mach[r, "none"] / wall[r, "none"] * wall[r, m]) / n[r, m] * 1e6 }
+	function mean(a, k,   i, x) { for (i = 1; i <= k; i++) x += a[i]; return x / k }
+	function se2(a, k,   i, m, x) { m = mean(a, k); for (i = 1; i <= k; i++) x += (a[i] - m) ^ 2; return k > 1 ? 2 * sqrt(x / (k - 1) / k) : 0 }
+	function show(name, a, k) { printf "%s %.3f +- %.3f (median %.3f)", name, mean(a, k), se2(a, k), med(a, k) }
 	END {
 		for (r = 1; r <= R; r++) {
-			p[r] = cost(r, "pcap"); t[r] = cost(r, "taps")
-			pu[r] = cp[r, "pcap"] / n[r, "pcap"] * 1e6; tu[r] = cp[r, "taps"] / n[r, "taps"] * 1e6
-			pk_[r] = kern(r, "pcap") / n[r, "pcap"] * 1e6; tk[r] = kern(r, "taps") / n[r, "taps"] * 1e6
-			pm[r] = mcost(r, "pcap"); tm[r] = mcost(r, "taps"); rate[r] = pk[r, "none"] / wall[r, "none"]
-			ps[r] = soak(r, "pcap"); ts[r] = soak(r, "taps"); rt[r] = ps[r] / ts[r]
+			for (q = 0; q < 2; q++) {
+				m = q ? "taps" : "pcap"
+				s[q, r] = (sk[r, m] - nsk / nsw * sw[r, m]) / n[r, m] * 1e6
+				u[q, r] = cp[r, m] / n[r, m] * 1e6
+				k[q, r] = (oth[r, m] - noth / nwall * wall[r, m]) / n[r, m] * 1e6
+			}
 		}
-		printf "offered: %.0f datagrams/s (median of the uncaptured windows)\n", med(rate, R)
-		printf "CPU s per 10^6 captured datagrams, median of %d rounds:\n", R
-		printf "  pcap: %.3f by the soakers (processes: capture %.3f + the namespaces and ksoftirqd %.3f = %.3f; /proc/stat %.3f)\n", med(ps, R), med(pu, R), med(pk_, R), med(p, R), med(pm, R)
-		printf "  taps: %.3f by the soakers (processes: capture %.3f + the namespaces and ksoftirqd %.3f = %.3f; /proc/stat %.3f)\n", med(ts, R), med(tu, R), med(tk, R), med(t, R), med(tm, R)
-		printf "  pcap/taps per round:"; for (r = 1; r <= R; r++) printf " %.1fx", rt[r]
-		printf "; median %.1fx\n", med(rt, R)
+		printf "offered: %.0f datagrams/s (median of the %d uncaptured windows)\n", med(rate, nr), nr
+		printf "CPU s per 10^6 captured datagrams over %d rounds, mean +- 2 SE (median):\n", R
+		for (q = 0; q < 2; q++) {
+			for (r = 1; r <= R; r++) { a[r] = s[q, r]; b[r] = u[q, r]; c[r] = k[q, r] }
+			printf "  %s:", q ? "taps" : "pcap"; show(" all (soakers)", a, R); printf ";"
+			show(" capture processes", b, R); printf ";"; show(" other processes", c, R); printf "\n"
+			tot[q] = mean(a, R); own[q] = mean(b, R)
+		}
+		printf "  ratio pcap/taps of the means: all %.2fx, capture processes %.2fx\n", tot[0] / tot[1], own[0] / own[1]
 	}' "$T/rows"
