@@ -4,9 +4,9 @@
  * model of the agent"): after the control socket is bound, the agent runs
  * as USER with only CAP_NET_RAW (packet captures, SO_BINDTODEVICE),
  * CAP_NET_ADMIN (SO_RCVBUFFORCE/SO_SNDBUFFORCE, bond changes, attaching the
- * slave taps) and, when it can, CAP_BPF (loading the slave taps) in its
- * permitted and effective sets; every other capability also leaves the
- * bounding set.
+ * slave taps) and, when it can, CAP_BPF and CAP_PERFMON (loading the slave
+ * taps; 6.1's verifier refuses them without CAP_PERFMON) in its permitted
+ * and effective sets; every other capability also leaves the bounding set.
  */
 #ifndef BONDCHECK_PRIVDROP_H
 #define BONDCHECK_PRIVDROP_H
@@ -18,16 +18,18 @@
 
 /*
  * bc_privdrop_to_user() - become @user (uid, primary gid, no supplementary
- * groups) keeping only CAP_NET_RAW and CAP_NET_ADMIN, and CAP_BPF too when
- * the binary has the slave taps (bc_tap_built()) and CAP_BPF is in the
- * process's permitted set before the switch (root on kernels >= 5.8 whose
- * bounding set has it).  Without CAP_BPF the taps cannot load and a capture
- * falls back to pcap, saying so.  When CAP_BPF is kept on a kernel before
+ * groups) keeping only CAP_NET_RAW and CAP_NET_ADMIN, and CAP_BPF with
+ * CAP_PERFMON too when the binary has the slave taps (bc_tap_built()) and
+ * both are in the process's permitted set before the switch (root on
+ * kernels >= 5.8 whose bounding set has them).  Without them the taps are
+ * not loaded and a capture falls back to pcap, saying so.  When they are
+ * kept on a kernel before
  * 5.11 (BPF memory charged to RLIMIT_MEMLOCK, not to the memory cgroup),
  * RLIMIT_MEMLOCK is lifted to unlimited before the switch where root may.
  * Call while the process has one thread (capabilities are per thread;
  * threads created later inherit the reduced sets).  On success *@uid gets
- * @user's uid when @uid is not NULL, and *@bpf whether CAP_BPF was kept
+ * @user's uid when @uid is not NULL, and *@bpf whether CAP_BPF (and
+ * CAP_PERFMON) were kept
  * when @bpf is not NULL.
  *
  * Returns 0; -ENOENT when @user does not exist, -EPERM when the process

@@ -61,9 +61,10 @@ static void usage(FILE *out)
 		"                     (default 100G)\n"
 		"  --max-streams N    most streams per test (default %d)\n"
 		"  --user USER        started as root: after binding, run as USER keeping only\n"
-		"                     CAP_NET_RAW and CAP_NET_ADMIN, and CAP_BPF (the slave\n"
-		"                     taps) when this binary has the taps and root holds it;\n"
-		"                     without CAP_BPF captures fall back to pcap\n"
+		"                     CAP_NET_RAW and CAP_NET_ADMIN, and CAP_BPF with\n"
+		"                     CAP_PERFMON (the slave taps; 6.1's verifier needs\n"
+		"                     CAP_PERFMON) when this binary has the taps and root\n"
+		"                     holds them; without them captures fall back to pcap\n"
 		"  --allow-changes    let an authenticated client journal this host's bond,\n"
 		"                     take its slaves down and up and change their MTU\n"
 		"                     (`scale --method links`, `failover`, `sweep`); the agent\n"
@@ -274,11 +275,12 @@ int bc_cmd_serve(int argc, char **argv)
 			fprintf(stderr,
 				"bondcheck serve: running as %s (uid %u) with %s only%s\n",
 				user, (unsigned)uid,
-				bpf ? "CAP_NET_RAW, CAP_NET_ADMIN and CAP_BPF"
+				bpf ? "CAP_NET_RAW, CAP_NET_ADMIN, CAP_BPF and CAP_PERFMON"
 				    : "CAP_NET_RAW and CAP_NET_ADMIN",
 				bpf || !bc_tap_built()
 					? ""
-					: " (CAP_BPF not held: captures use pcap, not the slave taps)");
+					: " (CAP_BPF or CAP_PERFMON not held: captures use pcap, "
+					  "not the slave taps)");
 	}
 	if (!quiet)
 		fprintf(stderr, "bondcheck serve: listening on %s port %u%s%s\n",

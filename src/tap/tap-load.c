@@ -49,6 +49,10 @@ void tap_quiet_libbpf(void)
 	pthread_once(&quiet_once, quiet_init);
 }
 
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38 /* linux/capability.h since 5.8 */
+#endif
+
 static bool has_cap(cap_t caps, cap_value_t v)
 {
 	cap_flag_value_t f = CAP_CLEAR;
@@ -119,11 +123,37 @@ void tap_verifier_msg(const char *log, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)lens[0], lines[0]);
 }
 
+/*
+ * True when this process has neither CAP_PERFMON nor CAP_SYS_ADMIN: the
+ * verifier then runs without allow_ptr_leaks, and 6.1's refuses a partial
+ * write into a stack slot that holds a spilled register ("attempt to
+ * corrupt spilled pointer on stack", kernel/bpf/verifier.c
+ * check_stack_write_fixed_off()), which clang's code for the taps does;
+ * 6.18's accepts it.
+ */
+static bool lacks_perfmon(void)
+{
+	cap_t caps = cap_get_proc();
+	bool lacks;
+
+	if (!caps)
+		return false;
+	lacks = !has_cap(caps, CAP_PERFMON) && !has_cap(caps, CAP_SYS_ADMIN);
+	cap_free(caps);
+	return lacks;
+}
+
 static int load_error(int rc, const char *what, const char *log, struct bc_error *err)
 {
 	char msg[384];
 
 	tap_verifier_msg(log, msg, sizeof(msg));
+	if (msg[0] && (rc == -EINVAL || rc == -EACCES) && lacks_perfmon())
+		return bc_error_set(err, -EACCES,
+				    "slave taps: the kernel refused %s without CAP_PERFMON (this "
+				    "kernel's verifier needs it for them; give the process CAP_BPF, "
+				    "CAP_PERFMON and CAP_NET_ADMIN, or run as root): %s",
+				    what, msg);
 	if (msg[0])
 		return bc_error_set(err, rc == -EINVAL || rc == -EACCES ? -EACCES : rc,
 				    "slave taps: the kernel refused %s: %s", what, msg);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `serve --user`: run as an ordinary user with CAP_NET_RAW and CAP_NET_ADMIN,
- * and CAP_BPF for the slave taps when the process holds it
+ * and CAP_BPF with CAP_PERFMON for the slave taps when the process holds
+ * CAP_BPF
  * (bondcheck/privdrop.h).  The order follows capabilities(7): keep the
  * permitted set across setuid() with PR_SET_KEEPCAPS, shrink the bounding set
  * while CAP_SETPCAP is still held, change ids, then set the final sets.
@@ -25,18 +26,27 @@
 #ifndef CAP_BPF
 #define CAP_BPF 39 /* linux/capability.h since 5.8; older libcap headers lack it */
 #endif
-
-/* The capabilities kept: the first two always, CAP_BPF when bpf_kept(). */
-static const cap_value_t kept[] = {CAP_NET_RAW, CAP_NET_ADMIN, CAP_BPF};
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38 /* the same */
+#endif
 
 /*
- * True when the slave taps are built and CAP_BPF is in the permitted set
- * (root has it on kernels >= 5.8 unless the bounding set lacks it).  On an
- * older kernel the bit is never set: cap_get_flag() still answers.
+ * The capabilities kept: the first two always, CAP_BPF and CAP_PERFMON when
+ * bpf_kept().  CAP_PERFMON because the testbed's 6.1 verifier refuses the
+ * taps without it (no allow_ptr_leaks: "attempt to corrupt spilled pointer
+ * on stack"; test-scenarios/taps-sigkill.scn); 6.18's does not need it.
+ */
+static const cap_value_t kept[] = {CAP_NET_RAW, CAP_NET_ADMIN, CAP_BPF, CAP_PERFMON};
+
+/*
+ * True when the slave taps are built and CAP_BPF and CAP_PERFMON are in the
+ * permitted set (root has them on kernels >= 5.8 unless the bounding set
+ * lacks them).  On an older kernel the bits are never set: cap_get_flag()
+ * still answers.
  */
 static bool bpf_kept(void)
 {
-	cap_flag_value_t f = CAP_CLEAR;
+	cap_flag_value_t b = CAP_CLEAR, p = CAP_CLEAR;
 	cap_t caps;
 
 	if (!bc_tap_built())
@@ -44,10 +54,12 @@ static bool bpf_kept(void)
 	caps = cap_get_proc();
 	if (!caps)
 		return false;
-	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &f) < 0)
-		f = CAP_CLEAR;
+	if (cap_get_flag(caps, CAP_BPF, CAP_PERMITTED, &b) < 0)
+		b = CAP_CLEAR;
+	if (cap_get_flag(caps, CAP_PERFMON, CAP_PERMITTED, &p) < 0)
+		p = CAP_CLEAR;
 	cap_free(caps);
-	return f == CAP_SET;
+	return b == CAP_SET && p == CAP_SET;
 }
 
 /*
@@ -70,11 +82,12 @@ static void memlock_for_bpf(void)
 	(void)setrlimit(RLIMIT_MEMLOCK, &inf);
 }
 
-/* Remove every capability but the kept ones (CAP_BPF when @bpf) from the bounding set. */
+/* Remove every capability but the kept ones (CAP_BPF, CAP_PERFMON when @bpf) from the bounding set. */
 static int drop_bounding(bool bpf, struct bc_error *err)
 {
 	for (cap_value_t v = 0; v <= CAP_LAST_CAP; v++) {
-		if (v == CAP_NET_RAW || v == CAP_NET_ADMIN || (bpf && v == CAP_BPF))
+		if (v == CAP_NET_RAW || v == CAP_NET_ADMIN ||
+		    (bpf && (v == CAP_BPF || v == CAP_PERFMON)))
 			continue;
 		if (cap_drop_bound(v) < 0 && errno != EINVAL)
 			return bc_error_set(err, -errno,
@@ -84,11 +97,11 @@ static int drop_bounding(bool bpf, struct bc_error *err)
 	return 0;
 }
 
-/* Permitted and effective = the kept ones (CAP_BPF when @bpf); inheritable empty. */
+/* Permitted and effective = the kept ones (CAP_BPF, CAP_PERFMON when @bpf); inheritable empty. */
 static int set_kept(bool bpf, struct bc_error *err)
 {
 	cap_t caps = cap_init();
-	int n = bpf ? 3 : 2;
+	int n = bpf ? 4 : 2;
 	int r = 0;
 
 	if (!caps)
@@ -96,7 +109,7 @@ static int set_kept(bool bpf, struct bc_error *err)
 	if (cap_set_flag(caps, CAP_PERMITTED, n, kept, CAP_SET) < 0 ||
 	    cap_set_flag(caps, CAP_EFFECTIVE, n, kept, CAP_SET) < 0 || cap_set_proc(caps) < 0)
 		r = bc_error_set(err, -errno, "cannot keep CAP_NET_RAW, CAP_NET_ADMIN%s after the switch: %s",
-				 bpf ? " and CAP_BPF" : "", strerror(errno));
+				 bpf ? ", CAP_BPF and CAP_PERFMON" : "", strerror(errno));
 	cap_free(caps);
 	return r;
 }

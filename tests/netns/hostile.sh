@@ -247,12 +247,13 @@ case_user() {
 	check "agent runs as nobody (Uid 65534 x4)" [ "$(awk '/^Uid:/ { print $2 $3 $4 $5 }' "$st")" = 65534655346553465534 ]
 	check "agent Gid is nogroup, no supplementary groups" \
 		[ "$(awk '/^Gid:/ { print $2 }' "$st"):$(awk '/^Groups:/ { print $2 }' "$st")" = "65534:65534" ]
-	# CAP_NET_ADMIN is bit 12, CAP_NET_RAW bit 13: 0x3000; CAP_BPF (bit 39) too
-	# when the taps are built and root here holds it (tap-run.sh user, user-nobpf)
+	# CAP_NET_ADMIN is bit 12, CAP_NET_RAW bit 13: 0x3000; CAP_BPF (bit 39) and
+	# CAP_PERFMON (bit 38) too when the taps are built and root here holds them
+	# (tap-run.sh user, user-nobpf)
 	local want=0000000000003000 what="CAP_NET_RAW|CAP_NET_ADMIN"
 	if [ "${BC_TAPS_BUILT:-0}" = 1 ] &&
-		(( 0x$(awk '/^CapPrm:/ { print $2 }' /proc/self/status) & (1 << 39) )); then
-		want=0000008000003000 what="$what|CAP_BPF"
+		(( (0x$(awk '/^CapPrm:/ { print $2 }' /proc/self/status) & (3 << 38)) == (3 << 38) )); then
+		want=000000c000003000 what="$what|CAP_PERFMON|CAP_BPF"
 	fi
 	check "CapEff is exactly $what" [ "$(awk '/^CapEff:/ { print $2 }' "$st")" = "$want" ]
 	check "CapPrm and CapBnd the same, CapInh empty" \

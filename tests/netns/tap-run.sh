@@ -110,15 +110,15 @@ case_user() {
 		BC_TAP_ATTACH=$att agent --once --user nobody
 		[ "$(cat "/proc/$AGENT_PID/comm")" = bondcheck ] || fail "AGENT_PID is not the agent"
 		note "$att: $(grep -E '^(Uid|CapEff|CapPrm|CapBnd)' "/proc/$AGENT_PID/status" | tr -s '\t\n' '  ')"
-		# CAP_NET_ADMIN bit 12, CAP_NET_RAW bit 13, CAP_BPF bit 39
+		# CAP_NET_ADMIN bit 12, CAP_NET_RAW bit 13, CAP_PERFMON bit 38, CAP_BPF bit 39
 		check "$att: agent runs as nobody" [ "$(awk '/^Uid:/ { print $3 }' "/proc/$AGENT_PID/status")" = 65534 ]
-		check "$att: CapEff = CapPrm = CapBnd = CAP_NET_RAW|CAP_NET_ADMIN|CAP_BPF" \
+		check "$att: CapEff = CapPrm = CapBnd = CAP_NET_RAW|CAP_NET_ADMIN|CAP_PERFMON|CAP_BPF" \
 			[ "$(caps "$AGENT_PID" CapEff) $(caps "$AGENT_PID" CapPrm) $(caps "$AGENT_PID" CapBnd)" = \
-			  "0000008000003000 0000008000003000 0000008000003000" ]
+			  "000000c000003000 000000c000003000 000000c000003000" ]
 		check "$att: RLIMIT_MEMLOCK is 0 in the agent" \
 			[ "$(awk '/^Max locked memory/ { print $4 $5 }' "/proc/$AGENT_PID/limits")" = 00 ]
 		check "$att: the agent's log names CAP_BPF ($(head -c 200 "$WORK/agent.log"))" \
-			grep -q "with CAP_NET_RAW, CAP_NET_ADMIN and CAP_BPF only" "$WORK/agent.log"
+			grep -q "with CAP_NET_RAW, CAP_NET_ADMIN, CAP_BPF and CAP_PERFMON only" "$WORK/agent.log"
 		client --peer 10.77.2.1 -u -b 10M -t 0.5 --capture --json
 		check "$att: run --capture exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 		note "$att: capture.source_reason: $(j '.capture.source_reason')"
@@ -184,7 +184,7 @@ case_user_nobpf() {
 		[ "$(caps "$AGENT_PID" CapEff) $(caps "$AGENT_PID" CapPrm) $(caps "$AGENT_PID" CapBnd)" = \
 		  "0000000000003000 0000000000003000 0000000000003000" ]
 	check "the agent's log says the captures use pcap ($(head -c 300 "$WORK/agent.log"))" \
-		grep -q "CAP_BPF not held: captures use pcap" "$WORK/agent.log"
+		grep -q "CAP_BPF or CAP_PERFMON not held: captures use pcap" "$WORK/agent.log"
 	client --peer 10.77.2.1 -u -b 10M -t 0.5 --capture --json
 	check "run --capture exits 0 ($(head -c 300 "$WORK/err"))" [ "$RC" -eq 0 ]
 	note "capture.source_reason: $(j '.capture.source_reason')"

@@ -37,8 +37,8 @@ grep -qx 'LoadCredential=auth-key:/etc/bondcheck/auth.key' "$unit" ||
 case $exec_line in *--allow-changes*) fail "--allow-changes in ExecStart" ;; esac
 grep -qx 'BONDCHECK_SERVE_OPTS=' "$root/share/doc/bondcheck/examples/bondcheck.default" ||
 	fail "examples/bondcheck.default does not leave BONDCHECK_SERVE_OPTS empty"
-for kv in 'NoNewPrivileges=yes' 'AmbientCapabilities=CAP_NET_RAW CAP_NET_ADMIN CAP_BPF' \
-	'CapabilityBoundingSet=CAP_NET_RAW CAP_NET_ADMIN CAP_BPF' 'DynamicUser=yes' \
+for kv in 'NoNewPrivileges=yes' 'AmbientCapabilities=CAP_NET_RAW CAP_NET_ADMIN CAP_BPF CAP_PERFMON' \
+	'CapabilityBoundingSet=CAP_NET_RAW CAP_NET_ADMIN CAP_BPF CAP_PERFMON' 'DynamicUser=yes' \
 	'RestrictAddressFamilies=AF_INET AF_INET6 AF_NETLINK AF_PACKET AF_UNIX'; do
 	grep -qx "$kv" "$unit" || fail "no '$kv' in the unit"
 done
