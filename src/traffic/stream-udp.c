@@ -112,6 +112,23 @@ static int await_hello(struct bc_stream *s)
 	return -ETIMEDOUT;
 }
 
+/*
+ * Reverse mode, the client's receiver: the hello again, for as long as the
+ * agent waits for one (await_hello(): 3 s) and nothing has arrived.  The
+ * client sends three at open (test-end.c); a path that is not carrying yet
+ * (a port not collecting after an LACP change, a neighbour being resolved)
+ * can lose all three, and the agent's stream then never starts.
+ */
+static void resend_hello(struct bc_stream *s)
+{
+	struct bc_udphdr h = {
+		.flags = BC_UDPHDR_F_HELLO, .stream_id = s->id, .test_id = s->plan->test_id};
+	uint8_t b[BC_UDPHDR_LEN];
+
+	bc_udphdr_encode(&h, b, sizeof(b));
+	(void)send(s->fd, b, sizeof(b), MSG_DONTWAIT);
+}
+
 /* Segments per message: 1, or with UDP GSO as many as fit 64 KiB (UDP_SEGMENT). */
 static uint32_t gso_segments(const struct bc_stream *s)
 {
@@ -344,7 +361,7 @@ void *bc_udp_recv_main(void *arg)
 	struct rx_slot *slots;
 	uint8_t *bufs;
 	int64_t omit_end = s->start_ns + (int64_t)s->plan->omit_ms * 1000000, w0;
-	int64_t nap = rx_nap_ns(s, batch);
+	int64_t nap = rx_nap_ns(s, batch), hello_until;
 	uint64_t c0;
 
 	slots = calloc(batch, sizeof(*slots));
@@ -366,6 +383,8 @@ void *bc_udp_recv_main(void *arg)
 	}
 	w0 = bc_mono_ns();
 	c0 = thread_cpu_ns();
+	/* the client's receiver of a reverse stream: hellos until the first datagram */
+	hello_until = bc_plan_stream_reverse(s->plan, s->id) ? w0 + 3000000000ll : 0;
 	while (!atomic_load(s->stop)) {
 		int64_t now;
 		uint64_t rt;
@@ -378,8 +397,12 @@ void *bc_udp_recv_main(void *arg)
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)
 				drain_errqueue(s->fd);
+			/* no datagram for 100 ms (SO_RCVTIMEO) while the agent may still wait */
+			if (hello_until && bc_mono_ns() < hello_until)
+				resend_hello(s);
 			continue;
 		}
+		hello_until = 0;
 		now = bc_mono_ns();
 		rt = bc_real_ns() + (uint64_t)s->clock_offset_ns;
 		pthread_mutex_lock(&s->mu);

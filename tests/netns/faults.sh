@@ -115,6 +115,32 @@ case_flap() {
 		[ "$RC" -eq 0 ] && grep -q "^  warning link-flap *client/c0: c0 on the client lost and regained carrier" "$WORK/out"
 }
 
+# The client's hellos of a reverse stream lost: the router drops UDP
+# towards the agent (policy routing to a blackhole) for the first second;
+# the agent waits 3 s for a hello, and the client's receiver resends it
+# until the first datagram arrives (stream-udp.c resend_hello()).
+case_hello_lost() {
+	topo 100mbit
+	agent
+	ip -n "$R" route add blackhole 10.77.2.1/32 table 100 || fail "blackhole route"
+	ip -n "$R" rule add ipproto udp to 10.77.2.1 table 100 pref 100 || fail "ip rule ipproto udp"
+	local d0 dropped
+	d0=$(ip netns exec "$R" awk '/^Ip:/ && ++n == 2 { print $4 - $7 - $10 }' /proc/net/snmp)
+	ip netns exec "$C" "$BC" run --peer 10.77.2.1 -u -b 5M -t 2 -R --json >"$WORK/out" 2>"$WORK/err" &
+	pid=$!
+	sleep 1
+	ip -n "$R" rule del pref 100
+	dropped=$(( $(ip netns exec "$R" awk '/^Ip:/ && ++n == 2 { print $4 - $7 - $10 }' /proc/net/snmp) - d0 ))
+	wait "$pid"
+	RC=$?
+	note "packets the router received and neither forwarded nor delivered in the first second: $dropped; exit $RC; notes: $(j '.notes | join("; ")')"
+	check "the router dropped the opening hellos ($dropped packets)" [ "$dropped" -ge 3 ]
+	check "reverse run with its first hellos lost exits 0 or 1 ($RC: $(head -c 200 "$WORK/err"))" [ "$RC" -le 1 ]
+	check "the agent's stream started: received $(j '.streams[0].received_packets') datagrams" \
+		[ "$(j '.streams[0].received_packets')" -gt 0 ]
+	check "no 'no hello datagram' note" [ "$(j '[.notes[] | select(test("no hello datagram"))] | length')" -eq 0 ]
+}
+
 name=${1:-}
 fn="case_${name//-/_}"
 declare -F "$fn" >/dev/null || fail "unknown case '$name'"
