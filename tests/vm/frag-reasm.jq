@@ -25,9 +25,16 @@
    else "the reassembled stage holds >= 80 % of the app's loss" end),
   (if $msg_rate > 5 * $frag_rate then empty
    else "message loss \($msg_rate) > 5 x fragment loss \($frag_rate)" end),
-  (if [.findings[] | select(.id == "rx-loss-reassembly") | [.subject, .evidence.host, .evidence.count]]
-      == [["tx:client/eth1", "10.0.0.2", "\($g[3].drop)"]] then empty
-   else "one rx-loss-reassembly: tx:client/eth1 at 10.0.0.2, count = the stage's drop" end),
+  # the reassembly loss is eth1's; a message whose fragments all reached the
+  # receiver's tap and still expired is another mechanism, named apart
+  # (agent/bond0, "queues expired ... although every fragment reached the
+  # receiver's tap"): seen once in CI (40 + 1 of 41); at most 2 of them
+  ([.findings[] | select(.id == "rx-loss-reassembly")]) as $r
+  | (if ([$r[] | select(.subject == "tx:client/eth1") | .evidence.host] == ["10.0.0.2"])
+        and ([$r[] | .subject] - ["tx:client/eth1", "agent/bond0"] == [])
+        and ([$r[] | select(.subject == "agent/bond0") | .evidence.count | tonumber] | add // 0) <= 2
+        and ([$r[] | .evidence.count | tonumber] | add) == $g[3].drop then empty
+     else "one rx-loss-reassembly: tx:client/eth1 at 10.0.0.2 (and at most 2 expired on agent/bond0), counts adding up to the stage's drop" end),
   (.ends.agent.counters.snmp["Ip.ReasmFails"] as $f
    | if $f >= 0.9 * $g[3].drop - 2 and $f <= 1.1 * $g[3].drop + 2 then empty
      else "Ip ReasmFails \($f) within 10 % (+2) of the reassembled drop \($g[3].drop)" end)
