@@ -112,14 +112,7 @@ static int await_hello(struct bc_stream *s)
 	return -ETIMEDOUT;
 }
 
-/*
- * Reverse mode, the client's receiver: the hello again, for as long as the
- * agent waits for one (await_hello(): 3 s) and nothing has arrived.  The
- * client sends three at open (test-end.c); a path that is not carrying yet
- * (a port not collecting after an LACP change, a neighbour being resolved)
- * can lose all three, and the agent's stream then never starts.
- */
-static void resend_hello(struct bc_stream *s)
+void bc_udp_send_hello(const struct bc_stream *s)
 {
 	struct bc_udphdr h = {
 		.flags = BC_UDPHDR_F_HELLO, .stream_id = s->id, .test_id = s->plan->test_id};
@@ -397,9 +390,15 @@ void *bc_udp_recv_main(void *arg)
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)
 				drain_errqueue(s->fd);
-			/* no datagram for 100 ms (SO_RCVTIMEO) while the agent may still wait */
+			/*
+			 * No datagram for 100 ms (SO_RCVTIMEO) while the agent may
+			 * still wait (await_hello(): 3 s): the hello again.  The
+			 * three sent at open (test-end.c) can all be lost on a path
+			 * that is not carrying yet (a port not collecting after an
+			 * LACP change), and the agent's stream would never start.
+			 */
 			if (hello_until && bc_mono_ns() < hello_until)
-				resend_hello(s);
+				bc_udp_send_hello(s);
 			continue;
 		}
 		hello_until = 0;

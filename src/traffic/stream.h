@@ -138,6 +138,14 @@ uint64_t bc_real_ns(void);
 /* Thread bodies (stream-udp.c, stream-tcp.c); argument: struct bc_stream *. */
 void *bc_udp_send_main(void *arg);
 void *bc_udp_recv_main(void *arg);
+
+/*
+ * bc_udp_send_hello() - one hello datagram of reverse stream @s (the UDP
+ * header with BC_UDPHDR_F_HELLO, @s's id and test id; docs/protocol.md) on
+ * its connected socket, without blocking; a lost or refused one is not an
+ * error (the client sends three at open and more while nothing arrives).
+ */
+void bc_udp_send_hello(const struct bc_stream *s);
 void *bc_tcp_send_main(void *arg);
 void *bc_tcp_recv_main(void *arg);
 #endif

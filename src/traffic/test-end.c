@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bondcheck/udp-header.h"
 #include "traffic/test-end.h"
 
 #define TCP_HELLO_LEN 12 /* "BCKT", test_id, stream id; network order */
@@ -224,15 +223,9 @@ static int client_open_udp(struct bc_test *t, struct bc_stream *s, uint32_t i, s
 				    t->plan.dport + i, strerror(errno));
 	s->local_port = sock_port(fd);
 	s->remote_port = (uint16_t)(t->plan.dport + i);
-	if (bc_plan_stream_reverse(&t->plan, i)) {
-		struct bc_udphdr h = {
-			.flags = BC_UDPHDR_F_HELLO, .stream_id = i, .test_id = t->plan.test_id};
-		uint8_t b[BC_UDPHDR_LEN];
-
-		bc_udphdr_encode(&h, b, sizeof(b));
+	if (bc_plan_stream_reverse(&t->plan, i))
 		for (int k = 0; k < 3; k++)
-			send(fd, b, sizeof(b), 0);
-	}
+			bc_udp_send_hello(s);
 	return 0;
 }
 

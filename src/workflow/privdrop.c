@@ -82,12 +82,25 @@ static void memlock_for_bpf(void)
 	(void)setrlimit(RLIMIT_MEMLOCK, &inf);
 }
 
+/* How many of kept[] stay: all with the taps' two (@bpf), else the first two. */
+static int kept_n(bool bpf)
+{
+	return bpf ? (int)(sizeof(kept) / sizeof(kept[0])) : 2;
+}
+
+static bool is_kept(cap_value_t v, bool bpf)
+{
+	for (int k = 0; k < kept_n(bpf); k++)
+		if (kept[k] == v)
+			return true;
+	return false;
+}
+
 /* Remove every capability but the kept ones (CAP_BPF, CAP_PERFMON when @bpf) from the bounding set. */
 static int drop_bounding(bool bpf, struct bc_error *err)
 {
 	for (cap_value_t v = 0; v <= CAP_LAST_CAP; v++) {
-		if (v == CAP_NET_RAW || v == CAP_NET_ADMIN ||
-		    (bpf && (v == CAP_BPF || v == CAP_PERFMON)))
+		if (is_kept(v, bpf))
 			continue;
 		if (cap_drop_bound(v) < 0 && errno != EINVAL)
 			return bc_error_set(err, -errno,
@@ -101,7 +114,7 @@ static int drop_bounding(bool bpf, struct bc_error *err)
 static int set_kept(bool bpf, struct bc_error *err)
 {
 	cap_t caps = cap_init();
-	int n = bpf ? 4 : 2;
+	int n = kept_n(bpf);
 	int r = 0;
 
 	if (!caps)
